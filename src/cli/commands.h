@@ -1,0 +1,21 @@
+// The subcommands of the tierbench executable. Each Register*Command adds one
+// CLI11 subcommand to `app`, declares each of its options exactly once (help
+// text, default, check), and sets a callback that runs the command and stores
+// its exit code (util/errors.h) in *exit_code. Callbacks throw HarnessError
+// for failures; main() turns those into one line and the exit code.
+#ifndef TIERBENCH_CLI_COMMANDS_H_
+#define TIERBENCH_CLI_COMMANDS_H_
+
+#include <CLI/CLI.hpp>
+
+namespace tierbench {
+
+void RegisterRunCommand(CLI::App& app, int* exit_code);      // cli/run_command.cc
+void RegisterCompareCommand(CLI::App& app, int* exit_code);  // cli/compare_command.cc
+void RegisterLabCommand(CLI::App& app, int* exit_code);      // cli/lab_command.cc
+void RegisterPgbenchCommand(CLI::App& app, int* exit_code);  // cli/pgbench_command.cc
+void RegisterListCommand(CLI::App& app, int* exit_code);     // cli/list_command.cc
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_CLI_COMMANDS_H_

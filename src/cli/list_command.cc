@@ -1,0 +1,60 @@
+// tierbench list: the catalogue of engines, modes and workloads (leveldb's
+// db_bench header list, made from the registries and the shipped files).
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "util/errors.h"
+
+namespace tierbench {
+namespace {
+
+// First comment line of a shipped file, as its one-line description.
+std::string FirstCommentLine(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t i = line.find_first_not_of(" \t");
+    if (i == std::string::npos) continue;
+    if (line[i] == '#' || line[i] == ';') {
+      std::string text = line.substr(i + 1);
+      size_t j = text.find_first_not_of(" \t");
+      return j == std::string::npos ? "" : text.substr(j);
+    }
+    if (line[i] == '{') continue;
+    break;
+  }
+  return "";
+}
+
+void ListDir(const std::string& title, const std::filesystem::path& dir) {
+  std::cout << title << " (" << dir.string() << "):\n";
+  std::error_code ec;
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& p : files) {
+    std::cout << "  " << p.filename().string();
+    std::string d = FirstCommentLine(p);
+    if (!d.empty()) std::cout << " - " << d;
+    std::cout << "\n";
+  }
+}
+
+}  // namespace
+
+void RegisterListCommand(CLI::App& app, int* exit_code) {
+  CLI::App* cmd = app.add_subcommand("list", "List engines, modes and workloads");
+  cmd->callback([exit_code]() {
+    std::filesystem::path src(TIERBENCH_SOURCE_DIR);
+    std::cout << "engines: libaio (async, batched io_submit), psync (pread/pwrite),"
+                 " null (no IO; tests the harness)\n";
+    ListDir("modes", src / "modes");
+    ListDir("workloads", src / "workloads");
+    *exit_code = kExitOk;
+  });
+}
+
+}  // namespace tierbench

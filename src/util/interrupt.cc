@@ -1,0 +1,51 @@
+#include "util/interrupt.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+
+namespace tierbench {
+namespace {
+
+std::atomic<int> g_signal{0};
+std::atomic<int> g_count{0};
+
+void Handler(int signo) {
+  int n = g_count.fetch_add(1) + 1;
+  int expected = 0;
+  g_signal.compare_exchange_strong(expected, signo);
+  if (n >= 2) {
+    static const char kMsg[] = "\ntierbench: second signal, aborting now\n";
+    ssize_t ignored = ::write(STDERR_FILENO, kMsg, sizeof kMsg - 1);
+    (void)ignored;
+    ::_exit(128 + signo);
+  }
+}
+
+}  // namespace
+
+void InstallInterruptHandlers() {
+  struct sigaction sa = {};
+  sa.sa_handler = Handler;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  // No SA_RESTART: blocking calls return EINTR.
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+bool Interrupted() { return g_signal.load(std::memory_order_relaxed) != 0; }
+int InterruptSignal() { return g_signal.load(); }
+
+void ResetInterruptForTest() {
+  g_signal.store(0);
+  g_count.store(0);
+}
+
+void RaiseInterruptForTest(int signo) {
+  int expected = 0;
+  g_signal.compare_exchange_strong(expected, signo);
+  g_count.fetch_add(1);
+}
+
+}  // namespace tierbench

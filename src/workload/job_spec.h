@@ -1,0 +1,114 @@
+// JobSpec: one fio-style job after parsing, with every option resolved to its
+// final value ([global] defaults applied, command-line overrides applied).
+// This is the contract between the job-file parser (workload/job_file.h),
+// the runner (workload/runner.h) and the reporters (report/).
+//
+// All sizes are bytes, all durations nanoseconds. Fields carry fio's default
+// when the file does not set them. A JobSpec that came out of the parser has
+// been validated: bssplit weights sum to 100 per direction, block sizes are
+// non-zero, iodepth >= 1, and so on (see job_file.h for the rules).
+#ifndef TIERBENCH_WORKLOAD_JOB_SPEC_H_
+#define TIERBENCH_WORKLOAD_JOB_SPEC_H_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tierbench {
+
+enum class IoDir : int { kRead = 0, kWrite = 1 };
+inline constexpr int kNumDirs = 2;
+inline const char* IoDirName(IoDir d) { return d == IoDir::kRead ? "read" : "write"; }
+
+// fio's rw= values that tierbench supports.
+enum class RwPattern {
+  kRead,           // read: sequential reads
+  kWrite,          // write: sequential writes
+  kRandRead,       // randread
+  kRandWrite,      // randwrite
+  kReadWrite,      // rw / readwrite: sequential mixed
+  kRandReadWrite,  // randrw: random mixed
+};
+
+inline bool PatternIsRandom(RwPattern p) {
+  return p == RwPattern::kRandRead || p == RwPattern::kRandWrite ||
+         p == RwPattern::kRandReadWrite;
+}
+inline bool PatternReads(RwPattern p) {
+  return p != RwPattern::kWrite && p != RwPattern::kRandWrite;
+}
+inline bool PatternWrites(RwPattern p) {
+  return p != RwPattern::kRead && p != RwPattern::kRandRead;
+}
+// fio's spelling: "read", "write", "randread", "randwrite", "rw", "randrw".
+const char* RwPatternName(RwPattern p);
+
+// Block sizes for one direction. Exactly one form is in effect:
+//  - split non-empty: bssplit, (size, percent) pairs, percents sum to 100;
+//  - otherwise min..max: fixed when min == max (bs=), else a uniform choice
+//    among multiples of min in [min, max] (blocksize_range=, as fio does
+//    without blocksize_unaligned).
+struct BlockSizeSpec {
+  uint64_t min = 4096;
+  uint64_t max = 4096;
+  std::vector<std::pair<uint64_t, uint32_t>> split;
+};
+
+// A size that may be absolute or a percentage of the target (size=20%).
+struct SizeSpec {
+  bool set = false;
+  bool is_percent = false;
+  uint64_t bytes = 0;   // when !is_percent
+  double percent = 0;   // when is_percent, 0 < percent <= 100
+  // Resolves against the target's size in bytes.
+  uint64_t Resolve(uint64_t target_bytes) const {
+    if (!set) return 0;
+    if (!is_percent) return bytes;
+    return static_cast<uint64_t>(static_cast<long double>(target_bytes) * percent / 100.0L);
+  }
+};
+
+struct JobSpec {
+  std::string name;        // name= or the section name
+  std::string origin;      // "path/to/file.fio:12": where the section starts
+  std::string filename;    // target: block device or regular file
+  RwPattern rw = RwPattern::kRead;
+  uint32_t rwmixread = 50;          // % reads in mixed patterns
+  uint32_t percentage_random = 100; // % random offsets in rand* patterns
+  BlockSizeSpec bs[kNumDirs];       // per direction (bs=r,w)
+  uint64_t blockalign[kNumDirs] = {0, 0};  // 0: align to the direction's min bs
+  uint32_t iodepth = 1;
+  uint32_t iodepth_batch_submit = 1;        // 0 in the file means iodepth
+  uint32_t iodepth_batch_complete_min = 1;  // 0 means poll without waiting
+  uint32_t iodepth_batch_complete_max = 0;  // 0: iodepth
+  uint32_t numjobs = 1;
+  bool direct = false;
+  std::string ioengine = "psync";  // fio's default on Linux
+  SizeSpec size;                   // unset: the whole target from offset
+  SizeSpec offset;                 // start of the job's region
+  uint64_t runtime_ns = 0;         // 0: no limit
+  bool time_based = false;
+  uint64_t ramp_time_ns = 0;
+  bool norandommap = false;
+  bool randrepeat = true;
+  bool randseed_set = false;
+  uint64_t randseed = 0;
+  bool group_reporting = false;
+  bool stonewall = false;          // waits for earlier jobs; new group
+  uint64_t thinktime_ns = 0;       // pause after each IO (fio: usec default)
+  uint64_t rate_iops[kNumDirs] = {0, 0};  // 0: unlimited
+  int group_id = 0;                // reporting group, counted by stonewall
+};
+
+// A parsed job file (or several, concatenated): the jobs in file order, and
+// notices about accepted-but-ignored options.
+struct Workload {
+  std::vector<std::string> paths;
+  std::vector<JobSpec> jobs;
+  std::vector<std::string> notices;
+};
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_WORKLOAD_JOB_SPEC_H_

@@ -1,0 +1,38 @@
+// RunWorkload: runs the jobs of a Workload on their targets and measures them.
+//
+// Order: all targets are checked first (exist, open with the job's flags,
+// O_DIRECT accepted, size known, region inside the target, block sizes and
+// alignment compatible with the logical block size, and for writes to block
+// devices: --destructive given, not mounted, no holders, no filesystem or
+// partition signature). Nothing is written before every check passes. Regular
+// files that do not exist or are too small are created and laid out first
+// (written in full, as fio's "Laying out IO file").
+// Then jobs run: each job's numjobs clones are threads with their own engine
+// and queue; jobs up to a stonewall run concurrently, a stonewall job waits
+// for all before it. ramp_time runs before measurement starts and is not
+// counted. Results are merged per group when group_reporting is set.
+//
+// Errors: ConfigError / SysError / SafetyError before any IO; RunError if IO
+// fails during the run; InterruptedError when SIGINT/SIGTERM arrived (the
+// jobs stop at once, files are closed, nothing is left behind).
+#ifndef TIERBENCH_WORKLOAD_RUNNER_H_
+#define TIERBENCH_WORKLOAD_RUNNER_H_
+
+#include <string>
+
+#include "stats/job_result.h"
+#include "workload/job_spec.h"
+
+namespace tierbench {
+
+struct RunOptions {
+  bool destructive = false;     // permit writes to block devices
+  bool progress = true;         // live progress line when stderr is a tty
+  std::string progress_label;   // shown before the progress fields
+};
+
+RunResult RunWorkload(const Workload& workload, const RunOptions& options);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_WORKLOAD_RUNNER_H_

@@ -1,0 +1,5 @@
+# Integration tests: each module's file is listed here by its owner.
+target_sources(tierbench_integration_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/test_env.cc
+  ${CMAKE_CURRENT_LIST_DIR}/env_test.cc
+)

@@ -1,0 +1,58 @@
+// Helpers for integration tests that need the real machine: root, loop
+// devices, external tools. Each Require*() skips the calling test with a
+// visible reason (GTEST_SKIP) when its need is not met.
+#ifndef TIERBENCH_TESTS_INTEGRATION_TEST_ENV_H_
+#define TIERBENCH_TESTS_INTEGRATION_TEST_ENV_H_
+
+#include <string>
+
+namespace tierbench::testing {
+
+bool IsRoot();
+// True when `tool` is found on PATH.
+bool HaveTool(const std::string& tool);
+// Runs a shell command, returns its exit status; output goes to *out if given.
+int RunShell(const std::string& cmd, std::string* out = nullptr);
+
+// A loop device over a sparse image file, removed (losetup -d, file deleted)
+// on destruction. `dir` holds the image (/dev/shm for RAM speed).
+class LoopDevice {
+ public:
+  LoopDevice(uint64_t bytes, const std::string& dir = "/dev/shm",
+             bool direct_io = true);
+  ~LoopDevice();
+  LoopDevice(const LoopDevice&) = delete;
+  LoopDevice& operator=(const LoopDevice&) = delete;
+
+  bool ok() const { return !device_.empty(); }
+  const std::string& device() const { return device_; }  // "/dev/loopN"
+  const std::string& image() const { return image_; }
+  const std::string& error() const { return error_; }
+
+ private:
+  std::string device_;
+  std::string image_;
+  std::string error_;
+};
+
+// A fresh temporary directory, removed recursively on destruction.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace tierbench::testing
+
+#define TIERBENCH_REQUIRE_ROOT()                                             \
+  do {                                                                      \
+    if (!::tierbench::testing::IsRoot())                                    \
+      GTEST_SKIP() << "SKIPPED: needs root (loop devices, O_DIRECT on block " \
+                      "devices); run ./scripts/test as root";               \
+  } while (0)
+
+#endif  // TIERBENCH_TESTS_INTEGRATION_TEST_ENV_H_

@@ -1,0 +1,3 @@
+# Unit tests of src/cache.
+target_sources(tierbench_tests PRIVATE
+)

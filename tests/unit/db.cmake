@@ -1,0 +1,3 @@
+# Unit tests of src/db.
+target_sources(tierbench_tests PRIVATE
+)

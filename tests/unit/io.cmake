@@ -1,0 +1,3 @@
+# Unit tests of src/io.
+target_sources(tierbench_tests PRIVATE
+)

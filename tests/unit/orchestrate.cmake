@@ -1,0 +1,3 @@
+# Unit tests of src/orchestrate.
+target_sources(tierbench_tests PRIVATE
+)

@@ -1,0 +1,4 @@
+# Unit tests of src/util.
+target_sources(tierbench_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/util_units_test.cc
+)

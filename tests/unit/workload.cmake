@@ -1,0 +1,3 @@
+# Unit tests of src/workload.
+target_sources(tierbench_tests PRIVATE
+)
