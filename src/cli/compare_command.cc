@@ -1,15 +1,219 @@
-// Placeholder until the 'compare' command lands; replaced by its owner.
+// `tierbench compare`: bcache cache modes x workloads x repetitions against
+// the raw HDD and SSD (orchestrate/compare_runner.h does the work; this file
+// only declares the options, each once, and converts their values).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cache/mode_file.h"
 #include "cli/commands.h"
+#include "orchestrate/compare_runner.h"
 #include "util/errors.h"
+#include "util/units.h"
 
 namespace tierbench {
+namespace {
+
+struct CompareArgs {
+  CompareOptions options;
+  std::string cache_state = "cold";
+  std::string runtime, ramp_time, size, randseed;
+};
+
+// The command line as run, from /proc/self/cmdline (for the manifest).
+std::string CommandLine() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  const std::string raw((std::istreambuf_iterator<char>(in)),
+                        std::istreambuf_iterator<char>());
+  std::string out;
+  size_t start = 0;
+  while (start < raw.size()) {
+    size_t end = raw.find('\0', start);
+    if (end == std::string::npos) end = raw.size();
+    std::string arg = raw.substr(start, end - start);
+    if (arg.find_first_of(" \t'\"") != std::string::npos) arg = "'" + arg + "'";
+    out += (out.empty() ? "" : " ") + arg;
+    start = end + 1;
+  }
+  return out;
+}
+
+uint64_t DurationOption(const std::string& option, const std::string& text) {
+  uint64_t ns = 0;
+  Status s = ParseDuration(text, kNsPerSec, &ns);
+  if (!s.ok()) {
+    throw ConfigError(option + ": " + s.message() + ". Fix: e.g. " + option +
+                      " 30s");
+  }
+  return ns;
+}
+
+SizeSpec SizeOption(const std::string& text) {
+  SizeSpec spec;
+  spec.set = true;
+  if (!text.empty() && text.back() == '%') {
+    spec.is_percent = true;
+    try {
+      spec.percent = std::stod(text.substr(0, text.size() - 1));
+    } catch (const std::exception&) {
+      spec.percent = -1;
+    }
+    if (!(spec.percent > 0 && spec.percent <= 100)) {
+      throw ConfigError("--size: bad percentage '" + text +
+                        "'. Fix: a value in (0, 100], e.g. --size 20%");
+    }
+    return spec;
+  }
+  Status s = ParseSize(text, &spec.bytes);
+  if (!s.ok() || spec.bytes == 0) {
+    throw ConfigError("--size: bad size '" + text + "'. Fix: e.g. --size 1G");
+  }
+  return spec;
+}
+
+std::vector<std::string> DefaultModes() {
+  const std::string local = "modes";
+  if (std::filesystem::is_directory(local)) return DefaultModePaths(local);
+  return DefaultModePaths(std::string(TIERBENCH_SOURCE_DIR) + "/modes");
+}
+
+void Run(CompareArgs& a, int* exit_code) {
+  CompareOptions& o = a.options;
+  if (!ParseCacheState(a.cache_state, &o.cache_state)) {
+    throw ConfigError("--cache-state: unknown state '" + a.cache_state +
+                      "'. Fix: cold, warm or as-is");
+  }
+  if (!a.runtime.empty())
+    o.overrides.runtime_ns = DurationOption("--runtime", a.runtime);
+  if (!a.ramp_time.empty()) {
+    o.overrides.ramp_time_ns = DurationOption("--ramp-time", a.ramp_time);
+  }
+  if (!a.size.empty()) o.overrides.size = SizeOption(a.size);
+  if (!a.randseed.empty()) {
+    try {
+      size_t used = 0;
+      o.overrides.randseed = std::stoull(a.randseed, &used);
+      if (used != a.randseed.size()) throw std::invalid_argument("tail");
+    } catch (const std::exception&) {
+      throw ConfigError("--randseed: not a number: '" + a.randseed +
+                        "'. Fix: e.g. --randseed 42");
+    }
+  }
+  if (o.mode_paths.empty()) o.mode_paths = DefaultModes();
+  o.command_line = CommandLine();
+  CompareRunner runner(o);
+  const CompareSummary summary = runner.Run(std::cout);
+  *exit_code = summary.failed_cells > 0 ? kExitRunFailed : kExitOk;
+}
+
+}  // namespace
 
 void RegisterCompareCommand(CLI::App& app, int* exit_code) {
-  CLI::App* cmd = app.add_subcommand("compare", "(not built yet)");
-  cmd->callback([exit_code]() {
-    *exit_code = kExitConfig;
-    throw ConfigError("'compare' is not built yet");
-  });
+  auto args = std::make_shared<CompareArgs>();
+  CompareOptions& o = args->options;
+  CLI::App* cmd = app.add_subcommand(
+      "compare",
+      "Measure bcache cache modes against the raw HDD and SSD: every mode x "
+      "workload x repetition, with bcache's own counters and a diagnosis.");
+  cmd->add_option("--bcache", o.bcache,
+                  "the bcache device whose modes are compared (/dev/bcacheN); "
+                  "needed when a bcache mode is listed");
+  cmd->add_option("--hdd", o.hdd,
+                  "raw HDD baseline: a block device or file that is NOT the "
+                  "stack's backing device (a separate region of the disk)");
+  cmd->add_option("--ssd", o.ssd,
+                  "raw SSD baseline: a block device or file that is NOT the "
+                  "stack's cache device");
+  cmd->add_option("--modes", o.mode_paths,
+                  "mode files (modes/*.json); default: modes/{hdd,ssd,"
+                  "writethrough,writeback,writearound,none}.json");
+  cmd->add_option("--workloads", o.workload_paths,
+                  "fio job files (.fio) and DB workload files (.json with "
+                  "\"kind\": \"pgbench\")")
+      ->required();
+  cmd->add_option("--repeat", o.repeat, "repetitions of every cell")
+      ->default_val(1)
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--cache-state", args->cache_state,
+                  "cache before each bcache cell: cold (detach + re-attach), "
+                  "warm (prefill: read the workload's region), as-is")
+      ->default_val("cold")
+      ->check(CLI::IsMember({"cold", "warm", "as-is"}));
+  cmd->add_option("--results", o.results_dir, "results directory")
+      ->default_val("results");
+  cmd->add_option("--run-id", o.run_id,
+                  "name of this run's subdirectory (default: UTC time and "
+                  "host name)");
+  cmd->add_option("--runtime", args->runtime,
+                  "runtime of every IO job (fio's runtime=, e.g. 30s)");
+  cmd->add_option("--ramp-time", args->ramp_time,
+                  "unmeasured warm-up of every IO job (fio's ramp_time=)");
+  cmd->add_option("--size", args->size,
+                  "region of every IO job (fio's size=, e.g. 1G or 20%); the "
+                  "same LBA range is used on every target");
+  cmd->add_option("--randseed", args->randseed,
+                  "seed of every IO job's random offsets (fio's randseed=)");
+  cmd->add_flag("--destructive", o.destructive,
+                "permit writes: the data on the bcache device and on the raw "
+                "--hdd/--ssd targets is destroyed");
+  cmd->add_option("--stats-lag", o.stats_lag_s,
+                  "seconds to wait after each cell before reading bcache's "
+                  "counters (bcache folds them every ~13.6 s)")
+      ->default_val(15)
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--drain-timeout", o.drain_timeout_s,
+                  "seconds to wait for dirty data to be written back, before "
+                  "and after each cell")
+      ->default_val(600)
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--sysfs-root", o.sysfs_root,
+                  "directory that plays / for sys/ and proc/ (tests only)")
+      ->default_val("/");
+  cmd->add_flag("--quiet", o.quiet, "no progress, notices or per-cell lines");
+  cmd->footer(
+      "PROTOCOL PER CELL\n"
+      "  raw modes run the workload on --hdd/--ssd. bcache modes: set the "
+      "cache state,\n"
+      "  apply the mode and its knobs (read back), wait until clean, drop "
+      "the page cache,\n"
+      "  snapshot counters, run, wait --stats-lag, snapshot, measure the "
+      "time to clean.\n"
+      "  The original mode and knobs are restored at the end, on error and "
+      "on Ctrl-C.\n"
+      "\n"
+      "RESULTS (<results>/<run-id>/)\n"
+      "  runs.csv        one row per cell, job and direction, with counters "
+      "and warnings\n"
+      "  comparison.csv  medians per mode x workload, change vs HDD and SSD, "
+      "position\n"
+      "  manifest.json   kernel, devices, knobs as read back, workloads, "
+      "restore outcome\n"
+      "\n"
+      "EXAMPLES\n"
+      "  tierbench compare --bcache /dev/bcache0 --hdd /dev/sdb3 --ssd "
+      "/dev/sdc3 \\\n"
+      "      --workloads workloads/randread-4k.fio workloads/randwrite-4k.fio "
+      "\\\n"
+      "      --repeat 3 --runtime 30s --destructive\n"
+      "  tierbench compare --bcache /dev/bcache0 --modes modes/writeback.json "
+      "\\\n"
+      "      modes/writeback-nocutoff.json --workloads "
+      "workloads/wiki-4k-qd32.fio --cache-state cold\n"
+      "\n"
+      "EXIT STATUS\n"
+      "  0 every cell ran; 1 a cell's workload failed (its row has the "
+      "error);\n"
+      "  2 bad option, mode or workload file; 3 system error (no bcache, no "
+      "root,\n"
+      "  missing device); 4 refused for safety (--destructive missing, "
+      "device in use or\n"
+      "  part of the stack); 5 database error; 130/143 interrupted "
+      "(finished cells kept).");
+  cmd->callback([args, exit_code]() { Run(*args, exit_code); });
 }
 
 }  // namespace tierbench

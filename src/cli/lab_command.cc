@@ -1,14 +1,208 @@
-// Placeholder until the 'lab' command lands; replaced by its owner.
+// `tierbench lab`: the bcache comparison on real kernel bcache inside a QEMU
+// guest (orchestrate/lab_runner.h), for machines whose kernel has no bcache.
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
 #include "cli/commands.h"
+#include "orchestrate/lab_runner.h"
 #include "util/errors.h"
+#include "util/log.h"
+#include "util/units.h"
 
 namespace tierbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+// What --quick runs: short cells over the shipped workloads the demo shows.
+const char* const kQuickWorkloads[] = {"anandtech-mix.fio", "randread-4k.fio",
+                                       "randwrite-4k.fio"};
+const char* const kQuickModes[] = {"hdd",       "ssd",         "writethrough",
+                                   "writeback", "writearound", "none"};
+constexpr const char* kQuickRuntime = "3";
+constexpr const char* kQuickRampTime = "1";
+constexpr const char* kQuickSize = "256M";
+
+struct LabArgs {
+  LabOptions options;
+  bool quick = false;
+  std::string hdd_size = "2G", ssd_size = "1G";
+  std::string hdd_bw = "120000000", ssd_bw = "0";
+  std::string runtime, ramp_time, size, repeat, cache_state, stats_lag;
+  std::vector<std::string> extra;
+};
+
+uint64_t SizeOption(const std::string& option, const std::string& text) {
+  uint64_t v = 0;
+  Status s = ParseSize(text, &v);
+  if (!s.ok()) {
+    throw ConfigError("Bad " + option + ". " + s.message() + "; Fix: e.g. " +
+                      option + " 2G");
+  }
+  return v;
+}
+
+// All *.json files of the shipped modes/ directory, in name order.
+std::vector<std::string> ShippedModes(const std::string& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    if (e.path().extension() == ".json") files.push_back(e.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+void RunLab(LabArgs& a) {
+  LabOptions& o = a.options;
+  const std::string source = TIERBENCH_SOURCE_DIR;
+  if (a.quick) {
+    if (o.workload_files.empty()) {
+      for (const char* w : kQuickWorkloads) {
+        o.workload_files.push_back(source + "/workloads/" + w);
+      }
+    }
+    if (o.mode_files.empty()) {
+      for (const char* m : kQuickModes) {
+        o.mode_files.push_back(source + "/modes/" + m + ".json");
+      }
+    }
+    if (a.runtime.empty()) a.runtime = kQuickRuntime;
+    if (a.ramp_time.empty()) a.ramp_time = kQuickRampTime;
+    if (a.size.empty()) a.size = kQuickSize;
+  }
+  // The guest has no source tree: name the shipped modes explicitly.
+  if (o.mode_files.empty()) o.mode_files = ShippedModes(source + "/modes");
+  o.hdd_bytes = SizeOption("--hdd-size", a.hdd_size);
+  o.ssd_bytes = SizeOption("--ssd-size", a.ssd_size);
+  o.hdd_bytes_per_sec = SizeOption("--hdd-bw", a.hdd_bw);
+  o.ssd_bytes_per_sec = SizeOption("--ssd-bw", a.ssd_bw);
+  auto pass = [&o](const char* option, const std::string& value) {
+    if (value.empty()) return;
+    o.compare_args.push_back(option);
+    o.compare_args.push_back(value);
+  };
+  pass("--runtime", a.runtime);
+  pass("--ramp-time", a.ramp_time);
+  pass("--size", a.size);
+  pass("--repeat", a.repeat);
+  pass("--cache-state", a.cache_state);
+  pass("--stats-lag", a.stats_lag);
+  o.compare_args.insert(o.compare_args.end(), a.extra.begin(), a.extra.end());
+
+  LabRunner runner(
+      o, [](const std::string& line) { std::cout << line << std::endl; });
+  LabOutcome r = runner.Run();
+  if (o.interrupt_compare) {
+    if (!r.knobs_not_restored.empty()) {
+      std::string list;
+      for (const std::string& d : r.knobs_not_restored)
+        list += (list.empty() ? "" : "; ") + d;
+      throw RunError(
+          "The interrupted compare left bcache knobs changed. Knobs: " + list +
+          "; Files: " + r.run_dir + "/lab/knobs-{before,after}.txt");
+    }
+    LogNotice("lab: interrupted compare exited 130 and restored every knob (" +
+              r.run_dir + "/lab/knobs-before.txt = knobs-after.txt)");
+  }
+  char secs[32];
+  std::snprintf(secs, sizeof(secs), "%.0f", r.guest_seconds);
+  LogNotice("lab: done in " + std::string(secs) + " s (guest kernel " +
+            r.kernel_release + "). Results: " + r.run_dir +
+            "/ (runs.csv, comparison.csv, manifest.json; lab/ "
+            "holds the guest's stack.txt, dmesg.txt, compare.log)");
+}
+
+}  // namespace
 
 void RegisterLabCommand(CLI::App& app, int* exit_code) {
-  CLI::App* cmd = app.add_subcommand("lab", "(not built yet)");
-  cmd->callback([exit_code]() {
-    *exit_code = kExitConfig;
-    throw ConfigError("'lab' is not built yet");
+  auto args = std::make_shared<LabArgs>();
+  LabOptions& o = args->options;
+  CLI::App* cmd = app.add_subcommand(
+      "lab",
+      "Run `tierbench compare` on real kernel bcache inside a throwaway QEMU "
+      "guest "
+      "(Debian's kernel, emulated HDD and SSD), for machines without bcache.");
+  cmd->add_flag(
+      "--quick", args->quick,
+      "Demo run: modes hdd ssd writethrough writeback writearound none, "
+      "workloads anandtech-mix randread-4k randwrite-4k, --runtime 3 "
+      "--ramp-time 1 --size 256M (each only where not given)");
+  cmd->add_option("--modes", o.mode_files,
+                  "Mode files (default: every modes/*.json)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--workloads", o.workload_files,
+                  "Workload files (.fio or .json)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--results", o.results_dir, "Results directory on the host")
+      ->capture_default_str();
+  cmd->add_option("--run-id", o.run_id,
+                  "Run id (default lab-<UTC date>-<time>)");
+  cmd->add_option("--runtime", args->runtime,
+                  "Passed to compare: runtime per cell");
+  cmd->add_option("--ramp-time", args->ramp_time,
+                  "Passed to compare: ramp time per cell");
+  cmd->add_option("--size", args->size, "Passed to compare: bytes per job");
+  cmd->add_option("--repeat", args->repeat, "Passed to compare: repetitions");
+  cmd->add_option("--cache-state", args->cache_state,
+                  "Passed to compare: cold | warm | as-is");
+  cmd->add_option("--stats-lag", args->stats_lag,
+                  "Passed to compare: seconds to wait for bcache's counters");
+  cmd->add_option("--compare-arg", args->extra,
+                  "Any other compare option, one argument each (repeatable), "
+                  "e.g. --compare-arg=--drain-timeout --compare-arg=60");
+  cmd->add_option("--hdd-size", args->hdd_size,
+                  "HDD image size (half bcache backing, half raw baseline)")
+      ->capture_default_str();
+  cmd->add_option("--ssd-size", args->ssd_size,
+                  "SSD image size (half bcache cache, half raw baseline)")
+      ->capture_default_str();
+  cmd->add_option("--hdd-iops", o.hdd_iops, "HDD IOPS limit")
+      ->capture_default_str();
+  cmd->add_option("--hdd-bw", args->hdd_bw, "HDD bytes/s limit (0: none)")
+      ->capture_default_str();
+  cmd->add_option("--ssd-iops", o.ssd_iops, "SSD IOPS limit (0: none)")
+      ->capture_default_str();
+  cmd->add_option("--ssd-bw", args->ssd_bw, "SSD bytes/s limit (0: none)")
+      ->capture_default_str();
+  cmd->add_option("--bucket", o.bucket, "make-bcache --bucket")
+      ->capture_default_str();
+  cmd->add_option("--memory", o.memory_mib, "Guest memory in MiB")
+      ->capture_default_str()
+      ->check(CLI::Range(256, 65536));
+  cmd->add_option("--cpus", o.cpus, "Guest CPUs")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+  cmd->add_flag("--kvm", o.kvm,
+                "Use KVM (-accel kvm -cpu host) instead of TCG");
+  cmd->add_flag("--keep", o.keep,
+                "Keep the temporary directory (HDD image, tars, console.log)");
+  cmd->add_option("--timeout", o.timeout_s,
+                  "Seconds the whole guest run may take")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--tmp-dir", o.tmp_dir,
+                  "Directory for the HDD image and tars "
+                  "(default $TMPDIR or /var/tmp)");
+  cmd->add_option("--ssd-dir", o.ssd_dir, "Directory for the SSD image")
+      ->capture_default_str();
+  cmd->add_option("--qemu", o.qemu, "QEMU binary")->capture_default_str();
+  cmd->add_option(
+      "--guest-scripts", o.guest_scripts,
+      "Directory with build-guest and init (default scripts/lab of the "
+      "source tree)");
+  cmd->add_option(
+      "--cache-dir", o.cache_dir,
+      "Where the built guest is kept (default <tierbench dir>/lab)");
+  cmd->add_flag(
+      "--interrupt-compare", o.interrupt_compare,
+      "Test aid: SIGINT the compare once it changed a bcache knob, then "
+      "check in the guest that it restored every knob");
+  cmd->callback([args, exit_code]() {
+    RunLab(*args);
+    *exit_code = kExitOk;
   });
 }
 

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "io/engine_registry.h"
 #include "util/errors.h"
 
 namespace tierbench {
@@ -49,8 +50,10 @@ void RegisterListCommand(CLI::App& app, int* exit_code) {
   CLI::App* cmd = app.add_subcommand("list", "List engines, modes and workloads");
   cmd->callback([exit_code]() {
     std::filesystem::path src(TIERBENCH_SOURCE_DIR);
-    std::cout << "engines: libaio (async, batched io_submit), psync (pread/pwrite),"
-                 " null (no IO; tests the harness)\n";
+    std::cout << "engines:\n";
+    for (const EngineInfo& e : EngineRegistry::Default().engines()) {
+      std::cout << "  " << e.name << " - " << e.description << "\n";
+    }
     ListDir("modes", src / "modes");
     ListDir("workloads", src / "workloads");
     *exit_code = kExitOk;

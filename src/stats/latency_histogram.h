@@ -13,7 +13,9 @@
 #ifndef TIERBENCH_STATS_LATENCY_HISTOGRAM_H_
 #define TIERBENCH_STATS_LATENCY_HISTOGRAM_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace tierbench {
@@ -40,6 +42,11 @@ class LatencyHistogram {
   // fio's default clat percentile list: 1 5 10 20 30 40 50 60 70 80 90 95 99
   // 99.5 99.9 99.95 99.99.
   static const std::vector<double>& DefaultPercentiles();
+
+  // The 1-based rank of the sample at percentile `p` among `count` samples:
+  // ceil(p/100 * count) clamped to [1, count], immune to the rounding of
+  // p/100 (99.99% of 10000 is rank 9999). 0 when count is 0.
+  static uint64_t PercentileRank(double p, uint64_t count);
 
   // Fraction of samples (0..1) in each fio "lat (nsec/usec/msec)" bucket.
   // Bucket upper edges in ns: 2,4,10,20,50,100,250,500,750,1000 ns; then the

@@ -81,7 +81,7 @@ struct JobSpec {
   uint32_t iodepth = 1;
   uint32_t iodepth_batch_submit = 1;        // 0 in the file means iodepth
   uint32_t iodepth_batch_complete_min = 1;  // 0 means poll without waiting
-  uint32_t iodepth_batch_complete_max = 0;  // 0: iodepth
+  uint32_t iodepth_batch_complete_max = 0;  // < complete_min: complete_min (fio)
   uint32_t numjobs = 1;
   bool direct = false;
   std::string ioengine = "psync";  // fio's default on Linux

@@ -2,4 +2,14 @@
 target_sources(tierbench_integration_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/test_env.cc
   ${CMAKE_CURRENT_LIST_DIR}/env_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/compare_cli_test.cc
+)
+target_sources(tierbench_integration_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/db_postgres_test.cc
+)
+target_sources(tierbench_integration_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/cache_real_bcache_test.cc
+)
+target_sources(tierbench_integration_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/run_loop_test.cc
 )

@@ -1,0 +1,80 @@
+// Snapshots of bcache's accounting and of the block counters of the three
+// devices of a stack, and their difference over a run window.
+//
+// COUNTER LAG: bcache folds its per-IO counters into stats_total only every
+// 300 s / 22 ~= 13.6 s. A snapshot taken right after IO misses up to that much
+// of the run. Callers (the orchestrator) must wait kStatsLagSeconds after the
+// IO stops before taking the "after" snapshot; that wait is theirs so tests
+// can skip it. The /sys/block stat counters and dirty_data have no such lag.
+//
+// Hits and misses are counted on the READ path only (a partial hit is a miss);
+// never present cache_hits/(hits+misses) as a write hit rate. `bypassed_bytes`
+// covers every bypassed bio, reads and writes.
+//
+// Value types; thread-safe.
+#ifndef TIERBENCH_CACHE_BCACHE_COUNTERS_H_
+#define TIERBENCH_CACHE_BCACHE_COUNTERS_H_
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cache/block_stat.h"
+
+namespace tierbench {
+
+// Seconds to wait after the IO of a run before reading stats_total.
+inline constexpr int kStatsLagSeconds = 15;
+
+// sys/block/bcacheN/bcache/stats_total/* (backing device scope).
+struct BcacheStatsTotal {
+  uint64_t cache_hits = 0;
+  uint64_t cache_misses = 0;
+  uint64_t cache_bypass_hits = 0;
+  uint64_t cache_bypass_misses = 0;
+  uint64_t cache_miss_collisions = 0;
+  uint64_t cache_readaheads = 0;
+  uint64_t bypassed_bytes = 0;  // "bypassed", a human size (+-5 % precision).
+};
+
+struct CounterSnapshot {
+  uint64_t taken_ns = 0;  // CLOCK_MONOTONIC.
+  BcacheStatsTotal stats;
+  uint64_t dirty_bytes = 0;  // Backing device dirty_data.
+  std::string state;         // "clean", "dirty", "no cache", ...
+  std::string bcache_name;   // "bcache0"
+  std::string backing_name;  // "vda"
+  std::string cache_name;    // "vdb"; empty when no cache is attached.
+  BlockStat bcache;          // IO submitted to /dev/bcacheN.
+  BlockStat backing;         // IO that reached the HDD.
+  BlockStat cache;           // IO that reached the SSD (zero when none).
+};
+
+struct CounterDelta {
+  double seconds = 0;
+  BcacheStatsTotal stats;  // after - before; 0 where a counter went back.
+  uint64_t dirty_before_bytes = 0;
+  uint64_t dirty_after_bytes = 0;
+  int64_t dirty_growth_bytes = 0;  // after - before, may be negative.
+  BlockStat bcache;
+  BlockStat backing;
+  BlockStat cache;
+  // A counter went backwards (clear_stats, re-registration) or the cache
+  // device changed between the snapshots: the delta is not trustworthy.
+  bool counters_reset = false;
+
+  // 100 * hits / (hits + misses) of READS, or -1 when there were none.
+  double read_hit_ratio_pct() const;
+  // {"seconds", "cache_hits", ..., "bypassed_bytes", "dirty_before_bytes",
+  //  "dirty_after_bytes", "dirty_growth_bytes", "bcache_read_bytes",
+  //  "bcache_write_bytes", "hdd_read_bytes", "hdd_write_bytes",
+  //  "ssd_read_bytes", "ssd_write_bytes", "counters_reset"}.
+  nlohmann::json ToJson() const;
+};
+
+CounterDelta DiffCounters(const CounterSnapshot& before,
+                          const CounterSnapshot& after);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_CACHE_BCACHE_COUNTERS_H_

@@ -1,0 +1,190 @@
+#include "cache/mode_file.h"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "cache/bcache_knobs.h"
+#include "cache/bcache_values.h"
+#include "util/errors.h"
+
+namespace tierbench {
+namespace {
+
+[[noreturn]] void Fail(const std::string& origin, const std::string& what,
+                       const std::string& fix) {
+  throw ConfigError(origin + ": " + what + ". Fix: " + fix);
+}
+
+std::string RequireString(const nlohmann::json& j, const char* key,
+                          const std::string& origin) {
+  if (!j.contains(key)) {
+    Fail(origin, std::string("missing key \"") + key + "\"",
+         std::string("add \"") + key + "\" (see README: mode files)");
+  }
+  if (!j[key].is_string()) {
+    Fail(origin, std::string("\"") + key + "\" must be a string",
+         "quote the value");
+  }
+  return j[key].get<std::string>();
+}
+
+// Reads a "knobs"/"cache_set_knobs" object, validating names and values.
+std::vector<std::pair<std::string, std::string>> ReadKnobs(
+    const nlohmann::json& j, const char* key, KnobScope scope,
+    const std::string& origin) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (!j.contains(key)) return out;
+  const nlohmann::json& obj = j[key];
+  if (!obj.is_object()) {
+    Fail(origin, std::string("\"") + key + "\" must be an object",
+         std::string("write \"") + key + "\": {\"name\": value, ...}");
+  }
+  for (const auto& [name, value] : obj.items()) {
+    const KnobInfo* knob = FindKnob(scope, name);
+    if (knob == nullptr) {
+      Fail(origin,
+           std::string("unknown knob \"") + name + "\" in \"" + key + "\"",
+           "use one of " + KnobNames(scope));
+    }
+    std::string text;
+    if (value.is_string()) {
+      text = value.get<std::string>();
+    } else if (value.is_number_unsigned()) {
+      text = std::to_string(value.get<uint64_t>());
+    } else if (value.is_number_integer()) {
+      text = std::to_string(value.get<int64_t>());
+    } else if (value.is_boolean()) {
+      text = value.get<bool>() ? "1" : "0";
+    } else {
+      Fail(origin,
+           std::string("knob \"") + name + "\" has a " + value.type_name() +
+               " value",
+           "use a string or a whole number");
+    }
+    std::string ignored;
+    Status s = KnobValueToWrite(*knob, text, &ignored);
+    if (!s.ok()) Fail(origin, s.message(), std::string(knob->help));
+    out.emplace_back(name, text);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view ModeSpec::layer_name() const {
+  return layer == ModeLayer::kRaw ? "raw" : "bcache";
+}
+
+std::string_view ModeSpec::target_name() const {
+  return target == RawTarget::kSsd ? "ssd" : "hdd";
+}
+
+nlohmann::json ModeSpec::ToJson() const {
+  nlohmann::json j = {{"schema_version", kModeSchemaVersion},
+                      {"name", name},
+                      {"description", description},
+                      {"layer", layer_name()}};
+  if (is_raw()) {
+    j["target"] = target_name();
+    return j;
+  }
+  j["cache_mode"] = cache_mode;
+  nlohmann::json knobs_json = nlohmann::json::object();
+  for (const auto& [k, v] : knobs) knobs_json[k] = v;
+  nlohmann::json cset_json = nlohmann::json::object();
+  for (const auto& [k, v] : cache_set_knobs) cset_json[k] = v;
+  j["knobs"] = knobs_json;
+  j["cache_set_knobs"] = cset_json;
+  return j;
+}
+
+ModeSpec ParseModeJson(std::string_view text, const std::string& origin) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    Fail(origin, std::string("not valid JSON (") + e.what() + ")",
+         "correct the syntax");
+  }
+  if (!j.is_object()) Fail(origin, "not a JSON object", "write {...}");
+
+  if (!j.contains("schema_version")) {
+    Fail(origin, "missing key \"schema_version\"", "add \"schema_version\": 1");
+  }
+  if (!j["schema_version"].is_number_integer() ||
+      j["schema_version"].get<int64_t>() != kModeSchemaVersion) {
+    Fail(origin, "unsupported schema_version " + j["schema_version"].dump(),
+         "use \"schema_version\": 1");
+  }
+  ModeSpec mode;
+  mode.path = origin;
+  mode.name = RequireString(j, "name", origin);
+  if (mode.name.empty() ||
+      mode.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+          std::string::npos) {
+    Fail(origin, "bad name \"" + mode.name + "\"",
+         "use letters, digits, '.', '_' and '-' only");
+  }
+  mode.description = RequireString(j, "description", origin);
+  const std::string layer = RequireString(j, "layer", origin);
+
+  std::set<std::string> allowed = {"schema_version", "name", "description",
+                                   "layer"};
+  if (layer == "bcache") {
+    mode.layer = ModeLayer::kBcache;
+    allowed.insert({"cache_mode", "knobs", "cache_set_knobs"});
+    mode.cache_mode = RequireString(j, "cache_mode", origin);
+    if (!IsCacheMode(mode.cache_mode)) {
+      Fail(origin, "unknown cache_mode \"" + mode.cache_mode + "\"",
+           "use writethrough, writeback, writearound or none");
+    }
+    mode.knobs = ReadKnobs(j, "knobs", KnobScope::kBacking, origin);
+    mode.cache_set_knobs =
+        ReadKnobs(j, "cache_set_knobs", KnobScope::kCacheSet, origin);
+  } else if (layer == "raw") {
+    mode.layer = ModeLayer::kRaw;
+    allowed.insert("target");
+    const std::string target = RequireString(j, "target", origin);
+    if (target == "hdd") {
+      mode.target = RawTarget::kHdd;
+    } else if (target == "ssd") {
+      mode.target = RawTarget::kSsd;
+    } else {
+      Fail(origin, "unknown target \"" + target + "\"", "use hdd or ssd");
+    }
+  } else {
+    Fail(origin, "unknown layer \"" + layer + "\"", "use bcache or raw");
+  }
+  for (const auto& [key, value] : j.items()) {
+    if (allowed.count(key) == 0) {
+      Fail(origin, "unknown key \"" + key + "\" for layer " + layer,
+           "remove it (keys: schema_version, name, description, layer, and "
+           "cache_mode/knobs/cache_set_knobs for bcache or target for raw)");
+    }
+  }
+  return mode;
+}
+
+ModeSpec LoadModeFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    throw ConfigError("cannot read mode file. File: " + path +
+                      "; Fix: check the path (modes/*.json)");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return ParseModeJson(text.str(), path);
+}
+
+std::vector<std::string> DefaultModePaths(const std::string& modes_dir) {
+  std::vector<std::string> paths;
+  for (const char* name :
+       {"hdd", "ssd", "writethrough", "writeback", "writearound", "none"}) {
+    paths.push_back(modes_dir + "/" + name + ".json");
+  }
+  return paths;
+}
+
+}  // namespace tierbench

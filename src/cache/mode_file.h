@@ -1,0 +1,69 @@
+// Mode files: modes/*.json, one cache configuration (or raw baseline) each.
+//
+//   {"schema_version": 1, "name": "writeback", "description": "...",
+//    "layer": "bcache", "cache_mode": "writeback",
+//    "knobs": {"sequential_cutoff": "4M", "writeback_percent": 10},
+//    "cache_set_knobs": {"congested_read_threshold_us": 0}}
+//   {"schema_version": 1, "name": "hdd", "description": "...",
+//    "layer": "raw", "target": "hdd"}
+//
+// Keys: schema_version (must be 1), name (non-empty, [A-Za-z0-9._-]),
+// description (string), layer ("bcache" | "raw"). For "bcache": cache_mode
+// (one of kCacheModes, required), knobs and cache_set_knobs (optional objects;
+// names from bcache_knobs.h in the matching scope; values strings or numbers,
+// validated by kind). For "raw": target ("hdd" | "ssd"). Any other key, or a
+// key of the other layer, is an error. Knob values are kept as the text to
+// pass to BcacheDevice::SetKnob (numbers become decimal text).
+//
+// Errors: ConfigError "<file>: <what>. Fix: ..." (exit 2); an unreadable file
+// is a ConfigError too (it is user input). Thread-safe (pure functions).
+#ifndef TIERBENCH_CACHE_MODE_FILE_H_
+#define TIERBENCH_CACHE_MODE_FILE_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace tierbench {
+
+inline constexpr int kModeSchemaVersion = 1;
+
+enum class ModeLayer { kBcache, kRaw };
+enum class RawTarget { kHdd, kSsd };
+
+struct ModeSpec {
+  std::string path;  // The file it came from ("" when parsed from text).
+  std::string name;
+  std::string description;
+  ModeLayer layer = ModeLayer::kBcache;
+  // layer == kBcache:
+  std::string cache_mode;
+  // (knob name, value text), sorted by name.
+  std::vector<std::pair<std::string, std::string>> knobs;
+  std::vector<std::pair<std::string, std::string>> cache_set_knobs;
+  // layer == kRaw:
+  RawTarget target = RawTarget::kHdd;
+
+  bool is_raw() const { return layer == ModeLayer::kRaw; }
+  // "bcache" | "raw"; "hdd" | "ssd".
+  std::string_view layer_name() const;
+  std::string_view target_name() const;
+  // The mode as a JSON object in the file format above (for the manifest).
+  nlohmann::json ToJson() const;
+};
+
+// Loads and validates one mode file. Throws ConfigError.
+ModeSpec LoadModeFile(const std::string& path);
+
+// Validates already-read text; `origin` names it in messages.
+ModeSpec ParseModeJson(std::string_view text, const std::string& origin);
+
+// The default mode list of `tierbench compare`: <dir>/{hdd,ssd,writethrough,
+// writeback,writearound,none}.json.
+std::vector<std::string> DefaultModePaths(const std::string& modes_dir);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_CACHE_MODE_FILE_H_

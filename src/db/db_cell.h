@@ -1,0 +1,109 @@
+// DB workloads for `tierbench compare`: a pgbench-style TPC-B run on a fresh
+// PostgreSQL cluster on a block device (a raw HDD/SSD or /dev/bcacheN).
+//
+// A DB workload file (workloads/*.json, documented in README.md):
+//   {
+//     "schema_version": 1,
+//     "kind": "pgbench",              // required: marks a DB workload
+//     "name": "pgbench-tpcb",         // default: the file's stem
+//     "scale": 2,                     // -s, >= 1
+//     "clients": 4,                   // -c, >= 1
+//     "threads": 1,                   // -j, 1..clients
+//     "duration": "10s",              // -T (util/units ParseDuration, s)
+//     "query_mode": "simple",         // simple | extended | prepared
+//     "builtin": "tpcb-like",         // tpcb-like | simple-update |
+//     select-only "random_seed": 42,              // optional; default: time
+//     based "postgres": {"shared_buffers": "128MB", ...}  // optional settings
+//   }
+// Unknown keys are a ConfigError (typos must not silently change a run).
+//
+// Thread-safety: all functions may be called from any thread, but RunDbCell
+// mounts filesystems and starts servers: run one cell at a time.
+#ifndef TIERBENCH_DB_DB_CELL_H_
+#define TIERBENCH_DB_DB_CELL_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "stats/job_result.h"
+
+namespace tierbench {
+
+struct DbWorkload {
+  std::string path;                   // file it was loaded from
+  std::string name;                   // "name" or the file's stem
+  int scale = 1;                      // pgbench -s
+  int clients = 1;                    // pgbench -c
+  int threads = 1;                    // pgbench -j (clients spread evenly)
+  uint64_t duration_ns = 0;           // pgbench -T
+  std::string query_mode = "simple";  // simple | extended | prepared
+  std::string builtin = "tpcb-like";  // tpcb-like | simple-update | select-only
+  bool random_seed_set = false;
+  uint64_t random_seed = 0;  // --random-seed when random_seed_set
+  // PostgreSQL settings that override PostgresServer's defaults
+  // (postgresql.conf names -> values, e.g. "shared_buffers" -> "256MB").
+  std::map<std::string, std::string> postgres_settings;
+};
+
+// Loads and validates a DB workload file. Throws ConfigError naming the file
+// and the key ("<path>: key 'scale' must be an integer >= 1 ...") when the
+// file is unreadable, not JSON, not "kind": "pgbench", or a value is invalid.
+DbWorkload LoadDbWorkload(const std::string& path);
+
+// True when `path` is a readable JSON file whose "kind" is "pgbench" (lets
+// compare tell DB workloads from fio job files). Never throws.
+bool IsDbWorkloadFile(const std::string& path);
+
+// The JobResult direction that carries the transactions: kRead for
+// "select-only", kWrite for the builtins that write.
+IoDir DbTxDirection(const std::string& builtin);
+
+struct DbCellOptions {
+  // Must be true: the cell makes a filesystem on the device (its contents
+  // are destroyed). false -> SafetyError naming --destructive.
+  bool destructive = false;
+  // Parent for the cell's private directories (mount point, socket dir,
+  // server log); a fresh subdirectory is created and removed. "" -> /tmp.
+  std::string work_dir;
+  // Directory holding initdb/pg_ctl/postgres; "" -> /usr/lib/postgresql/15/bin
+  // (or $TIERBENCH_PG_BINDIR when set).
+  std::string pg_bindir;
+  // After -i: sync and drop the page cache (/proc/sys/vm/drop_caches under
+  // proc_root) so the run starts cold as far as the OS is concerned.
+  bool drop_caches = true;
+  std::string proc_root = "/proc";
+  // Print pgbench-style progress every N seconds on stderr (0: none).
+  int progress_sec = 0;
+};
+
+// What a cell measured and how the server was set up (for the manifest).
+struct DbCellInfo {
+  std::map<std::string, std::string> server_settings;  // as written
+  std::string server_version;  // "PostgreSQL 15.x ..." (SELECT version())
+  std::string filesystem = "ext4";
+  uint64_t init_ns = 0;  // wall time of -i (load + vacuum + keys)
+  double tps = 0;        // pgbench's tps (without connection time)
+  uint64_t failed_transactions = 0;
+};
+
+// Runs one DB cell on `block_device`:
+//   mkfs.ext4 -> mount privately in a temp dir -> CHECK the data directory's
+//   filesystem is that device (st_dev == device's st_rdev; a silent mount
+//   failure would measure RAM) -> initdb -> start the server -> -i -s scale
+//   -> sync + drop caches -> run the TPC-B driver for duration_ns -> stop ->
+//   unmount -> wipe the ext4 signature (wipefs -a) so later IO cells on the
+//   same device are not refused. Every step is undone on error or signal.
+// Returns the transactions as a JobResult: unit "tx", name = w.name,
+// dir[DbTxDirection(w.builtin)].ios = transactions, .lat/.lat_hist =
+// transaction latency (ns), .series = transactions per second; runtime_ns =
+// the measured window. *info (optional) receives the server settings.
+// Throws SafetyError (no destructive), SysError (mkfs/mount/tools, not a
+// block device), DbError (server setup or run failed; a server that died
+// mid-run), InterruptedError (SIGINT/SIGTERM).
+JobResult RunDbCell(const DbWorkload& w, const std::string& block_device,
+                    const DbCellOptions& opts, DbCellInfo* info = nullptr);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_DB_DB_CELL_H_

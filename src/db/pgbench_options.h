@@ -1,0 +1,74 @@
+// PgbenchOptions: the options of `tierbench pgbench`, declared once on a
+// CLI11 app (help text, default, check) with pgbench's letters and long
+// names, plus the checks that span several options and the connection
+// string they add up to.
+//
+// Thread-safety: plain data; AddPgbenchOptions binds the struct's fields to
+// the app, so the struct must outlive the app's parse().
+#ifndef TIERBENCH_DB_PGBENCH_OPTIONS_H_
+#define TIERBENCH_DB_PGBENCH_OPTIONS_H_
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+#include "db/tpcb_driver.h"
+#include "db/tpcb_schema.h"
+
+namespace tierbench {
+
+struct PgbenchOptions {
+  // Initialisation (-i).
+  bool initialize = false;
+  int scale = 1;
+  bool scale_set = false;  // -s given explicitly
+  int fillfactor = 100;
+  std::string init_steps = "dtgvp";
+  bool unlogged_tables = false;
+  // Run.
+  std::string builtin = "tpcb-like";
+  bool simple_update = false;  // -N
+  bool select_only = false;    // -S
+  int clients = 1;
+  int threads = 1;
+  std::string duration;       // -T, seconds (util/units durations allowed)
+  int64_t transactions = -1;  // -t per client; -1: unset (default 10)
+  std::string query_mode = "simple";
+  int progress_sec = 0;
+  std::string random_seed;  // "time" | "rand" | integer; "" = time
+  bool no_vacuum = false;
+  double stall_timeout_sec = 60;
+  // Connection.
+  std::string host;
+  std::string port;
+  std::string user;
+  std::string dbname;
+  std::string pg_dsn;
+  // Output.
+  std::string output_format = "normal";
+  std::string job_name = "pgbench";
+};
+
+// Declares every option on `cmd`, bound to `o`.
+void AddPgbenchOptions(CLI::App* cmd, PgbenchOptions* o);
+
+// The run configuration after cross-option checks: -T and -t exclusive,
+// -N/-S/-b consistent, 1 <= -j <= -c, duration and seed parse, query mode
+// and output format known. Throws ConfigError naming the option and the fix.
+// The returned config has conninfo set; scale is left for DetectScale.
+TpcbDriverConfig ResolvePgbenchRun(const PgbenchOptions& o);
+
+// The -i options (throws ConfigError like ResolvePgbenchRun).
+TpcbInitOptions ResolvePgbenchInit(const PgbenchOptions& o);
+
+// libpq connection string: --pg-dsn when given, with -h/-p/-U/dbname added
+// as keywords (values quoted); "" means libpq's defaults (PGHOST, ...).
+std::string BuildConnInfo(const PgbenchOptions& o);
+
+// "time" -> a time-based seed, "rand" -> a random one, "<n>" -> n. Throws
+// ConfigError naming --random-seed.
+uint64_t ResolveRandomSeed(const std::string& text);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_DB_PGBENCH_OPTIONS_H_

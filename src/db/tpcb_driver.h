@@ -1,0 +1,77 @@
+// TpcbDriver: runs a built-in pgbench script against PostgreSQL with
+// `clients` connections spread over `threads` worker threads, as pgbench
+// does: each thread drives its clients as non-blocking libpq state machines
+// (PQsendQuery / PQsendQueryParams / PQsendQueryPrepared + poll), all
+// threads connect first and start together (a barrier), thread results are
+// merged at the end.
+//
+// Measurement: a transaction's latency runs from sending its first command
+// to receiving the last command's final result; it goes into a
+// LatencyHistogram (fio's log-linear scheme) and a RunningStat. tps counts
+// transactions over the benchmark window (after all connections are made),
+// as pgbench's "tps = ... (without initial connection time)".
+//
+// Stopping: after duration_ns (in-flight transactions complete and count,
+// as in pgbench) or after transactions_per_client; on SIGINT/SIGTERM
+// (util/interrupt.h: no new transactions, result marked interrupted); when
+// a connection breaks or a command fails the client is aborted and its
+// open transaction counts as failed; a command without any answer for
+// stall_timeout_ns aborts its client. The run never hangs on a dead server.
+//
+// Thread-safety: Run() is called from one thread; it starts and joins its
+// own workers. Progress lines are written to `progress_out` from the calling
+// thread only.
+#ifndef TIERBENCH_DB_TPCB_DRIVER_H_
+#define TIERBENCH_DB_TPCB_DRIVER_H_
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+#include "db/tpcb_script.h"
+#include "stats/job_result.h"
+
+namespace tierbench {
+
+struct TpcbDriverConfig {
+  std::string conninfo;          // libpq connection string
+  std::string name = "pgbench";  // JobResult name
+  Builtin builtin = Builtin::kTpcbLike;
+  QueryMode query_mode = QueryMode::kSimple;
+  int scale = 1;  // of the existing tables (DetectScale)
+  int clients = 1;
+  int threads = 1;                        // 1..clients
+  uint64_t duration_ns = 0;               // -T; 0: use transactions_per_client
+  uint64_t transactions_per_client = 10;  // -t (pgbench's default 10)
+  uint64_t random_seed = 0;
+  int progress_sec = 0;  // -P; 0: none
+  std::ostream* progress_out = nullptr;
+  uint64_t stall_timeout_ns = 60ull * 1000000000ull;
+};
+
+struct TpcbRunResult {
+  JobResult job;              // unit "tx": ios, lat, lat_hist, series
+  uint64_t transactions = 0;  // completed
+  uint64_t failed = 0;        // ended by an error (their client aborted)
+  uint64_t bench_ns = 0;      // benchmark window (barrier to last end)
+  uint64_t connect_ns = 0;    // initial connection phase (wall)
+  uint64_t aborted_clients = 0;
+  bool interrupted = false;  // stopped by SIGINT/SIGTERM
+  std::string first_error;   // the first client error (one line)
+  double Tps() const;        // transactions / bench window
+};
+
+// Runs the benchmark. Throws DbError when no connection can be made (the
+// server's reason, the fix) or a statement cannot be prepared; errors after
+// the start do not throw: they are reported in the result (aborted_clients,
+// first_error, job.error) with the finished part measured.
+TpcbRunResult RunTpcb(const TpcbDriverConfig& config);
+
+// pgbench's progress line: "progress: 5.0 s, 812.3 tps, lat 1.231 ms stddev
+// 0.402, 0 failed".
+std::string FormatProgressLine(double elapsed_sec, double tps, double lat_ms,
+                               double stddev_ms, uint64_t failed);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_DB_TPCB_DRIVER_H_

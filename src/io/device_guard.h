@@ -1,0 +1,60 @@
+// Device guard: may tierbench write to a block device?
+//
+// Shared by `tierbench run` (write jobs on block devices) and `tierbench
+// compare` (its HDD/SSD devices). A device is refused when
+//  - it or one of its partitions is mounted (<proc>/self/mountinfo, by
+//    major:minor and by source path) or is an active swap (<proc>/swaps);
+//  - it or one of its partitions has holders (<sys>/class/block/X/holders is
+//    non-empty: a registered bcache backing/cache device, LVM, MD, dm);
+//  - it carries a filesystem, partition-table or bcache signature (read from
+//    its first 64 KiB + 72 bytes: ext2/3/4, XFS, btrfs, swap, bcache, GPT,
+//    MBR with partitions, LVM2 PV).
+// All OS paths are behind HostPaths, so unit tests use a fake tree.
+//
+// The functions return Status (OK, or kBusy / kNotFound / kIoError with a
+// message naming the device and the fix); callers turn failures into
+// SafetyError/SysError. Thread-safe (no shared state).
+#ifndef TIERBENCH_IO_DEVICE_GUARD_H_
+#define TIERBENCH_IO_DEVICE_GUARD_H_
+
+#include <string>
+
+#include "util/status.h"
+
+namespace tierbench {
+
+// Where the guard (and io/target.h) find the kernel's views.
+struct HostPaths {
+  std::string proc_root = "/proc";
+  std::string sys_root = "/sys";
+};
+
+// A block device as the kernel names it in /sys/class/block.
+struct BlockDeviceId {
+  unsigned major = 0;
+  unsigned minor = 0;
+  std::string name;  // "loop0", "sdb"
+};
+
+// Resolves a device node ("/dev/loop0") to its id through stat(2) and
+// <sys>/dev/block/M:m. kNotFound when missing, kInvalidArgument when it is
+// not a block device.
+Status ResolveBlockDevice(const std::string& dev_path, const HostPaths& paths,
+                          BlockDeviceId* id);
+
+// OK when neither the device nor any of its partitions is mounted, used as
+// swap or held; otherwise kBusy with the reason.
+Status CheckDeviceNotInUse(const BlockDeviceId& id, const HostPaths& paths);
+Status CheckDeviceNotInUse(const std::string& dev_path, const HostPaths& paths);
+
+// Reads the known magic bytes of `path` (a device or an image file). Sets
+// *signature to "" when none is found, else to a short name ("ext2/3/4
+// filesystem", "GPT partition table", "bcache superblock", ...).
+Status DetectSignature(const std::string& path, std::string* signature);
+
+// CheckDeviceNotInUse + no signature: OK when `dev_path` may be overwritten.
+Status CheckDeviceWritable(const std::string& dev_path, const HostPaths& paths);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_IO_DEVICE_GUARD_H_

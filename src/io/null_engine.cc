@@ -1,0 +1,25 @@
+#include "io/null_engine.h"
+
+namespace tierbench {
+
+Status NullEngine::Init(int /*fd*/, uint32_t /*depth*/) { return Status::Ok(); }
+
+Status NullEngine::Queue(IoRequest* req, QueueResult* result) {
+  req->issue_ns = req->start_ns;
+  req->result = req->length;
+  *result = QueueResult::kCompleted;
+  return Status::Ok();
+}
+
+Status NullEngine::Commit(uint32_t* submitted) {
+  *submitted = 0;
+  return Status::Ok();
+}
+
+Status NullEngine::Reap(uint32_t /*min*/, uint32_t /*max*/,
+                        uint64_t /*timeout_ns*/,
+                        std::vector<IoRequest*>* /*done*/) {
+  return Status::Ok();
+}
+
+}  // namespace tierbench

@@ -1,0 +1,65 @@
+// The inputs of `tierbench compare` (its command-line options, one field
+// each) and the seams tests use to run the whole protocol without real bcache,
+// root or PostgreSQL.
+#ifndef TIERBENCH_ORCHESTRATE_COMPARE_OPTIONS_H_
+#define TIERBENCH_ORCHESTRATE_COMPARE_OPTIONS_H_
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cache/sysfs.h"
+#include "db/db_cell.h"
+#include "orchestrate/run_plan.h"
+#include "stats/job_result.h"
+#include "workload/job_file.h"
+#include "workload/runner.h"
+
+namespace tierbench {
+
+struct CompareOptions {
+  std::string bcache;  // --bcache /dev/bcacheN (needed by bcache modes)
+  std::string hdd;     // --hdd: raw HDD baseline device or file
+  std::string ssd;     // --ssd: raw SSD baseline device or file
+  std::vector<std::string> mode_paths;         // --modes
+  std::vector<std::string> workload_paths;     // --workloads (.fio / .json)
+  int repeat = 1;                              // --repeat
+  CacheState cache_state = CacheState::kCold;  // --cache-state
+  std::string results_dir = "results";         // --results
+  std::string run_id;                          // --run-id ("": generated)
+  // --runtime, --ramp-time, --size, --randseed (filename is set per cell).
+  JobOverrides overrides;
+  bool destructive = false;      // --destructive
+  double stats_lag_s = 15;       // --stats-lag
+  double drain_timeout_s = 600;  // --drain-timeout
+  // --sysfs-root: the directory that plays "/" for sys/, proc/ and the
+  // device checks. "/" is the real system; anything else is a test tree: no
+  // root check, device paths are used as given and named by their basename.
+  std::string sysfs_root = "/";
+  bool quiet = false;        // --quiet
+  std::string command_line;  // for the manifest
+};
+
+// Replaceable actions; defaults are the real ones.
+struct CompareHooks {
+  // The sysfs (and proc) tree; default: Sysfs(options.sysfs_root). Tests
+  // pass one with a kernel-emulating write hook.
+  std::optional<Sysfs> sysfs;
+  // Waits `seconds` (stats lag, drain polls); must return early when
+  // Interrupted(). Default: sleeps in 100 ms steps.
+  std::function<void(double seconds)> sleep;
+  // Default: RunWorkload (workload/runner.h).
+  std::function<RunResult(const Workload&, const RunOptions&)> run_workload;
+  // Default: RunDbCell (db/db_cell.h).
+  std::function<JobResult(const DbWorkload&, const std::string& device,
+                          const DbCellOptions&, DbCellInfo*)>
+      run_db;
+  // Called after each finished cell with its index (tests use it to raise
+  // an interrupt or fail mid-run). May be empty.
+  std::function<void(size_t cell_index)> after_cell;
+};
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_ORCHESTRATE_COMPARE_OPTIONS_H_

@@ -1,0 +1,154 @@
+#include "orchestrate/compare_runner.h"
+
+#include <cstdio>
+#include <optional>
+
+#include "cache/bcache_device.h"
+#include "orchestrate/cell_runner.h"
+#include "orchestrate/compare_setup.h"
+#include "orchestrate/console_table.h"
+#include "orchestrate/manifest.h"
+#include "orchestrate/results_writer.h"
+#include "orchestrate/run_plan.h"
+#include "util/errors.h"
+#include "util/log.h"
+
+namespace tierbench {
+namespace {
+
+// "cell 3/12 writeback/randread-4k #1: randread read 5123 IOPS, ..." plus
+// the warnings, as one notice per cell.
+std::string CellLine(size_t index, size_t total, const CellRecord& rec) {
+  std::string line = "cell " + std::to_string(index + 1) + "/" +
+                     std::to_string(total) + " " + rec.mode->name + "/" +
+                     rec.workload->name + " #" +
+                     std::to_string(rec.cell.repetition) + ":";
+  if (!rec.error.empty()) return line + " FAILED";
+  bool first = true;
+  for (const MeasuredRow& r : MeasuredRowsOf(rec)) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%s %s %s %.0f %s p99 %.0fus",
+                  first ? "" : ";", r.job.c_str(), r.direction.c_str(), r.iops,
+                  r.unit == "tx" ? "tps" : "IOPS", r.lat_p99_us);
+    line += buf;
+    first = false;
+  }
+  if (rec.drain_after_s > 0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " time to clean %.1fs", rec.drain_after_s);
+    line += buf;
+  }
+  return line;
+}
+
+}  // namespace
+
+CompareRunner::CompareRunner(CompareOptions options, CompareHooks hooks)
+    : options_(std::move(options)), hooks_(std::move(hooks)) {}
+
+CompareSummary CompareRunner::Run(std::ostream& out) {
+  SetQuiet(options_.quiet);
+  const Sysfs sysfs = hooks_.sysfs ? *hooks_.sysfs : Sysfs(options_.sysfs_root);
+  const CompareSetup setup = PrepareCompare(options_, sysfs);
+  const std::vector<Cell> plan =
+      BuildRunPlan(setup.modes.size(), setup.workloads.size(), options_.repeat);
+
+  CompareSummary summary;
+  summary.run_dir = setup.run_dir;
+  summary.planned_cells = plan.size();
+  ResultsWriter writer(setup.run_dir, setup.run_id);
+  nlohmann::json manifest = BuildManifest(options_, setup, sysfs);
+  manifest["cells"]["planned"] = plan.size();
+  writer.WriteManifest(manifest);
+
+  std::optional<BcacheDevice> device;
+  KnobSnapshot original;
+  if (setup.needs_bcache) {
+    device.emplace(sysfs, setup.bcache_name);
+    if (hooks_.sleep) device->set_sleep_for_testing(hooks_.sleep);
+    original = device->Capture();
+    manifest["original_knobs"] = original.ToJson();
+    writer.WriteManifest(manifest);
+  }
+  auto restore = [&]() {
+    if (!device || summary.restore_attempted) return;
+    summary.restore_attempted = true;
+    const RestoreReport report = device->Restore(original);
+    summary.restore_ok = report.ok();
+    manifest["restore"] = {{"attempted", true},
+                           {"ok", report.ok()},
+                           {"failures", report.failures}};
+    for (const std::string& f : report.failures) {
+      LogWarning("could not restore " + setup.bcache_name + ": " + f);
+    }
+  };
+
+  std::vector<MeasuredRow> measured;
+  // Writes what the finished cells gave; used on every exit path.
+  auto finish = [&](const std::string& status) {
+    summary.comparison = Compare(measured);
+    manifest["status"] = status;
+    manifest["end_time"] = UtcNow();
+    manifest["cells"]["finished"] = summary.finished_cells;
+    manifest["cells"]["failed"] = summary.failed_cells;
+    writer.WriteComparison(summary.comparison);
+    writer.WriteManifest(manifest);
+  };
+
+  CellRunner runner(options_, setup, hooks_, sysfs, device ? &*device : nullptr,
+                    device ? &original : nullptr);
+  try {
+    for (size_t i = 0; i < plan.size(); ++i) {
+      CellRecord rec = runner.Run(plan[i]);
+      writer.AddCell(rec);
+      ++summary.finished_cells;
+      if (!rec.error.empty()) ++summary.failed_cells;
+      for (MeasuredRow& r : MeasuredRowsOf(rec))
+        measured.push_back(std::move(r));
+      nlohmann::json& mode_json = manifest["modes"][plan[i].mode];
+      if (!rec.mode->is_raw() && mode_json["readback"].is_null()) {
+        mode_json["readback"] = rec.knobs_readback.ToJson();
+        mode_json["cache_set"] = rec.cache_set.ToJson();
+      }
+      if (rec.workload->is_db && !rec.db_info.server_version.empty()) {
+        manifest["workloads"][plan[i].workload]["server"] = {
+            {"version", rec.db_info.server_version},
+            {"settings", rec.db_info.server_settings},
+            {"filesystem", rec.db_info.filesystem}};
+      }
+      LogNotice(CellLine(i, plan.size(), rec));
+      for (const std::string& w : rec.warnings) {
+        LogWarning(rec.mode->name + "/" + rec.workload->name + ": " + w);
+      }
+      if (hooks_.after_cell) hooks_.after_cell(i);
+    }
+  } catch (const std::exception& e) {
+    restore();
+    try {
+      finish(dynamic_cast<const InterruptedError*>(&e) != nullptr
+                 ? "interrupted"
+                 : std::string("failed: ") + e.what());
+      LogNotice("partial results (" + std::to_string(summary.finished_cells) +
+                " of " + std::to_string(plan.size()) + " cells) in " +
+                setup.run_dir);
+    } catch (const std::exception& inner) {
+      LogWarning(std::string("could not write the results: ") + inner.what());
+    }
+    throw;
+  }
+  restore();
+  finish(summary.failed_cells == 0 ? "complete" : "complete with failed cells");
+
+  out << "\n";
+  PrintComparisonTable(summary.comparison, out);
+  out << "\nResults: " << writer.Path("comparison.csv") << "\n"
+      << "         " << writer.Path("runs.csv") << "\n"
+      << "         " << writer.Path("manifest.json") << "\n";
+  if (!summary.restore_ok) {
+    out << "WARNING: the original bcache knobs were not all restored; see "
+           "manifest.json \"restore\"\n";
+  }
+  return summary;
+}
+
+}  // namespace tierbench

@@ -1,0 +1,57 @@
+// CompareRunner: `tierbench compare` from validated options to result files.
+//
+//   1. PrepareCompare() validates everything (nothing is touched before);
+//   2. creates <results>/<run-id>/ and writes manifest.json (status
+//      "running");
+//   3. captures the original bcache mode and knobs ONCE; they are restored at
+//      the end, after an error and after SIGINT/SIGTERM (the interrupt flag
+//      of util/interrupt.h stops the current cell at its next safe point;
+//      a second signal aborts at once without restoring);
+//   4. runs every cell of the plan (run_plan.h) through CellRunner, appending
+//      its rows to runs.csv as each cell finishes, and logs one line per
+//      cell;
+//   5. writes comparison.csv and the final manifest.json (end time, status,
+//      read-back knobs per mode, the restore outcome) — also from the finished
+//      cells when the run stopped early — and prints the comparison table.
+//
+// Errors: whatever PrepareCompare and the cells throw (after the restore and
+// the result files); Run() returns normally when every cell ran, with
+// `failed_cells` counting cells whose workload failed (exit code 1).
+// Not thread-safe.
+#ifndef TIERBENCH_ORCHESTRATE_COMPARE_RUNNER_H_
+#define TIERBENCH_ORCHESTRATE_COMPARE_RUNNER_H_
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "orchestrate/compare_options.h"
+#include "orchestrate/comparison.h"
+
+namespace tierbench {
+
+struct CompareSummary {
+  std::string run_dir;
+  size_t planned_cells = 0;
+  size_t finished_cells = 0;
+  size_t failed_cells = 0;  // finished, but the workload failed
+  bool restore_attempted = false;
+  bool restore_ok = true;
+  std::vector<ComparisonRow> comparison;
+};
+
+class CompareRunner {
+ public:
+  explicit CompareRunner(CompareOptions options, CompareHooks hooks = {});
+
+  // Runs the whole compare; the table and the result paths go to `out`.
+  CompareSummary Run(std::ostream& out);
+
+ private:
+  CompareOptions options_;
+  CompareHooks hooks_;
+};
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_ORCHESTRATE_COMPARE_RUNNER_H_

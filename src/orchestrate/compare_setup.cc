@@ -1,0 +1,312 @@
+#include "orchestrate/compare_setup.h"
+
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+#include <set>
+
+#include "util/errors.h"
+#include "workload/job_file.h"
+
+namespace tierbench {
+namespace fs = std::filesystem;
+namespace {
+
+std::string Basename(const std::string& path) {
+  return fs::path(path).filename().string();
+}
+
+void CheckOptions(const CompareOptions& o) {
+  if (o.repeat < 1) {
+    throw ConfigError("--repeat must be at least 1. Key: --repeat; Value: " +
+                      std::to_string(o.repeat) + "; Fix: --repeat 3");
+  }
+  if (o.stats_lag_s < 0) {
+    throw ConfigError(
+        "--stats-lag must not be negative. Fix: --stats-lag 15 (bcache folds "
+        "its counters every ~13.6 s)");
+  }
+  if (o.drain_timeout_s <= 0) {
+    throw ConfigError(
+        "--drain-timeout must be positive. Fix: --drain-timeout 600");
+  }
+  if (o.mode_paths.empty()) {
+    throw ConfigError("no modes to compare. Fix: --modes modes/hdd.json ...");
+  }
+  if (o.workload_paths.empty()) {
+    throw ConfigError(
+        "no workloads given. Fix: --workloads workloads/randread-4k.fio ...");
+  }
+}
+
+std::vector<ModeSpec> LoadModes(const CompareOptions& o) {
+  std::vector<ModeSpec> modes;
+  std::set<std::string> names;
+  for (const std::string& path : o.mode_paths) {
+    ModeSpec m = LoadModeFile(path);
+    if (!names.insert(m.name).second) {
+      throw ConfigError("two mode files share the name '" + m.name +
+                        "'. Key: file: " + path +
+                        "; Fix: give each mode file a distinct \"name\"");
+    }
+    const std::string& target = m.target == RawTarget::kHdd ? o.hdd : o.ssd;
+    if (m.is_raw() && target.empty()) {
+      throw ConfigError("mode '" + m.name + "' measures the raw " +
+                        std::string(m.target_name()) + " but --" +
+                        std::string(m.target_name()) +
+                        " is not given. Key: file: " + path + "; Fix: --" +
+                        std::string(m.target_name()) + " DEV_OR_FILE");
+    }
+    modes.push_back(std::move(m));
+  }
+  return modes;
+}
+
+uint64_t LargestBlock(const JobSpec& j) {
+  uint64_t largest = 0;
+  for (const BlockSizeSpec& bs : j.bs) {
+    largest = std::max(largest, bs.max);
+    for (const auto& [size, pct] : bs.split) largest = std::max(largest, size);
+  }
+  return largest;
+}
+
+// Makes offset and size absolute against `region` (see the header).
+void ResolveSizes(uint64_t region, Workload* w) {
+  if (region == 0) return;
+  for (JobSpec& j : w->jobs) {
+    const uint64_t offset = j.offset.Resolve(region);
+    if (j.offset.set) j.offset = SizeSpec{true, false, offset, 0};
+    if (offset >= region) {
+      throw ConfigError(
+          "job '" + j.name + "' starts at offset " + std::to_string(offset) +
+          ", beyond the smallest target (" + std::to_string(region) +
+          " bytes). Key: job: " + j.origin +
+          "; Fix: a smaller offset or --size");
+    }
+    uint64_t size = j.size.set ? j.size.Resolve(region) : region - offset;
+    size = std::min(size, region - offset);
+    const uint64_t block = LargestBlock(j);
+    if (block > 0 && size >= block) size -= size % block;
+    j.size = SizeSpec{true, false, size, 0};
+  }
+}
+
+std::vector<PreparedWorkload> LoadWorkloads(const CompareOptions& o,
+                                            const std::string& placeholder) {
+  std::vector<PreparedWorkload> out;
+  std::set<std::string> names;
+  JobOverrides overrides = o.overrides;
+  overrides.filename = placeholder;
+  for (const std::string& path : o.workload_paths) {
+    PreparedWorkload w;
+    w.path = path;
+    if (IsDbWorkloadFile(path)) {
+      w.is_db = true;
+      w.db = LoadDbWorkload(path);
+      w.name = w.db.name;
+    } else {
+      w.io = ParseJobFiles({path}, overrides);
+      w.name = fs::path(path).stem().string();
+    }
+    if (!names.insert(w.name).second) {
+      throw ConfigError("two workloads share the name '" + w.name +
+                        "'. Key: file: " + path +
+                        "; Fix: rename one of the files (or its \"name\")");
+    }
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+void CheckBcache(const CompareOptions& o, const Sysfs& sysfs,
+                 CompareSetup* setup) {
+  if (o.bcache.empty()) {
+    throw ConfigError(
+        "bcache modes are listed but --bcache is not given. Fix: --bcache "
+        "/dev/bcache0 (see: ls /sys/block | grep bcache)");
+  }
+  if (!BcacheDevice::ModulePresent(sysfs)) {
+    throw SysError("no bcache in this kernel. Key: missing: " +
+                   sysfs.Path("sys/fs/bcache") +
+                   "; Fix: use `tierbench lab` or `modprobe bcache`");
+  }
+  setup->bcache_name = Basename(o.bcache);
+  setup->bcache_target = o.bcache;
+  BcacheDevice dev(sysfs, setup->bcache_name);  // SysError when unregistered
+  setup->topology = dev.Topology();
+  if (dev.State() != BcacheState::kNoCache) return;
+  std::string needing;
+  for (const ModeSpec& m : setup->modes) {
+    if (m.is_raw()) continue;
+    if (m.cache_mode != "none" || !m.cache_set_knobs.empty() ||
+        o.cache_state != CacheState::kAsIs) {
+      needing += (needing.empty() ? "" : ",") + m.name;
+    }
+  }
+  if (!needing.empty()) {
+    throw SysError(
+        setup->bcache_name +
+        " has no cache attached (state 'no cache'): every mode would measure "
+        "the HDD. Key: modes: " +
+        needing + "; Key: state: " + sysfs.Path(dev.dir() + "/state") +
+        "; Fix: echo <cset-uuid> > " + sysfs.Path(dev.dir() + "/attach") +
+        " (cache sets: ls " + sysfs.Path("sys/fs/bcache") + ")");
+  }
+}
+
+// Refuses a raw target that is part of the bcache stack or in use.
+void CheckRawTarget(const std::string& option, const std::string& path,
+                    bool writes, const CompareSetup& setup) {
+  std::string name = Basename(path);
+  struct stat st;
+  const bool is_block = ::stat(path.c_str(), &st) == 0 && S_ISBLK(st.st_mode);
+  BlockDeviceId id;
+  if (is_block) {
+    Status s = ResolveBlockDevice(path, setup.host, &id);
+    if (!s.ok())
+      throw SysError::From("cannot identify " + option + " " + path, s);
+    name = id.name;
+  }
+  std::vector<std::string> stack = {setup.topology.backing_name,
+                                    setup.topology.bcache_name};
+  for (const std::string& c : setup.topology.cache_names) stack.push_back(c);
+  if (setup.needs_bcache &&
+      std::find(stack.begin(), stack.end(), name) != stack.end()) {
+    throw SafetyError(option + " " + path + " is part of the bcache stack of " +
+                      setup.bcache_name +
+                      ": writing there bypasses bcache and corrupts its cache. "
+                      "Key: backing: " +
+                      setup.topology.backing_name + "; Fix: give " + option +
+                      " a separate region or device for the raw baseline");
+  }
+  if (!is_block) return;
+  Status s = writes ? CheckDeviceWritable(path, setup.host)
+                    : CheckDeviceNotInUse(id, setup.host);
+  if (!s.ok()) {
+    throw SafetyError("refusing " + option + " " + path +
+                      ". Reason: " + s.message());
+  }
+}
+
+}  // namespace
+
+bool PreparedWorkload::Writes() const {
+  if (is_db) return true;
+  return std::any_of(io.jobs.begin(), io.jobs.end(),
+                     [](const JobSpec& j) { return PatternWrites(j.rw); });
+}
+
+std::string DefaultRunId() {
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::tm tm;
+  gmtime_r(&now, &tm);
+  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+  char host[256] = "host";
+  ::gethostname(host, sizeof host - 1);
+  std::string h = host;
+  h = h.substr(0, h.find('.'));
+  return std::string(stamp) + "-" + h;
+}
+
+uint64_t TargetSizeBytes(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  uint64_t bytes = 0;
+  struct stat st;
+  if (::fstat(fd, &st) == 0) {
+    if (S_ISBLK(st.st_mode)) {
+      if (::ioctl(fd, BLKGETSIZE64, &bytes) != 0) bytes = 0;
+    } else if (S_ISREG(st.st_mode)) {
+      bytes = static_cast<uint64_t>(st.st_size);
+    }
+  }
+  ::close(fd);
+  return bytes;
+}
+
+CompareSetup PrepareCompare(const CompareOptions& o, const Sysfs& sysfs) {
+  CompareSetup setup;
+  setup.host_root = sysfs.root();
+  const bool real_root = sysfs.IsRealRoot();
+  if (real_root && ::geteuid() != 0) {
+    throw SysError(
+        "tierbench compare needs root: it switches bcache modes in sysfs, "
+        "drops the page cache and writes block devices. Fix: run it as root "
+        "(sudo), or use `tierbench lab`");
+  }
+  const std::string base = real_root ? "" : setup.host_root;
+  setup.host = HostPaths{base + "/proc", base + "/sys"};
+  CheckOptions(o);
+  setup.modes = LoadModes(o);
+
+  std::vector<std::string> targets;
+  for (const ModeSpec& m : setup.modes) {
+    if (!m.is_raw()) setup.needs_bcache = true;
+  }
+  if (setup.needs_bcache && !o.bcache.empty()) targets.push_back(o.bcache);
+  for (const ModeSpec& m : setup.modes) {
+    if (!m.is_raw()) continue;
+    const std::string& t = m.target == RawTarget::kHdd ? o.hdd : o.ssd;
+    if (std::find(targets.begin(), targets.end(), t) == targets.end()) {
+      targets.push_back(t);
+    }
+  }
+  setup.workloads =
+      LoadWorkloads(o, targets.empty() ? std::string("/dev/null") : targets[0]);
+
+  const bool writes =
+      std::any_of(setup.workloads.begin(), setup.workloads.end(),
+                  [](const PreparedWorkload& w) { return w.Writes(); });
+  if (writes && !o.destructive) {
+    throw SafetyError(
+        "the workloads write: compare would overwrite the data on the "
+        "bcache device and the raw HDD/SSD targets. Key: targets: " +
+        [&targets] {
+          std::string s;
+          for (const std::string& t : targets) s += (s.empty() ? "" : ", ") + t;
+          return s;
+        }() +
+        "; Fix: add --destructive if their contents may be destroyed");
+  }
+
+  if (setup.needs_bcache) CheckBcache(o, sysfs, &setup);
+  for (const ModeSpec& m : setup.modes) {
+    if (!m.is_raw()) continue;
+    const bool hdd = m.target == RawTarget::kHdd;
+    CheckRawTarget(hdd ? "--hdd" : "--ssd", hdd ? o.hdd : o.ssd, writes, setup);
+  }
+
+  for (const std::string& t : targets) {
+    const uint64_t bytes = TargetSizeBytes(t);
+    if (bytes > 0 && (setup.region_bytes == 0 || bytes < setup.region_bytes)) {
+      setup.region_bytes = bytes;
+    }
+  }
+  for (PreparedWorkload& w : setup.workloads) {
+    if (!w.is_db) ResolveSizes(setup.region_bytes, &w.io);
+  }
+
+  setup.run_id = o.run_id.empty() ? DefaultRunId() : o.run_id;
+  if (setup.run_id.find('/') != std::string::npos || setup.run_id == "." ||
+      setup.run_id == "..") {
+    throw ConfigError("--run-id must be a plain name. Key: --run-id: " +
+                      setup.run_id + "; Fix: --run-id wb-vs-none-1");
+  }
+  setup.run_dir = (fs::path(o.results_dir) / setup.run_id).string();
+  if (fs::exists(setup.run_dir)) {
+    throw ConfigError("results directory " + setup.run_dir +
+                      " already exists. Fix: choose another --run-id or "
+                      "remove it");
+  }
+  return setup;
+}
+
+}  // namespace tierbench

@@ -1,0 +1,77 @@
+// PrepareCompare: everything `tierbench compare` checks before it touches a
+// device or a sysfs knob, and what those checks load.
+//
+// Order of the checks (the first failure throws, nothing has been changed):
+//  1. root (skipped for a test --sysfs-root);
+//  2. options: counts, --repeat >= 1, --stats-lag >= 0, --drain-timeout > 0,
+//     --hdd / --ssd given when a raw mode needs them;
+//  3. mode files (cache/mode_file.h), distinct names;
+//  4. workloads: .json with "kind": "pgbench" -> DB workload (db/db_cell.h),
+//     anything else -> fio job file (workload/job_file.h), distinct names;
+//  5. --destructive when any workload writes (every DB workload does);
+//  6. bcache (when a bcache mode is listed): module present (SysError "no
+//     bcache in this kernel ..."), the device registered, a cache attached
+//     unless every bcache mode is `none` without cache-set knobs;
+//  7. raw targets: not the backing or cache device of the stack (writing
+//     there bypasses bcache and corrupts its cache), and for block devices
+//     not mounted, held or carrying a signature (io/device_guard.h);
+//  8. the results directory <results>/<run-id> does not exist yet.
+// Job sizes are then made absolute so every target sees the same LBA range:
+// an unset size becomes (smallest target - offset), percentages are resolved
+// against the smallest target, and sizes are rounded down to a whole number
+// of the job's largest block size.
+//
+// Errors: ConfigError / SysError / SafetyError with one-line messages.
+#ifndef TIERBENCH_ORCHESTRATE_COMPARE_SETUP_H_
+#define TIERBENCH_ORCHESTRATE_COMPARE_SETUP_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cache/bcache_device.h"
+#include "cache/mode_file.h"
+#include "cache/sysfs.h"
+#include "db/db_cell.h"
+#include "io/device_guard.h"
+#include "orchestrate/compare_options.h"
+#include "workload/job_spec.h"
+
+namespace tierbench {
+
+struct PreparedWorkload {
+  std::string path;
+  std::string name;  // DB: its "name"; fio: the file's stem
+  bool is_db = false;
+  Workload io;    // fio: jobs with absolute sizes; filename set per cell
+  DbWorkload db;  // DB workloads
+  bool Writes() const;
+};
+
+struct CompareSetup {
+  std::vector<ModeSpec> modes;
+  std::vector<PreparedWorkload> workloads;
+  bool needs_bcache = false;
+  std::string bcache_name;    // "bcache0" ("" when no bcache mode)
+  std::string bcache_target;  // where bcache cells do IO (--bcache as given)
+  BcacheTopology topology;    // valid when needs_bcache
+  std::string host_root;      // --sysfs-root
+  HostPaths host;             // <root>/proc, <root>/sys
+  uint64_t region_bytes = 0;  // smallest target size; 0 when unknown
+  std::string run_id;
+  std::string run_dir;  // <results>/<run-id>
+};
+
+// `sysfs` is the tree behind --sysfs-root.
+CompareSetup PrepareCompare(const CompareOptions& opts, const Sysfs& sysfs);
+
+// Default run id: UTC time and the short host name, "20240131T120000Z-host".
+std::string DefaultRunId();
+
+// Size in bytes of a block device or regular file; 0 when it cannot be
+// opened (a file the runner will create).
+uint64_t TargetSizeBytes(const std::string& path);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_ORCHESTRATE_COMPARE_SETUP_H_

@@ -1,0 +1,123 @@
+#include "orchestrate/comparison.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "stats/aggregate.h"
+
+namespace tierbench {
+namespace {
+
+using GroupKey = std::tuple<std::string, std::string, std::string, std::string>;
+
+struct Group {
+  const MeasuredRow* first = nullptr;
+  std::vector<double> iops, p99, bw, lat_mean;
+  std::vector<std::string> warnings;
+};
+
+void AddDistinct(const std::vector<std::string>& in,
+                 std::vector<std::string>* out) {
+  for (const std::string& w : in) {
+    if (std::find(out->begin(), out->end(), w) == out->end()) out->push_back(w);
+  }
+}
+
+}  // namespace
+
+Spread Summarize(const std::vector<double>& values) {
+  Spread s;
+  s.n = static_cast<int>(values.size());
+  s.median = Median(values);
+  s.min = Min(values);
+  s.max = Max(values);
+  s.rel_spread_pct = RelativeSpreadPct(values);
+  return s;
+}
+
+std::optional<double> ChangePct(double x, double base) {
+  if (base == 0) return std::nullopt;
+  return (x - base) / base * 100.0;
+}
+
+std::optional<double> Position(double x, double hdd, double ssd) {
+  if (ssd == hdd) return std::nullopt;
+  const double pos = (x - hdd) / (ssd - hdd);
+  return pos == 0 ? 0.0 : pos;  // no "-0" when x == hdd and ssd < hdd
+}
+
+std::optional<bool> WithinNoise(const Spread& a, const Spread& b) {
+  if (a.n < 2 || b.n < 2) return std::nullopt;
+  return a.min <= b.max && b.min <= a.max;
+}
+
+std::vector<ComparisonRow> Compare(const std::vector<MeasuredRow>& rows) {
+  // Groups per (mode, workload, job, direction), in first-seen order.
+  std::map<GroupKey, size_t> index;
+  std::vector<Group> groups;
+  for (const MeasuredRow& r : rows) {
+    GroupKey key{r.mode, r.workload, r.job, r.direction};
+    auto [it, fresh] = index.emplace(key, groups.size());
+    if (fresh) groups.emplace_back();
+    Group& g = groups[it->second];
+    if (g.first == nullptr) g.first = &r;
+    g.iops.push_back(r.iops);
+    g.p99.push_back(r.lat_p99_us);
+    g.bw.push_back(r.bw_mib_s);
+    g.lat_mean.push_back(r.lat_mean_us);
+    AddDistinct(r.warnings, &g.warnings);
+  }
+
+  std::vector<ComparisonRow> out;
+  out.reserve(groups.size());
+  for (const Group& g : groups) {
+    ComparisonRow c;
+    c.mode = g.first->mode;
+    c.baseline = g.first->baseline;
+    c.workload = g.first->workload;
+    c.job = g.first->job;
+    c.direction = g.first->direction;
+    c.unit = g.first->unit;
+    c.iops = Summarize(g.iops);
+    c.p99 = Summarize(g.p99);
+    c.bw_mib_s_median = Median(g.bw);
+    c.lat_mean_us_median = Median(g.lat_mean);
+    c.warnings = g.warnings;
+    out.push_back(std::move(c));
+  }
+
+  // The first raw mode of each baseline kind serves as that baseline.
+  auto find_base = [&out](const ComparisonRow& c,
+                          const std::string& kind) -> const ComparisonRow* {
+    for (const ComparisonRow& b : out) {
+      if (b.baseline == kind && b.workload == c.workload && b.job == c.job &&
+          b.direction == c.direction) {
+        return &b;
+      }
+    }
+    return nullptr;
+  };
+  for (ComparisonRow& c : out) {
+    const ComparisonRow* hdd = find_base(c, "hdd");
+    const ComparisonRow* ssd = find_base(c, "ssd");
+    if (hdd != nullptr) {
+      c.iops_vs_hdd_pct = ChangePct(c.iops.median, hdd->iops.median);
+      c.p99_vs_hdd_pct = ChangePct(c.p99.median, hdd->p99.median);
+      c.noise_vs_hdd = WithinNoise(c.iops, hdd->iops);
+    }
+    if (ssd != nullptr) {
+      c.iops_vs_ssd_pct = ChangePct(c.iops.median, ssd->iops.median);
+      c.p99_vs_ssd_pct = ChangePct(c.p99.median, ssd->p99.median);
+      c.noise_vs_ssd = WithinNoise(c.iops, ssd->iops);
+    }
+    if (hdd != nullptr && ssd != nullptr) {
+      c.iops_position =
+          Position(c.iops.median, hdd->iops.median, ssd->iops.median);
+      c.p99_position = Position(c.p99.median, hdd->p99.median, ssd->p99.median);
+    }
+  }
+  return out;
+}
+
+}  // namespace tierbench

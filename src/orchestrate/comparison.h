@@ -1,0 +1,80 @@
+// Comparison math of `tierbench compare`: the measured rows of every cell
+// (one per mode x workload x repetition x job x direction) are grouped per
+// mode x workload x job x direction and summarised over the repetitions
+// (median, spread), then set against the raw baselines of the same workload,
+// job and direction:
+//   change vs HDD %  = (x - hdd) / hdd * 100
+//   change vs SSD %  = (x - ssd) / ssd * 100
+//   position         = (x - hdd) / (ssd - hdd)   (0 = HDD, 1 = SSD)
+// for the throughput (IOPS, or tps for DB workloads) and the same with the
+// p99 latency (position 1 = as fast as the SSD's p99). A delta is flagged as
+// noise when the [min, max] ranges over the repetitions of the two sides
+// overlap (needs >= 2 repetitions on both sides; else unknown).
+//
+// Thread-safety: pure functions.
+#ifndef TIERBENCH_ORCHESTRATE_COMPARISON_H_
+#define TIERBENCH_ORCHESTRATE_COMPARISON_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tierbench {
+
+// The part of one runs.csv row the comparison needs.
+struct MeasuredRow {
+  std::string mode;       // mode name ("hdd", "writeback", ...)
+  std::string baseline;   // "hdd" / "ssd" for raw modes, "" for bcache modes
+  std::string workload;   // workload name
+  std::string job;        // job (or group) name
+  std::string direction;  // "read" / "write"
+  std::string unit;       // "io" or "tx"
+  int repetition = 1;
+  double iops = 0;         // IOPS, or tps for unit "tx"
+  double bw_mib_s = 0;     // 0 for "tx"
+  double lat_mean_us = 0;  // clat mean ("io") or transaction latency ("tx")
+  double lat_p99_us = 0;   // clat p99 ("io") or transaction latency p99
+  std::vector<std::string> warnings;
+};
+
+// Summary of a metric over repetitions.
+struct Spread {
+  int n = 0;
+  double median = 0;
+  double min = 0;
+  double max = 0;
+  double rel_spread_pct = 0;  // (max - min) / median * 100; 0 for n < 2
+};
+
+struct ComparisonRow {
+  std::string mode, baseline, workload, job, direction, unit;
+  Spread iops;
+  Spread p99;
+  double bw_mib_s_median = 0;
+  double lat_mean_us_median = 0;
+  // Empty when the baseline is missing (or, for percentages, zero).
+  std::optional<double> iops_vs_hdd_pct, iops_vs_ssd_pct, iops_position;
+  std::optional<double> p99_vs_hdd_pct, p99_vs_ssd_pct, p99_position;
+  // true: within the repetitions' spread; empty: unknown (n < 2, no base).
+  std::optional<bool> noise_vs_hdd, noise_vs_ssd;
+  std::vector<std::string> warnings;  // distinct, first-seen order
+};
+
+// Summarises `values` (any order).
+Spread Summarize(const std::vector<double>& values);
+
+// (x - base) / base * 100; empty when base is 0.
+std::optional<double> ChangePct(double x, double base);
+
+// (x - hdd) / (ssd - hdd); empty when ssd == hdd.
+std::optional<double> Position(double x, double hdd, double ssd);
+
+// True when the [min, max] ranges overlap; empty when either n < 2.
+std::optional<bool> WithinNoise(const Spread& a, const Spread& b);
+
+// Groups and compares; output in first-seen order of the groups.
+std::vector<ComparisonRow> Compare(const std::vector<MeasuredRow>& rows);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_ORCHESTRATE_COMPARISON_H_

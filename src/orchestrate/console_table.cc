@@ -1,0 +1,71 @@
+#include "orchestrate/console_table.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+namespace tierbench {
+namespace {
+
+std::string Fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+std::string Pct(const std::optional<double>& v) {
+  if (!v) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%+.0f%%", *v);
+  return buf;
+}
+
+std::string Latency(double us) {
+  if (us >= 1000) return Fixed(us / 1000, 2) + "ms";
+  return Fixed(us, 0) + "us";
+}
+
+}  // namespace
+
+void PrintComparisonTable(const std::vector<ComparisonRow>& rows,
+                          std::ostream& out) {
+  std::vector<std::vector<std::string>> cells = {
+      {"mode", "workload", "job/dir", "IOPS", "MiB/s", "p99", "vs HDD",
+       "vs SSD", "warnings"}};
+  std::vector<std::string> notes;
+  for (const ComparisonRow& r : rows) {
+    std::string refs;
+    for (const std::string& w : r.warnings) {
+      auto it = std::find(notes.begin(), notes.end(), w);
+      if (it == notes.end()) it = notes.insert(notes.end(), w);
+      refs += "[" + std::to_string(it - notes.begin() + 1) + "]";
+    }
+    const bool tx = r.unit == "tx";
+    cells.push_back({r.mode, r.workload, r.job + "/" + r.direction,
+                     Fixed(r.iops.median, 0) + (tx ? " tps" : ""),
+                     tx ? "-" : Fixed(r.bw_mib_s_median, 1),
+                     Latency(r.p99.median), Pct(r.iops_vs_hdd_pct),
+                     Pct(r.iops_vs_ssd_pct), refs});
+  }
+  std::vector<size_t> width(cells[0].size(), 0);
+  for (const auto& row : cells) {
+    for (size_t i = 0; i < row.size(); ++i)
+      width[i] = std::max(width[i], row[i].size());
+  }
+  for (const auto& row : cells) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) {
+      const bool numeric = i >= 3 && i <= 7;
+      const std::string pad(width[i] - row[i].size(), ' ');
+      line += numeric ? pad + row[i] : row[i] + (i + 1 < row.size() ? pad : "");
+      if (i + 1 < row.size()) line += "  ";
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
+  }
+  for (size_t i = 0; i < notes.size(); ++i) {
+    out << "[" << i + 1 << "] " << notes[i] << "\n";
+  }
+}
+
+}  // namespace tierbench

@@ -1,0 +1,101 @@
+#include "orchestrate/lab_qemu.h"
+
+#include <charconv>
+#include <string_view>
+
+namespace tierbench {
+namespace {
+
+std::string DriveSpec(const LabDrive& d) {
+  std::string spec = "file=" + d.image + ",if=virtio,format=raw";
+  spec += d.direct_io ? ",cache=none,aio=native" : ",cache=writeback";
+  if (d.read_only) spec += ",readonly=on";
+  if (d.iops_limit > 0) {
+    spec += ",throttling.iops-total=" + std::to_string(d.iops_limit);
+  }
+  if (d.bytes_per_sec_limit > 0) {
+    spec += ",throttling.bps-total=" + std::to_string(d.bytes_per_sec_limit);
+  }
+  return spec;
+}
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+}  // namespace
+
+std::vector<std::string> QemuArgv(const LabMachine& m) {
+  std::vector<std::string> argv = {m.qemu,
+                                   "-m",
+                                   std::to_string(m.memory_mib),
+                                   "-smp",
+                                   std::to_string(m.cpus),
+                                   "-nodefaults",
+                                   "-display",
+                                   "none",
+                                   "-no-reboot",
+                                   "-serial",
+                                   "stdio",
+                                   "-monitor",
+                                   "none",
+                                   "-kernel",
+                                   m.kernel,
+                                   "-initrd",
+                                   m.initrd,
+                                   "-append",
+                                   "console=ttyS0 quiet loglevel=3 panic=-1"};
+  if (m.kvm) {
+    argv.insert(argv.end(), {"-accel", "kvm", "-cpu", "host"});
+  }
+  for (const LabDrive* d : {&m.hdd, &m.ssd, &m.input, &m.output}) {
+    argv.push_back("-drive");
+    argv.push_back(DriveSpec(*d));
+  }
+  return argv;
+}
+
+LabConsoleLine ParseLabConsoleLine(const std::string& line) {
+  // The serial console may prefix a line with stray control characters
+  // (a carriage return left from the kernel): find the marker anywhere.
+  static constexpr std::string_view kMarker = "@@LAB:";
+  LabConsoleLine out;
+  size_t at = line.find(kMarker);
+  if (at == std::string::npos) {
+    out.text = line;
+    return out;
+  }
+  std::string_view rest = std::string_view(line).substr(at + kMarker.size());
+  struct Prefix {
+    std::string_view word;
+    LabConsoleLine::Kind kind;
+  };
+  static constexpr Prefix kPrefixes[] = {
+      {"step ", LabConsoleLine::Kind::kStep},
+      {"out ", LabConsoleLine::Kind::kOut},
+      {"fail ", LabConsoleLine::Kind::kFail},
+      {"done rc=", LabConsoleLine::Kind::kDone},
+  };
+  for (const Prefix& p : kPrefixes) {
+    if (StartsWith(rest, p.word) ||
+        (p.kind == LabConsoleLine::Kind::kOut && rest == "out")) {
+      std::string_view payload =
+          rest.size() > p.word.size() ? rest.substr(p.word.size()) : "";
+      if (p.kind == LabConsoleLine::Kind::kDone) {
+        int code = 0;
+        auto [ptr, ec] = std::from_chars(payload.data(),
+                                         payload.data() + payload.size(), code);
+        if (ec != std::errc() || ptr != payload.data() + payload.size()) break;
+        out.code = code;
+      }
+      out.kind = p.kind;
+      out.text = std::string(payload);
+      return out;
+    }
+  }
+  out.kind = LabConsoleLine::Kind::kOther;
+  out.text = line;
+  return out;
+}
+
+}  // namespace tierbench

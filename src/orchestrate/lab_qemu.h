@@ -1,0 +1,64 @@
+// The lab's QEMU machine: its command line, and the console protocol the
+// guest's /init (scripts/lab/init) speaks on the serial port.
+//
+// Disks appear in the guest in command-line order: vda = HDD image, vdb =
+// SSD image, vdc = input tar (read-only), vdd = output disk. QEMU's
+// throttling.* options make the HDD and SSD images behave like two
+// different disks.
+//
+// All functions are pure and thread-safe.
+#ifndef TIERBENCH_ORCHESTRATE_LAB_QEMU_H_
+#define TIERBENCH_ORCHESTRATE_LAB_QEMU_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tierbench {
+
+// One emulated disk. Zero limits mean unthrottled.
+struct LabDrive {
+  std::string image;
+  uint64_t iops_limit = 0;
+  uint64_t bytes_per_sec_limit = 0;
+  bool direct_io = true;  // cache=none,aio=native (O_DIRECT on the image)
+  bool read_only = false;
+};
+
+struct LabMachine {
+  std::string qemu = "qemu-system-x86_64";
+  std::string kernel;
+  std::string initrd;
+  uint64_t memory_mib = 2048;
+  int cpus = 2;
+  bool kvm = false;  // -accel kvm -cpu host instead of TCG
+  LabDrive hdd;
+  LabDrive ssd;
+  LabDrive input;
+  LabDrive output;
+};
+
+// The full argv of qemu-system-x86_64 for `m`: no display, no monitor, the
+// serial console on stdout, powering off exits QEMU (-no-reboot; the guest
+// kernel is told panic=-1 so a panic exits too).
+std::vector<std::string> QemuArgv(const LabMachine& m);
+
+// One line of the guest console, classified.
+struct LabConsoleLine {
+  enum class Kind {
+    kStep,   // "@@LAB:step TEXT": the guest began a stage
+    kOut,    // "@@LAB:out LINE": a line tierbench printed in the guest
+    kFail,   // "@@LAB:fail TEXT": the guest gave up
+    kDone,   // "@@LAB:done rc=N": the last line; `code` holds N
+    kOther,  // kernel messages and anything else
+  };
+  Kind kind = Kind::kOther;
+  std::string text;  // the payload (the whole line for kOther)
+  int code = -1;     // kDone only
+};
+
+LabConsoleLine ParseLabConsoleLine(const std::string& line);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_ORCHESTRATE_LAB_QEMU_H_

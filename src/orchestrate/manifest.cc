@@ -1,0 +1,224 @@
+#include "orchestrate/manifest.h"
+
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+
+#include "cache/bcache_device.h"
+#include "cache/queue_settings.h"
+#include "io/device_guard.h"
+
+namespace tierbench {
+namespace {
+
+using nlohmann::json;
+
+// First line of `command` (a --version call), or null when it fails.
+json FirstLineOf(const std::string& command) {
+  FILE* p = ::popen((command + " 2>/dev/null").c_str(), "r");
+  if (p == nullptr) return nullptr;
+  char buf[256] = {0};
+  const bool got = std::fgets(buf, sizeof buf, p) != nullptr;
+  const int rc = ::pclose(p);
+  if (!got || rc != 0) return nullptr;
+  std::string line = buf;
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) {
+    line.pop_back();
+  }
+  return line;
+}
+
+json ToolVersions() {
+  return {{"fio", FirstLineOf("fio --version")},
+          {"pgbench", FirstLineOf("pgbench --version")},
+          {"postgres",
+           FirstLineOf("/usr/lib/postgresql/15/bin/postgres --version")}};
+}
+
+json Kernel() {
+  struct utsname u;
+  if (::uname(&u) != 0) return nullptr;
+  return {
+      {"release", u.release}, {"version", u.version}, {"machine", u.machine}};
+}
+
+// A raw target: its path, size and (for block devices) queue settings.
+json RawTargetJson(const std::string& path, const CompareSetup& setup,
+                   const Sysfs& sysfs) {
+  if (path.empty()) return nullptr;
+  json j = {{"path", path}, {"size_bytes", TargetSizeBytes(path)}};
+  struct stat st;
+  BlockDeviceId id;
+  if (::stat(path.c_str(), &st) == 0 && S_ISBLK(st.st_mode) &&
+      ResolveBlockDevice(path, setup.host, &id).ok()) {
+    j["device"] = id.name;
+    j["queue"] = ReadQueueSettings(sysfs, id.name).ToJson();
+  } else {
+    j["device"] = nullptr;
+    j["queue"] = nullptr;
+  }
+  return j;
+}
+
+json SizeToJson(const SizeSpec& s) {
+  if (!s.set) return nullptr;
+  if (s.is_percent) return std::to_string(s.percent) + "%";
+  return s.bytes;
+}
+
+json BlockSizesToJson(const BlockSizeSpec& bs) {
+  if (!bs.split.empty()) {
+    json split = json::array();
+    for (const auto& [size, pct] : bs.split) split.push_back({size, pct});
+    return {{"split", split}};
+  }
+  return {{"min", bs.min}, {"max", bs.max}};
+}
+
+json JobToJson(const JobSpec& j) {
+  return {{"name", j.name},
+          {"origin", j.origin},
+          {"rw", RwPatternName(j.rw)},
+          {"rwmixread", j.rwmixread},
+          {"percentage_random", j.percentage_random},
+          {"bs_read", BlockSizesToJson(j.bs[0])},
+          {"bs_write", BlockSizesToJson(j.bs[1])},
+          {"blockalign", {j.blockalign[0], j.blockalign[1]}},
+          {"iodepth", j.iodepth},
+          {"iodepth_batch_submit", j.iodepth_batch_submit},
+          {"iodepth_batch_complete_min", j.iodepth_batch_complete_min},
+          {"iodepth_batch_complete_max", j.iodepth_batch_complete_max},
+          {"numjobs", j.numjobs},
+          {"direct", j.direct},
+          {"ioengine", j.ioengine},
+          {"size_bytes", SizeToJson(j.size)},
+          {"offset_bytes", SizeToJson(j.offset)},
+          {"runtime_ns", j.runtime_ns},
+          {"time_based", j.time_based},
+          {"ramp_time_ns", j.ramp_time_ns},
+          {"norandommap", j.norandommap},
+          {"randrepeat", j.randrepeat},
+          {"randseed", j.randseed_set ? json(j.randseed) : json(nullptr)},
+          {"group_reporting", j.group_reporting},
+          {"stonewall", j.stonewall},
+          {"thinktime_ns", j.thinktime_ns},
+          {"rate_iops", {j.rate_iops[0], j.rate_iops[1]}},
+          {"group_id", j.group_id}};
+}
+
+}  // namespace
+
+std::string UtcNow() {
+  char buf[32];
+  const std::time_t now = std::time(nullptr);
+  std::tm tm;
+  gmtime_r(&now, &tm);
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+json WorkloadToJson(const PreparedWorkload& w) {
+  json j = {{"path", w.path},
+            {"name", w.name},
+            {"kind", w.is_db ? "pgbench" : "fio"}};
+  if (w.is_db) {
+    json settings = json::object();
+    for (const auto& [k, v] : w.db.postgres_settings) settings[k] = v;
+    j["pgbench"] = {
+        {"scale", w.db.scale},
+        {"clients", w.db.clients},
+        {"threads", w.db.threads},
+        {"duration_ns", w.db.duration_ns},
+        {"query_mode", w.db.query_mode},
+        {"builtin", w.db.builtin},
+        {"random_seed",
+         w.db.random_seed_set ? json(w.db.random_seed) : json(nullptr)},
+        {"postgres_settings", settings}};
+    return j;
+  }
+  json jobs = json::array();
+  for (const JobSpec& job : w.io.jobs) jobs.push_back(JobToJson(job));
+  j["jobs"] = jobs;
+  j["notices"] = w.io.notices;
+  return j;
+}
+
+json BuildManifest(const CompareOptions& o, const CompareSetup& setup,
+                   const Sysfs& sysfs) {
+  char host[256] = {0};
+  ::gethostname(host, sizeof host - 1);
+  json options = {
+      {"bcache", o.bcache},
+      {"hdd", o.hdd},
+      {"ssd", o.ssd},
+      {"repeat", o.repeat},
+      {"cache_state", CacheStateName(o.cache_state)},
+      {"results", o.results_dir},
+      {"destructive", o.destructive},
+      {"stats_lag_s", o.stats_lag_s},
+      {"drain_timeout_s", o.drain_timeout_s},
+      {"sysfs_root", setup.host_root},
+      {"runtime_ns",
+       o.overrides.runtime_ns ? json(*o.overrides.runtime_ns) : json(nullptr)},
+      {"ramp_time_ns", o.overrides.ramp_time_ns
+                           ? json(*o.overrides.ramp_time_ns)
+                           : json(nullptr)},
+      {"size",
+       o.overrides.size ? SizeToJson(*o.overrides.size) : json(nullptr)},
+      {"randseed",
+       o.overrides.randseed ? json(*o.overrides.randseed) : json(nullptr)},
+      {"region_bytes", setup.region_bytes}};
+  json devices = {{"hdd", RawTargetJson(o.hdd, setup, sysfs)},
+                  {"ssd", RawTargetJson(o.ssd, setup, sysfs)},
+                  {"bcache", nullptr}};
+  if (setup.needs_bcache) {
+    BcacheDevice dev(sysfs, setup.bcache_name);
+    json b = {{"device", setup.bcache_target},
+              {"size_bytes", TargetSizeBytes(setup.bcache_target)},
+              {"description", dev.Describe()},
+              {"queue", ReadQueueSettings(sysfs, setup.bcache_name).ToJson()},
+              {"backing_queue",
+               ReadQueueSettings(sysfs, setup.topology.backing_name).ToJson()}};
+    json caches = json::array();
+    for (const std::string& c : setup.topology.cache_names) {
+      caches.push_back(ReadQueueSettings(sysfs, c).ToJson());
+    }
+    b["cache_queues"] = caches;
+    devices["bcache"] = b;
+  }
+  json modes = json::array();
+  for (const ModeSpec& m : setup.modes) {
+    modes.push_back(
+        {{"file", m.ToJson()}, {"path", m.path}, {"readback", nullptr}});
+  }
+  json workloads = json::array();
+  for (const PreparedWorkload& w : setup.workloads) {
+    workloads.push_back(WorkloadToJson(w));
+  }
+  return {
+      {"schema_version", kManifestSchemaVersion},
+      {"tool", "tierbench"},
+      {"version", TIERBENCH_VERSION},
+      {"run_id", setup.run_id},
+      {"command_line", o.command_line},
+      {"kernel", Kernel()},
+      {"hostname", host},
+      {"start_time", UtcNow()},
+      {"end_time", nullptr},
+      {"status", "running"},
+      {"options", options},
+      {"devices", devices},
+      {"modes", modes},
+      {"original_knobs", nullptr},
+      {"restore",
+       {{"attempted", false}, {"ok", nullptr}, {"failures", json::array()}}},
+      {"workloads", workloads},
+      {"tool_versions", ToolVersions()},
+      {"cells", {{"planned", 0}, {"finished", 0}, {"failed", 0}}}};
+}
+
+}  // namespace tierbench

@@ -1,0 +1,289 @@
+#include "orchestrate/results_writer.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "report/result_columns.h"
+#include "util/errors.h"
+
+namespace tierbench {
+namespace fs = std::filesystem;
+namespace {
+
+std::string Join(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : ";") + p;
+  return out;
+}
+
+std::string Opt(const std::optional<double>& v, int decimals) {
+  return v ? CsvNumber(*v, decimals) : std::string();
+}
+
+std::string Flag(const std::optional<bool>& v) {
+  return v ? (*v ? "1" : "0") : "";
+}
+
+std::string IntOrEmpty(int64_t v) {
+  return v < 0 ? std::string() : std::to_string(v);
+}
+
+std::vector<std::string> RunsColumns() {
+  std::vector<std::string> cols = RunsCsvLeadingColumns();
+  for (const std::string& c : ResultColumnNames()) cols.push_back(c);
+  for (const std::string& c : RunsCsvCounterColumns()) cols.push_back(c);
+  return cols;
+}
+
+// The counter and knob columns of a cell (empty cells for raw ones).
+std::vector<std::string> CounterValues(const CellRecord& rec) {
+  std::vector<std::string> v;
+  if (!rec.has_counters) {
+    v.assign(RunsCsvCounterColumns().size() - 1, "");
+    v.push_back(Join(rec.warnings));
+    return v;
+  }
+  const CounterDelta& d = rec.delta;
+  const double ratio = d.read_hit_ratio_pct();
+  auto knob = [&rec](const std::string& name) {
+    auto it = rec.knobs_readback.knobs.find(name);
+    return it == rec.knobs_readback.knobs.end() ? std::string() : it->second;
+  };
+  v = {CsvNumber(d.stats.cache_hits),
+       CsvNumber(d.stats.cache_misses),
+       ratio < 0 ? std::string() : CsvNumber(ratio, 1),
+       CsvNumber(d.stats.cache_bypass_hits),
+       CsvNumber(d.stats.cache_bypass_misses),
+       CsvNumber(d.stats.bypassed_bytes),
+       CsvNumber(d.dirty_before_bytes),
+       CsvNumber(d.dirty_after_bytes),
+       std::to_string(d.dirty_growth_bytes),
+       CsvNumber(rec.drain_before_s, 1),
+       CsvNumber(rec.drain_after_s, 1),
+       CsvNumber(d.bcache.read_bytes()),
+       CsvNumber(d.bcache.write_bytes()),
+       CsvNumber(d.backing.read_bytes()),
+       CsvNumber(d.backing.write_bytes()),
+       CsvNumber(d.cache.read_bytes()),
+       CsvNumber(d.cache.write_bytes()),
+       knob("sequential_cutoff"),
+       IntOrEmpty(rec.cache_set.congested_read_threshold_us),
+       IntOrEmpty(rec.cache_set.congested_write_threshold_us),
+       IntOrEmpty(rec.cache_set.cache_available_percent),
+       Join(rec.warnings)};
+  return v;
+}
+
+}  // namespace
+
+const std::vector<std::string>& RunsCsvLeadingColumns() {
+  static const std::vector<std::string> cols = {
+      "run_id",   "mode",       "layer",  "cache_mode_readback",
+      "workload", "repetition", "target", "cache_state"};
+  return cols;
+}
+
+const std::vector<std::string>& RunsCsvCounterColumns() {
+  static const std::vector<std::string> cols = {"cache_hits",
+                                                "cache_misses",
+                                                "cache_hit_ratio_pct",
+                                                "bypass_hits",
+                                                "bypass_misses",
+                                                "bypassed_bytes",
+                                                "dirty_before_bytes",
+                                                "dirty_after_bytes",
+                                                "dirty_growth_bytes",
+                                                "drain_before_s",
+                                                "drain_after_s",
+                                                "bcache_read_bytes",
+                                                "bcache_write_bytes",
+                                                "hdd_read_bytes",
+                                                "hdd_write_bytes",
+                                                "ssd_read_bytes",
+                                                "ssd_write_bytes",
+                                                "sequential_cutoff",
+                                                "congested_read_threshold_us",
+                                                "congested_write_threshold_us",
+                                                "cache_available_percent",
+                                                "warnings"};
+  return cols;
+}
+
+const std::vector<std::string>& ComparisonCsvColumns() {
+  static const std::vector<std::string> cols = {"mode",
+                                                "baseline",
+                                                "workload",
+                                                "job",
+                                                "direction",
+                                                "unit",
+                                                "n",
+                                                "iops_median",
+                                                "iops_min",
+                                                "iops_max",
+                                                "iops_spread_pct",
+                                                "bw_mib_s_median",
+                                                "lat_mean_us_median",
+                                                "lat_p99_us_median",
+                                                "lat_p99_us_min",
+                                                "lat_p99_us_max",
+                                                "iops_vs_hdd_pct",
+                                                "iops_vs_ssd_pct",
+                                                "iops_position",
+                                                "p99_vs_hdd_pct",
+                                                "p99_vs_ssd_pct",
+                                                "p99_position",
+                                                "noise",
+                                                "noise_vs_hdd",
+                                                "noise_vs_ssd",
+                                                "warnings"};
+  return cols;
+}
+
+std::vector<MeasuredRow> MeasuredRowsOf(const CellRecord& rec) {
+  std::vector<MeasuredRow> out;
+  if (!rec.error.empty()) return out;
+  for (const JobResult& job : rec.result.jobs) {
+    if (!job.error.empty()) continue;
+    for (IoDir d : ReportedDirections(job)) {
+      const DirectionStats& s = job.dir[static_cast<int>(d)];
+      const bool tx = job.unit == "tx";
+      const RunningStat& lat = tx ? s.lat : s.clat;
+      const LatencyHistogram& hist = tx ? s.lat_hist : s.clat_hist;
+      MeasuredRow r;
+      r.mode = rec.mode->name;
+      r.baseline =
+          rec.mode->is_raw() ? std::string(rec.mode->target_name()) : "";
+      r.workload = rec.workload->name;
+      r.job = job.name;
+      r.direction = IoDirName(d);
+      r.unit = job.unit;
+      r.repetition = rec.cell.repetition;
+      r.iops = job.Iops(d);
+      r.bw_mib_s = tx ? 0 : job.BytesPerSec(d) / (1 << 20);
+      r.lat_mean_us = lat.mean() / 1000.0;
+      r.lat_p99_us = static_cast<double>(hist.Percentile(99)) / 1000.0;
+      r.warnings = rec.warnings;
+      out.push_back(std::move(r));
+    }
+  }
+  return out;
+}
+
+ResultsWriter::ResultsWriter(std::string run_dir, std::string run_id)
+    : run_dir_(std::move(run_dir)),
+      run_id_(std::move(run_id)),
+      runs_(RunsColumns(), kRunsCsvSchemaVersion) {
+  std::error_code ec;
+  fs::create_directories(run_dir_, ec);
+  if (ec) {
+    throw SysError(
+        "cannot create the results directory. Key: path: " + run_dir_ +
+        "; SysErr: " + ec.message() + "; Fix: choose a writable --results");
+  }
+  std::ostringstream header;
+  runs_.Write(header);
+  WriteFileAtomically("runs.csv", header.str());
+}
+
+std::string ResultsWriter::Path(const std::string& file) const {
+  return (fs::path(run_dir_) / file).string();
+}
+
+void ResultsWriter::WriteFileAtomically(const std::string& file,
+                                        const std::string& content) {
+  const std::string path = Path(file);
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << content;
+    out.flush();
+    if (!out) {
+      throw SysError("cannot write " + tmp +
+                     ". Fix: check free space and permissions of --results");
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    throw SysError("cannot rename " + tmp + " to " + path +
+                   ". SysErr: " + ec.message());
+  }
+}
+
+void ResultsWriter::AddCell(const CellRecord& rec) {
+  std::vector<std::string> lead = {run_id_,
+                                   rec.mode->name,
+                                   std::string(rec.mode->layer_name()),
+                                   rec.cache_mode_readback,
+                                   rec.workload->name,
+                                   std::to_string(rec.cell.repetition),
+                                   rec.target,
+                                   rec.cache_state};
+  const std::vector<std::string> counters = CounterValues(rec);
+  std::vector<JobResult> jobs = rec.result.jobs;
+  if (!rec.error.empty()) {
+    // The workload failed before producing results: one row keeps the error.
+    JobResult failed;
+    failed.name = rec.workload->name;
+    failed.error = rec.error;
+    jobs = {failed};
+  }
+  for (const JobResult& job : jobs) {
+    for (IoDir d : ReportedDirections(job)) {
+      std::vector<std::string> row = lead;
+      for (std::string& v : ResultColumnValues(job, d))
+        row.push_back(std::move(v));
+      row.insert(row.end(), counters.begin(), counters.end());
+      runs_.AddRow(std::move(row));
+    }
+  }
+  std::ostringstream out;
+  runs_.Write(out);
+  WriteFileAtomically("runs.csv", out.str());
+}
+
+void ResultsWriter::WriteComparison(const std::vector<ComparisonRow>& rows) {
+  CsvTable table(ComparisonCsvColumns(), kComparisonCsvSchemaVersion);
+  for (const ComparisonRow& c : rows) {
+    std::optional<bool> noise;
+    if (c.noise_vs_hdd || c.noise_vs_ssd) {
+      noise = c.noise_vs_hdd.value_or(false) || c.noise_vs_ssd.value_or(false);
+    }
+    table.AddRow({c.mode,
+                  c.baseline,
+                  c.workload,
+                  c.job,
+                  c.direction,
+                  c.unit,
+                  std::to_string(c.iops.n),
+                  CsvNumber(c.iops.median, 3),
+                  CsvNumber(c.iops.min, 3),
+                  CsvNumber(c.iops.max, 3),
+                  CsvNumber(c.iops.rel_spread_pct, 2),
+                  CsvNumber(c.bw_mib_s_median, 3),
+                  CsvNumber(c.lat_mean_us_median, 3),
+                  CsvNumber(c.p99.median, 3),
+                  CsvNumber(c.p99.min, 3),
+                  CsvNumber(c.p99.max, 3),
+                  Opt(c.iops_vs_hdd_pct, 2),
+                  Opt(c.iops_vs_ssd_pct, 2),
+                  Opt(c.iops_position, 4),
+                  Opt(c.p99_vs_hdd_pct, 2),
+                  Opt(c.p99_vs_ssd_pct, 2),
+                  Opt(c.p99_position, 4),
+                  Flag(noise),
+                  Flag(c.noise_vs_hdd),
+                  Flag(c.noise_vs_ssd),
+                  Join(c.warnings)});
+  }
+  std::ostringstream out;
+  table.Write(out);
+  WriteFileAtomically("comparison.csv", out.str());
+}
+
+void ResultsWriter::WriteManifest(const nlohmann::json& manifest) {
+  WriteFileAtomically("manifest.json", manifest.dump(2) + "\n");
+}
+
+}  // namespace tierbench

@@ -1,0 +1,65 @@
+// ResultsWriter: the files of a compare run under <results>/<run-id>/.
+//
+//   runs.csv        one row per finished cell, job and direction: the
+//                   compare columns (RunsCsvColumns()), the metric columns of
+//                   report/result_columns.h, the bcache counters and knobs,
+//                   warnings. Rewritten (temp file + rename) after every cell,
+//                   so an interrupted compare leaves a valid file with every
+//                   finished cell.
+//   comparison.csv  one row per mode x workload x job x direction
+//                   (orchestrate/comparison.h), written at the end (also
+//                   after an interruption, from the finished cells).
+//   manifest.json   see orchestrate/manifest.h; written at the start and at
+//                   the end.
+// Errors: SysError naming the file when it cannot be written.
+// Not thread-safe.
+#ifndef TIERBENCH_ORCHESTRATE_RESULTS_WRITER_H_
+#define TIERBENCH_ORCHESTRATE_RESULTS_WRITER_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "orchestrate/cell_runner.h"
+#include "orchestrate/comparison.h"
+#include "report/csv_writer.h"
+
+namespace tierbench {
+
+inline constexpr int kRunsCsvSchemaVersion = 1;
+inline constexpr int kComparisonCsvSchemaVersion = 1;
+
+// runs.csv: the columns before and after the metric columns.
+const std::vector<std::string>& RunsCsvLeadingColumns();
+const std::vector<std::string>& RunsCsvCounterColumns();
+// comparison.csv columns (after schema_version).
+const std::vector<std::string>& ComparisonCsvColumns();
+
+// The comparison inputs of a finished cell (empty for a failed one).
+std::vector<MeasuredRow> MeasuredRowsOf(const CellRecord& rec);
+
+class ResultsWriter {
+ public:
+  // Creates `run_dir` (and parents). Throws SysError.
+  ResultsWriter(std::string run_dir, std::string run_id);
+
+  const std::string& run_dir() const { return run_dir_; }
+  std::string Path(const std::string& file) const;
+
+  // Adds the rows of `rec` and rewrites runs.csv.
+  void AddCell(const CellRecord& rec);
+  void WriteComparison(const std::vector<ComparisonRow>& rows);
+  void WriteManifest(const nlohmann::json& manifest);
+
+ private:
+  // Writes `content` to run_dir/file through a temporary file and rename.
+  void WriteFileAtomically(const std::string& file, const std::string& content);
+
+  std::string run_dir_;
+  std::string run_id_;
+  CsvTable runs_;
+};
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_ORCHESTRATE_RESULTS_WRITER_H_

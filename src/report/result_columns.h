@@ -1,0 +1,53 @@
+// The metric columns of one (JobResult, direction) row: THE single list of
+// names, units and meanings, and the function that fills them. Reused by
+// `tierbench run --output-format csv` (report/reporter.h) and by the runs.csv
+// of `tierbench compare`, which prefixes its own columns (mode, workload,
+// repetition) to these.
+//
+// Values are formatted strings: latencies in microseconds with 3 decimals
+// (nanosecond resolution), rates with 3 decimals, counts as integers. A
+// statistic that was not measured (no samples: slat/clat of a transaction
+// job, per-second IOPS of a run shorter than one second) is an EMPTY cell,
+// never 0. Thread-safe (the list is built once, immutable afterwards).
+#ifndef TIERBENCH_REPORT_RESULT_COLUMNS_H_
+#define TIERBENCH_REPORT_RESULT_COLUMNS_H_
+
+#include <string>
+#include <vector>
+
+#include "stats/job_result.h"
+
+namespace tierbench {
+
+struct ResultColumn {
+  std::string name;     // CSV header, e.g. "clat_p99_us"
+  std::string unit;     // "us", "MiB/s", ... ; "" when dimensionless
+  std::string meaning;  // one line for the README and --help texts
+};
+
+// The columns in output order: job, group, jobs, direction, unit, ios,
+// bytes, runtime_ms, iops, bw_mib_s, {slat,clat,lat}_{min,mean,max,stddev}_us,
+// clat_p<P>_us for fio's default percentiles (99.5 -> "99_5"), lat_p50_us,
+// lat_p99_us, iops_{min,mean,max,stddev,samples} (per second), usr_cpu_s,
+// sys_cpu_s, errors, error.
+const std::vector<ResultColumn>& ResultColumns();
+
+// The names of ResultColumns(), in order.
+std::vector<std::string> ResultColumnNames();
+
+// The values of ResultColumns() for direction `d` of `r`, in order.
+std::vector<std::string> ResultColumnValues(const JobResult& r, IoDir d);
+
+// The directions of `r` worth a row: those with IOs or IO errors, in
+// read, write order. A job without any (it failed before its first IO)
+// still gets one row, for the first direction its pattern does, so that
+// its error is reported.
+std::vector<IoDir> ReportedDirections(const JobResult& r);
+
+// "1" for 1, "99_5" for 99.5, "99_99" for 99.99: percentile labels usable in
+// column and JSON-friendly names.
+std::string PercentileLabel(double p);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_REPORT_RESULT_COLUMNS_H_

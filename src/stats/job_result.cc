@@ -1,0 +1,48 @@
+#include "stats/job_result.h"
+
+#include <algorithm>
+
+#include "util/units.h"
+
+namespace tierbench {
+
+void DirectionStats::Merge(const DirectionStats& other) {
+  ios += other.ios;
+  bytes += other.bytes;
+  errors += other.errors;
+  slat.Merge(other.slat);
+  clat.Merge(other.clat);
+  lat.Merge(other.lat);
+  clat_hist.Merge(other.clat_hist);
+  lat_hist.Merge(other.lat_hist);
+  series.Merge(other.series);
+}
+
+double JobResult::Iops(IoDir d) const {
+  if (runtime_ns == 0) return 0.0;
+  return static_cast<double>(dir[static_cast<int>(d)].ios) * kNsPerSec /
+         static_cast<double>(runtime_ns);
+}
+
+double JobResult::BytesPerSec(IoDir d) const {
+  if (runtime_ns == 0) return 0.0;
+  return static_cast<double>(dir[static_cast<int>(d)].bytes) * kNsPerSec /
+         static_cast<double>(runtime_ns);
+}
+
+void JobResult::Merge(const JobResult& other) {
+  for (int d = 0; d < kNumDirs; ++d) dir[d].Merge(other.dir[d]);
+  jobs += other.jobs;
+  runtime_ns = std::max(runtime_ns, other.runtime_ns);
+  usr_cpu_sec += other.usr_cpu_sec;
+  sys_cpu_sec += other.sys_cpu_sec;
+  ctx_switches += other.ctx_switches;
+  for (size_t i = 0; i < std::size(depth_hist); ++i) {
+    depth_hist[i] += other.depth_hist[i];
+  }
+  if (!other.error.empty()) {
+    error = error.empty() ? other.error : error + "; " + other.error;
+  }
+}
+
+}  // namespace tierbench

@@ -1,0 +1,347 @@
+// fio job-file parsing: lines and sections here, the option table in
+// job_file_options.cc. Jobs are collected as drafts (spec + where each value
+// came from), then command-line overrides are applied and every job is
+// validated, so errors point at the line that set the offending value.
+#include "workload/job_file.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "util/errors.h"
+#include "util/units.h"
+#include "workload/job_file_options.h"
+
+namespace tierbench {
+
+const char* RwPatternName(RwPattern p) {
+  switch (p) {
+    case RwPattern::kRead:
+      return "read";
+    case RwPattern::kWrite:
+      return "write";
+    case RwPattern::kRandRead:
+      return "randread";
+    case RwPattern::kRandWrite:
+      return "randwrite";
+    case RwPattern::kReadWrite:
+      return "rw";
+    case RwPattern::kRandReadWrite:
+      return "randrw";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr uint64_t kSectorBytes = 512;
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+    s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+    s.remove_suffix(1);
+  return s;
+}
+
+// Cuts a trailing comment: '#' or ';' preceded by blank space.
+std::string_view StripTrailingComment(std::string_view s) {
+  for (size_t i = 1; i < s.size(); ++i) {
+    if ((s[i] == '#' || s[i] == ';') &&
+        std::isspace(static_cast<unsigned char>(s[i - 1]))) {
+      return Trim(s.substr(0, i));
+    }
+  }
+  return s;
+}
+
+// Parses job files into drafts; keeps [global] state per file and counts
+// reporting groups across files.
+class JobFileParser {
+ public:
+  explicit JobFileParser(Workload* out) : out_(out) {}
+
+  void ParseText(std::string_view text, const std::string& origin) {
+    JobDraft global;  // each file starts from fio's defaults
+    JobDraft* current = nullptr;
+    JobDraft job;
+    bool in_job = false;
+    bool first_job_of_file = true;
+    int line_number = 0;
+    size_t pos = 0;
+    while (pos <= text.size()) {
+      size_t end = text.find('\n', pos);
+      if (end == std::string_view::npos) end = text.size();
+      std::string_view line = Trim(text.substr(pos, end - pos));
+      pos = end + 1;
+      ++line_number;
+      if (line.empty() || line[0] == '#' || line[0] == ';') continue;
+      line = StripTrailingComment(line);
+      const std::string where = origin + ":" + std::to_string(line_number);
+      if (line[0] == '[') {
+        if (in_job) AddJob(std::move(job), &first_job_of_file);
+        in_job = false;
+        const std::string name = SectionName(line, where);
+        if (name == "global") {
+          current = &global;
+        } else {
+          job = global;
+          job.spec.name = name;
+          job.spec.origin = where;
+          current = &job;
+          in_job = true;
+        }
+        current->section_rwmixread.reset();
+        current->section_rwmixwrite.reset();
+        continue;
+      }
+      OptionLine option;
+      option.where = where;
+      const size_t eq = line.find('=');
+      option.name = Trim(line.substr(0, eq));
+      if (eq != std::string_view::npos)
+        option.value = Trim(line.substr(eq + 1));
+      if (current == nullptr) {
+        ThrowOptionError(where, option.name, "is outside any section",
+                         "put it under [global] or a [job] section");
+      }
+      ApplyJobOption(option, current, &out_->notices);
+    }
+    if (in_job) AddJob(std::move(job), &first_job_of_file);
+    if (first_job_of_file) {
+      throw ConfigError(
+          origin +
+          ": no job sections, so nothing to run (fio needs at least one "
+          "[job] besides [global]). Fix: add a section such as [job1]");
+    }
+  }
+
+  std::vector<JobDraft>& drafts() { return drafts_; }
+
+ private:
+  static std::string SectionName(std::string_view line,
+                                 const std::string& where) {
+    if (line.back() != ']') {
+      throw ConfigError(where + ": section header '" + std::string(line) +
+                        "' has no closing ']'. Fix: write [jobname]");
+    }
+    const std::string name(Trim(line.substr(1, line.size() - 2)));
+    if (name.empty()) {
+      throw ConfigError(
+          where +
+          ": empty section name '[]'. Fix: write [global] or [jobname]");
+    }
+    return name;
+  }
+
+  // Assigns the reporting group (fio: stonewall starts a new group when the
+  // current one has jobs; each file after the first starts one as well).
+  void AddJob(JobDraft job, bool* first_job_of_file) {
+    const bool new_file = *first_job_of_file && !drafts_.empty();
+    if ((job.spec.stonewall && jobs_in_group_ > 0) || new_file) {
+      ++group_id_;
+      jobs_in_group_ = 0;
+    }
+    job.spec.group_id = group_id_;
+    ++jobs_in_group_;
+    *first_job_of_file = false;
+    drafts_.push_back(std::move(job));
+  }
+
+  Workload* out_;
+  std::vector<JobDraft> drafts_;
+  int group_id_ = 0;
+  int jobs_in_group_ = 0;
+};
+
+std::string WhereOf(const JobDraft& d, const std::string& option) {
+  auto it = d.where.find(option);
+  return it != d.where.end() ? it->second : d.spec.origin;
+}
+
+void ApplyOverrides(const JobOverrides& o, JobDraft* d) {
+  JobSpec& s = d->spec;
+  const std::string cli = "command line";
+  if (o.runtime_ns) {
+    s.runtime_ns = *o.runtime_ns;
+    d->where["runtime"] = cli + " (--runtime)";
+  }
+  if (o.ramp_time_ns) s.ramp_time_ns = *o.ramp_time_ns;
+  if (o.size) {
+    s.size = *o.size;
+    d->where["size"] = cli + " (--size)";
+  }
+  if (o.offset) {
+    s.offset = *o.offset;
+    d->where["offset"] = cli + " (--offset)";
+  }
+  if (o.filename) {
+    s.filename = *o.filename;
+    d->directory.clear();
+  }
+  if (o.randseed) {
+    s.randseed = *o.randseed;
+    s.randseed_set = true;
+  }
+}
+
+// fio's directory=: the file of clone 0 is <directory>/<jobname>.0.0.
+void ResolveTarget(JobDraft* d, std::vector<std::string>* notices) {
+  JobSpec& s = d->spec;
+  if (!d->directory.empty()) {
+    if (s.filename.empty()) {
+      s.filename = d->directory + "/" + s.name + ".0.0";
+      if (s.numjobs > 1) {
+        notices->push_back(
+            WhereOf(*d, "directory") + ": option 'directory': the " +
+            std::to_string(s.numjobs) + " clones of job '" + s.name +
+            "' share the file " + s.filename +
+            " (fio gives each clone its own file <name>.<clone>.0)");
+      }
+    } else if (s.filename[0] != '/') {
+      s.filename = d->directory + "/" + s.filename;
+    }
+  }
+  if (s.filename.empty()) {
+    throw ConfigError(
+        s.origin + ": job '" + s.name +
+        "' has no target (no filename= or directory=). Fix: add "
+        "filename=<device or file> to the job or [global], or pass --filename");
+  }
+}
+
+void CheckSizeSpec(const JobDraft& d, const char* option, const SizeSpec& size,
+                   bool allow_zero) {
+  if (!size.set) return;
+  if (size.is_percent) {
+    const bool ok = allow_zero ? size.percent >= 0 && size.percent < 100
+                               : size.percent > 0 && size.percent <= 100;
+    if (!ok) {
+      ThrowOptionError(
+          WhereOf(d, option), option, "percentage out of range",
+          allow_zero ? "use 0% to below 100%" : "use above 0% up to 100%");
+    }
+  } else if (!allow_zero && size.bytes == 0) {
+    ThrowOptionError(WhereOf(d, option), option, "size must be greater than 0",
+                     "use e.g. 1G or 50%");
+  }
+}
+
+void CheckDirectAlignment(const JobDraft& d, int dir) {
+  const JobSpec& s = d.spec;
+  const BlockSizeSpec& bs = s.bs[dir];
+  const std::string fix = "use multiples of 512 bytes (e.g. 4k) with direct=1";
+  std::vector<uint64_t> sizes = {bs.min, bs.max};
+  for (const auto& entry : bs.split) sizes.push_back(entry.first);
+  for (uint64_t size : sizes) {
+    if (size % kSectorBytes != 0) {
+      ThrowOptionError(WhereOf(d, "bs"), "bs",
+                       std::string(IoDirName(static_cast<IoDir>(dir))) +
+                           " block size " + std::to_string(size) +
+                           " is not a multiple of 512 but direct=1",
+                       fix);
+    }
+  }
+  if (s.blockalign[dir] % kSectorBytes != 0) {
+    ThrowOptionError(WhereOf(d, "blockalign"), "blockalign",
+                     "alignment " + std::to_string(s.blockalign[dir]) +
+                         " is not a multiple of 512 but direct=1",
+                     fix);
+  }
+  if (s.offset.set && !s.offset.is_percent &&
+      s.offset.bytes % kSectorBytes != 0) {
+    ThrowOptionError(WhereOf(d, "offset"), "offset",
+                     "offset " + std::to_string(s.offset.bytes) +
+                         " is not a multiple of 512 but direct=1",
+                     fix);
+  }
+}
+
+// Resolves what depends on the whole job and checks the rules fio checks.
+void FinalizeJob(JobDraft* d, std::vector<std::string>* notices) {
+  JobSpec& s = d->spec;
+  ResolveTarget(d, notices);
+  for (int dir = 0; dir < kNumDirs; ++dir) {
+    BlockSizeSpec& bs = s.bs[dir];
+    if (!bs.split.empty()) {  // min/max describe the split too
+      bs.min = bs.max = bs.split[0].first;
+      for (const auto& entry : bs.split) {
+        bs.min = std::min(bs.min, entry.first);
+        bs.max = std::max(bs.max, entry.first);
+      }
+    }
+    const bool used = dir == 0 ? PatternReads(s.rw) : PatternWrites(s.rw);
+    if (used && s.direct) CheckDirectAlignment(*d, dir);
+  }
+  // fio: iodepth_batch_submit 0 (or above iodepth) means iodepth.
+  if (s.iodepth_batch_submit == 0 || s.iodepth_batch_submit > s.iodepth) {
+    s.iodepth_batch_submit = s.iodepth;
+  }
+  if (s.iodepth_batch_complete_min > s.iodepth)
+    s.iodepth_batch_complete_min = s.iodepth;
+  if (s.iodepth_batch_complete_max > s.iodepth)
+    s.iodepth_batch_complete_max = s.iodepth;
+  if (s.iodepth_batch_complete_max != 0 &&
+      s.iodepth_batch_complete_max < s.iodepth_batch_complete_min) {
+    ThrowOptionError(
+        WhereOf(*d, "iodepth_batch_complete_max"), "iodepth_batch_complete_max",
+        "is below iodepth_batch_complete_min (" +
+            std::to_string(s.iodepth_batch_complete_min) + ")",
+        "make iodepth_batch_complete_max >= iodepth_batch_complete_min");
+  }
+  CheckSizeSpec(*d, "size", s.size, false);
+  CheckSizeSpec(*d, "offset", s.offset, true);
+  if (s.time_based && s.runtime_ns == 0) {
+    ThrowOptionError(WhereOf(*d, "time_based"), "time_based",
+                     "set without runtime, so job '" + s.name +
+                         "' would run forever (as in fio)",
+                     "add runtime=<seconds> or pass --runtime");
+  }
+}
+
+Workload Finish(JobFileParser& parser, Workload out,
+                const JobOverrides& overrides) {
+  for (JobDraft& d : parser.drafts()) {
+    ApplyOverrides(overrides, &d);
+    FinalizeJob(&d, &out.notices);
+    out.jobs.push_back(std::move(d.spec));
+  }
+  return out;
+}
+
+}  // namespace
+
+Workload ParseJobText(std::string_view text, const std::string& origin,
+                      const JobOverrides& overrides) {
+  Workload out;
+  out.paths.push_back(origin);
+  JobFileParser parser(&out);
+  parser.ParseText(text, origin);
+  return Finish(parser, std::move(out), overrides);
+}
+
+Workload ParseJobFiles(const std::vector<std::string>& paths,
+                       const JobOverrides& overrides) {
+  if (paths.empty()) {
+    throw ConfigError("No job file given. Fix: name at least one fio job file");
+  }
+  Workload out;
+  out.paths = paths;
+  JobFileParser parser(&out);
+  for (const std::string& path : paths) {
+    std::ifstream in(path);
+    if (!in) {
+      throw ConfigError("Cannot read job file. Path: " + path + "; SysErr: " +
+                        std::strerror(errno) + ". Fix: check the path");
+    }
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    parser.ParseText(buffer.str(), path);
+  }
+  return Finish(parser, std::move(out), overrides);
+}
+
+}  // namespace tierbench

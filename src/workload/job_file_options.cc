@@ -1,0 +1,544 @@
+// The supported fio options, one table row each (fio's options.c idea):
+// canonical name, aliases, and the handler that parses the value into the
+// draft. Output-only options have their own table with the reason they are
+// ignored.
+#include "workload/job_file_options.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <functional>
+
+#include "util/errors.h"
+#include "util/units.h"
+
+namespace tierbench {
+namespace {
+
+constexpr uint64_t kMaxBlockSize = 256ULL << 20;  // per IO buffer, 256 MiB
+constexpr size_t kMaxSplitEntries = 64;           // as fio's BSSPLIT_MAX
+
+// The option being applied: its line plus the canonical name for messages.
+struct Ctx {
+  const OptionLine& line;
+  std::string_view name;
+  JobDraft* draft;
+  std::vector<std::string>* notices;
+
+  [[noreturn]] void Fail(const std::string& why, const std::string& fix) const {
+    ThrowOptionError(line.where, line.name, why, fix);
+  }
+  std::string Value() const {
+    if (!line.value)
+      Fail("needs a value",
+           std::string("write ") + std::string(name) + "=<value>");
+    return std::string(*line.value);
+  }
+};
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string Trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+    s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+    s.remove_suffix(1);
+  return std::string(s);
+}
+
+std::vector<std::string> Split(std::string_view s, char sep) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t end = s.find(sep, start);
+    parts.push_back(Trim(s.substr(start, end - start)));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return parts;
+}
+
+// fio's booleans: a bare option means 1; values 0/1, true/false, yes/no,
+// on/off.
+bool ParseBool(const Ctx& c) {
+  if (!c.line.value) return true;  // bare option: set
+  const std::string v = Lower(Trim(*c.line.value));
+  if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
+  if (v == "0" || v == "false" || v == "no" || v == "off") return false;
+  c.Fail("'" + v + "' is not a boolean", std::string("write ") +
+                                             std::string(c.name) + "=1 or " +
+                                             std::string(c.name) + "=0");
+}
+
+// A whole number (decimal or 0x hex) in [min, max].
+uint64_t ParseUint(const Ctx& c, const std::string& text, uint64_t min,
+                   uint64_t max) {
+  uint64_t v = 0;
+  const char* begin = text.data();
+  const char* end = text.data() + text.size();
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    begin += 2;
+    base = 16;
+  }
+  const auto [ptr, ec] = std::from_chars(begin, end, v, base);
+  if (text.empty() || ec != std::errc() || ptr != end) {
+    c.Fail("'" + text + "' is not a whole number",
+           "use a plain number between " + std::to_string(min) + " and " +
+               std::to_string(max));
+  }
+  if (v < min || v > max) {
+    c.Fail(std::to_string(v) + " is out of range",
+           "use a value between " + std::to_string(min) + " and " +
+               std::to_string(max));
+  }
+  return v;
+}
+
+uint32_t ParseU32(const Ctx& c, uint32_t min, uint32_t max) {
+  return static_cast<uint32_t>(ParseUint(c, Trim(c.Value()), min, max));
+}
+
+uint64_t ParseBytes(const Ctx& c, const std::string& text) {
+  uint64_t v = 0;
+  const Status s = ParseSize(text, &v);
+  if (!s.ok()) c.Fail(s.message(), "use a size such as 4k, 1M or 2G");
+  return v;
+}
+
+uint64_t ParseBlockSize(const Ctx& c, const std::string& text) {
+  const uint64_t v = ParseBytes(c, text);
+  if (v == 0) c.Fail("a block size must be greater than 0", "use e.g. 4k");
+  if (v > kMaxBlockSize) {
+    c.Fail("block size " + FormatBytes(v) + " is larger than the maximum " +
+               FormatBytes(kMaxBlockSize),
+           "use a block size of at most 256M");
+  }
+  return v;
+}
+
+// "1G" or "20%". allow_zero: offset=0 is valid, size=0 is not.
+SizeSpec ParseSizeOrPercent(const Ctx& c, bool allow_zero) {
+  const std::string v = Trim(c.Value());
+  SizeSpec spec;
+  spec.set = true;
+  if (!v.empty() && v.back() == '%') {
+    const std::string number =
+        Trim(std::string_view(v).substr(0, v.size() - 1));
+    char* end = nullptr;
+    const double p = std::strtod(number.c_str(), &end);
+    const bool ok = !number.empty() && end == number.c_str() + number.size() &&
+                    (allow_zero ? p >= 0 && p < 100 : p > 0 && p <= 100);
+    if (!ok) {
+      c.Fail("'" + v + "' is not a valid percentage",
+             allow_zero ? "use a percentage from 0% to below 100%"
+                        : "use a percentage above 0% up to 100%");
+    }
+    spec.is_percent = true;
+    spec.percent = p;
+    return spec;
+  }
+  spec.bytes = ParseBytes(c, v);
+  if (!allow_zero && spec.bytes == 0)
+    c.Fail("size must be greater than 0", "use e.g. size=1G or size=50%");
+  return spec;
+}
+
+uint64_t ParseDurationNs(const Ctx& c, uint64_t default_unit_ns) {
+  uint64_t ns = 0;
+  const Status s = ParseDuration(Trim(c.Value()), default_unit_ns, &ns);
+  if (!s.ok()) c.Fail(s.message(), "use e.g. 30 (seconds), 500ms or 2m");
+  return ns;
+}
+
+// "r", "r,w" or "r,w,t" (fio: read, write, trim; trim is unused here). One
+// value applies to both directions; an empty slot leaves that one alone.
+std::vector<std::string> PerDir(const Ctx& c) {
+  std::vector<std::string> parts = Split(c.Value(), ',');
+  if (parts.size() > 3)
+    c.Fail("more than three comma-separated values", "write read[,write]");
+  if (parts.size() == 1) return {parts[0], parts[0]};
+  parts.resize(2);
+  return parts;
+}
+
+// One direction of bssplit: "4k/28:16k/10:64k/" (a blank weight shares the
+// remainder equally; the integer-division remainder goes to the first blanks).
+std::vector<std::pair<uint64_t, uint32_t>> ParseSplit(const Ctx& c,
+                                                      const std::string& text) {
+  std::vector<std::pair<uint64_t, uint32_t>> split;
+  std::vector<size_t> blank;
+  uint32_t sum = 0;
+  for (const std::string& entry : Split(text, ':')) {
+    if (entry.empty()) continue;
+    const size_t slash = entry.find('/');
+    const uint64_t size =
+        ParseBlockSize(c, Trim(std::string_view(entry).substr(0, slash)));
+    const std::string weight =
+        slash == std::string::npos
+            ? ""
+            : Trim(std::string_view(entry).substr(slash + 1));
+    if (weight.empty()) {
+      blank.push_back(split.size());
+      split.emplace_back(size, 0);
+      continue;
+    }
+    const auto w = static_cast<uint32_t>(ParseUint(c, weight, 0, 100));
+    sum += w;
+    split.emplace_back(size, w);
+  }
+  if (split.empty())
+    c.Fail("no block sizes given", "write e.g. bssplit=4k/50:64k/50");
+  if (split.size() > kMaxSplitEntries)
+    c.Fail("more than 64 entries", "merge some sizes");
+  if (sum > 100) {
+    c.Fail("weights add up to " + std::to_string(sum) + "%, more than 100%",
+           "make the percentages of each direction add up to exactly 100");
+  }
+  if (blank.empty() && sum != 100) {
+    c.Fail("weights add up to " + std::to_string(sum) +
+               "%, not 100% (fio refuses this too)",
+           "make the percentages of each direction add up to exactly 100, or "
+           "leave one blank "
+           "(e.g. 64k/) to take the rest");
+  }
+  const uint32_t rest = 100 - sum;
+  for (size_t i = 0; i < blank.size(); ++i) {
+    split[blank[i]].second = rest / static_cast<uint32_t>(blank.size()) +
+                             (i < rest % blank.size() ? 1 : 0);
+  }
+  return split;
+}
+
+// rwmixread / rwmixwrite: setting one sets the other (fio); both in one
+// section must agree.
+void SetRwmix(const Ctx& c, bool is_read, uint32_t value) {
+  JobDraft* d = c.draft;
+  (is_read ? d->section_rwmixread : d->section_rwmixwrite) = value;
+  if (d->section_rwmixread && d->section_rwmixwrite &&
+      *d->section_rwmixread + *d->section_rwmixwrite != 100) {
+    c.Fail("rwmixread=" + std::to_string(*d->section_rwmixread) +
+               " and rwmixwrite=" + std::to_string(*d->section_rwmixwrite) +
+               " do not add up to 100",
+           "give only one of rwmixread/rwmixwrite, or make them add up to 100");
+  }
+  d->spec.rwmixread = is_read ? value : 100 - value;
+  d->where["rwmixread"] = c.line.where;
+}
+
+// Parses the value of one option into the draft; throws via Ctx::Fail.
+using Handler = std::function<void(const Ctx&)>;
+
+struct OptionDef {
+  const char* name;
+  std::vector<const char*> aliases;
+  Handler apply;
+};
+
+const std::vector<OptionDef>& Options() {
+  static const std::vector<OptionDef> kOptions = {
+      {"name",
+       {},
+       [](const Ctx& c) {
+         c.draft->spec.name = Trim(c.Value());
+         if (c.draft->spec.name.empty())
+           c.Fail("the name is empty", "write name=<job name>");
+       }},
+      // fio separates several files with ':'; tierbench runs one file per
+      // job, so only an escaped '\:' may appear in the path.
+      {"filename",
+       {},
+       [](const Ctx& c) {
+         const std::string v = Trim(c.Value());
+         std::string out;
+         for (size_t i = 0; i < v.size(); ++i) {
+           if (v[i] == '\\' && i + 1 < v.size() && v[i + 1] == ':') {
+             out += ':';
+             ++i;
+           } else if (v[i] == ':') {
+             c.Fail("several files per job ('" + v + "') are not supported",
+                    "give each target its own job, or escape a ':' in the path "
+                    "as '\\:'");
+           } else {
+             out += v[i];
+           }
+         }
+         if (out.empty())
+           c.Fail("the file name is empty", "write filename=<device or file>");
+         c.draft->spec.filename = out;
+       }},
+      {"directory",
+       {},
+       [](const Ctx& c) {
+         c.draft->directory = Trim(c.Value());
+         if (c.draft->directory.empty())
+           c.Fail("the directory is empty", "write directory=<dir>");
+       }},
+      {"rw",
+       {"readwrite"},
+       [](const Ctx& c) {
+         static const std::pair<const char*, RwPattern> kPatterns[] = {
+             {"read", RwPattern::kRead},
+             {"write", RwPattern::kWrite},
+             {"randread", RwPattern::kRandRead},
+             {"randwrite", RwPattern::kRandWrite},
+             {"rw", RwPattern::kReadWrite},
+             {"readwrite", RwPattern::kReadWrite},
+             {"randrw", RwPattern::kRandReadWrite}};
+         const std::string v = Trim(c.Value());
+         for (const auto& [text, pattern] : kPatterns) {
+           if (v == text) {
+             c.draft->spec.rw = pattern;
+             return;
+           }
+         }
+         c.Fail(
+             "'" + v + "' is not a supported IO pattern",
+             "use read, write, randread, randwrite, rw (readwrite) or randrw");
+       }},
+      {"rwmixread",
+       {},
+       [](const Ctx& c) { SetRwmix(c, true, ParseU32(c, 0, 100)); }},
+      {"rwmixwrite",
+       {},
+       [](const Ctx& c) { SetRwmix(c, false, ParseU32(c, 0, 100)); }},
+      {"percentage_random",
+       {},
+       [](const Ctx& c) {
+         const std::vector<std::string> v = PerDir(c);
+         const uint64_t r = ParseUint(c, v[0], 0, 100);
+         if (!v[1].empty() && ParseUint(c, v[1], 0, 100) != r) {
+           c.Fail("different read and write percentages are not supported",
+                  "give one percentage for both directions");
+         }
+         c.draft->spec.percentage_random = static_cast<uint32_t>(r);
+       }},
+      {"bs",
+       {"blocksize"},
+       [](const Ctx& c) {
+         const std::vector<std::string> v = PerDir(c);
+         for (int d = 0; d < kNumDirs; ++d) {
+           if (v[d].empty()) continue;
+           c.draft->spec.bs[d].min = c.draft->spec.bs[d].max =
+               ParseBlockSize(c, v[d]);
+         }
+       }},
+      {"blocksize_range",
+       {"bsrange"},
+       [](const Ctx& c) {
+         const std::vector<std::string> v = PerDir(c);
+         for (int d = 0; d < kNumDirs; ++d) {
+           if (v[d].empty()) continue;
+           const size_t dash = v[d].find_first_of("-:");
+           if (dash == std::string::npos) {
+             c.Fail("'" + v[d] + "' is not a range",
+                    "write min-max, e.g. 4k-64k");
+           }
+           const uint64_t lo =
+               ParseBlockSize(c, Trim(std::string_view(v[d]).substr(0, dash)));
+           const uint64_t hi =
+               ParseBlockSize(c, Trim(std::string_view(v[d]).substr(dash + 1)));
+           if (lo > hi)
+             c.Fail("the minimum is larger than the maximum", "write min-max");
+           c.draft->spec.bs[d].min = lo;
+           c.draft->spec.bs[d].max = hi;
+         }
+         c.draft->where["bs"] = c.line.where;
+       }},
+      {"bssplit",
+       {},
+       [](const Ctx& c) {
+         const std::vector<std::string> v = PerDir(c);
+         for (int d = 0; d < kNumDirs; ++d) {
+           if (v[d].empty()) continue;
+           c.draft->spec.bs[d].split = ParseSplit(c, v[d]);
+         }
+         c.draft->where["bs"] = c.line.where;
+       }},
+      {"blockalign",
+       {"ba"},
+       [](const Ctx& c) {
+         const std::vector<std::string> v = PerDir(c);
+         for (int d = 0; d < kNumDirs; ++d) {
+           if (!v[d].empty()) c.draft->spec.blockalign[d] = ParseBytes(c, v[d]);
+         }
+       }},
+      {"iodepth",
+       {},
+       [](const Ctx& c) { c.draft->spec.iodepth = ParseU32(c, 1, 65536); }},
+      {"iodepth_batch_submit",
+       {"iodepth_batch"},
+       [](const Ctx& c) {
+         c.draft->spec.iodepth_batch_submit = ParseU32(c, 0, 65536);
+       }},
+      {"iodepth_batch_complete_min",
+       {"iodepth_batch_complete"},
+       [](const Ctx& c) {
+         c.draft->spec.iodepth_batch_complete_min = ParseU32(c, 0, 65536);
+       }},
+      {"iodepth_batch_complete_max",
+       {},
+       [](const Ctx& c) {
+         c.draft->spec.iodepth_batch_complete_max = ParseU32(c, 0, 65536);
+       }},
+      {"numjobs",
+       {},
+       [](const Ctx& c) { c.draft->spec.numjobs = ParseU32(c, 1, 4096); }},
+      {"direct", {}, [](const Ctx& c) { c.draft->spec.direct = ParseBool(c); }},
+      {"buffered",
+       {},
+       [](const Ctx& c) {
+         c.draft->spec.direct = !ParseBool(c);
+         c.draft->where["direct"] = c.line.where;
+       }},
+      {"ioengine",
+       {},
+       [](const Ctx& c) {
+         const std::string v = Trim(c.Value());
+         if (v == "libaio" || v == "psync" || v == "null") {
+           c.draft->spec.ioengine = v;
+         } else if (v == "sync") {
+           c.draft->spec.ioengine = "psync";
+           c.notices->push_back(
+               c.line.where +
+               ": option 'ioengine': 'sync' (lseek + read/write) runs as psync "
+               "(pread/pwrite); the IO pattern is the same");
+         } else {
+           c.Fail("engine '" + v + "' is not supported by tierbench",
+                  "use ioengine=libaio, psync or null");
+         }
+       }},
+      {"size",
+       {},
+       [](const Ctx& c) { c.draft->spec.size = ParseSizeOrPercent(c, false); }},
+      {"offset",
+       {},
+       [](const Ctx& c) {
+         c.draft->spec.offset = ParseSizeOrPercent(c, true);
+       }},
+      {"runtime",
+       {"timeout"},
+       [](const Ctx& c) {
+         c.draft->spec.runtime_ns = ParseDurationNs(c, kNsPerSec);
+       }},
+      {"time_based",
+       {},
+       [](const Ctx& c) { c.draft->spec.time_based = ParseBool(c); }},
+      {"ramp_time",
+       {},
+       [](const Ctx& c) {
+         c.draft->spec.ramp_time_ns = ParseDurationNs(c, kNsPerSec);
+       }},
+      {"norandommap",
+       {},
+       [](const Ctx& c) { c.draft->spec.norandommap = ParseBool(c); }},
+      {"randrepeat",
+       {},
+       [](const Ctx& c) { c.draft->spec.randrepeat = ParseBool(c); }},
+      {"randseed",
+       {},
+       [](const Ctx& c) {
+         c.draft->spec.randseed = ParseUint(c, Trim(c.Value()), 0, UINT64_MAX);
+         c.draft->spec.randseed_set = true;
+       }},
+      {"group_reporting",
+       {},
+       [](const Ctx& c) { c.draft->spec.group_reporting = ParseBool(c); }},
+      {"stonewall",
+       {"wait_for_previous"},
+       [](const Ctx& c) { c.draft->spec.stonewall = ParseBool(c); }},
+      {"thinktime",
+       {},
+       [](const Ctx& c) {
+         c.draft->spec.thinktime_ns = ParseDurationNs(c, kNsPerUs);
+       }},
+      {"rate_iops",
+       {},
+       [](const Ctx& c) {
+         const std::vector<std::string> v = PerDir(c);
+         for (int d = 0; d < kNumDirs; ++d) {
+           if (!v[d].empty())
+             c.draft->spec.rate_iops[d] = ParseUint(c, v[d], 0, 100000000);
+         }
+       }},
+  };
+  return kOptions;
+}
+
+// Options accepted and ignored, with the reason given in the notice.
+struct IgnoredOption {
+  const char* name;
+  const char* reason;
+};
+
+constexpr const char* kOutputOnly = "only affects fio's output";
+const IgnoredOption kIgnored[] = {
+    {"gtod_reduce", kOutputOnly},
+    {"disable_lat", kOutputOnly},
+    {"disable_clat", kOutputOnly},
+    {"disable_slat", kOutputOnly},
+    {"disable_bw_measurement", kOutputOnly},
+    {"disable_bw", kOutputOnly},
+    {"clat_percentiles", kOutputOnly},
+    {"lat_percentiles", kOutputOnly},
+    {"slat_percentiles", kOutputOnly},
+    {"percentile_list", kOutputOnly},
+    {"write_bw_log", kOutputOnly},
+    {"write_iops_log", kOutputOnly},
+    {"write_lat_log", kOutputOnly},
+    {"write_hist_log", kOutputOnly},
+    {"log_avg_msec", kOutputOnly},
+    {"log_hist_msec", kOutputOnly},
+    {"log_max_value", kOutputOnly},
+    {"log_offset", kOutputOnly},
+    {"per_job_logs", kOutputOnly},
+    {"bwavgtime", kOutputOnly},
+    {"iopsavgtime", kOutputOnly},
+    {"unified_rw_reporting", kOutputOnly},
+    {"significant_figures", kOutputOnly},
+    {"eta", kOutputOnly},
+    {"eta_newline", kOutputOnly},
+    {"status-interval", kOutputOnly},
+    {"description", "is a text for fio's output"},
+    {"thread", "is implied: tierbench always runs clones as threads"},
+    {"invalidate",
+     "is not applied: tierbench does not drop the page cache per job (direct=1 "
+     "bypasses it)"},
+};
+
+}  // namespace
+
+void ThrowOptionError(const std::string& where, std::string_view option,
+                      const std::string& why, const std::string& fix) {
+  throw ConfigError(where + ": option '" + std::string(option) + "': " + why +
+                    ". Fix: " + fix);
+}
+
+void ApplyJobOption(const OptionLine& line, JobDraft* draft,
+                    std::vector<std::string>* notices) {
+  for (const OptionDef& def : Options()) {
+    bool match = line.name == def.name;
+    for (const char* alias : def.aliases) match = match || line.name == alias;
+    if (!match) continue;
+    const Ctx ctx{line, def.name, draft, notices};
+    def.apply(ctx);
+    draft->where[def.name] = line.where;
+    return;
+  }
+  for (const IgnoredOption& ignored : kIgnored) {
+    if (line.name != ignored.name) continue;
+    notices->push_back(line.where + ": option '" + std::string(line.name) +
+                       "' " + ignored.reason + "; ignored");
+    return;
+  }
+  ThrowOptionError(line.where, line.name, "unknown or unsupported option",
+                   "remove it or check its spelling; README.md lists the "
+                   "supported fio options");
+}
+
+}  // namespace tierbench

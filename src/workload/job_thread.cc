@@ -1,0 +1,333 @@
+#include "workload/job_thread.h"
+
+#include <sys/resource.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "io/engine_registry.h"
+#include "util/clock.h"
+#include "util/errors.h"
+#include "util/interrupt.h"
+#include "util/units.h"
+
+namespace tierbench {
+namespace {
+
+constexpr uint64_t kNoEnd = UINT64_MAX;
+// Longest single wait, so an interruption is noticed while draining.
+constexpr uint64_t kWaitSliceNs = 50 * kNsPerMs;
+
+// fio's "IO depths" buckets: 1, 2, 4, 8, 16, 32, >=64 (lower bounds).
+int DepthIndex(uint32_t depth) {
+  if (depth >= 64) return 6;
+  if (depth >= 32) return 5;
+  if (depth >= 16) return 4;
+  if (depth >= 8) return 3;
+  if (depth >= 4) return 2;
+  if (depth >= 2) return 1;
+  return 0;
+}
+
+uint64_t LargestBlock(const JobSpec& spec) {
+  uint64_t largest = 0;
+  for (const BlockSizeSpec& bs : spec.bs) {
+    largest = std::max(largest, bs.max);
+    for (const auto& [size, percent] : bs.split)
+      largest = std::max(largest, size);
+  }
+  return largest;
+}
+
+double Seconds(const timeval& tv) {
+  return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
+}
+
+}  // namespace
+
+JobThread::JobThread(const JobSpec& spec, uint32_t clone_index, int fd,
+                     uint64_t target_bytes)
+    : spec_(spec),
+      engine_(EngineRegistry::Default().Create(spec.ioengine)),
+      pattern_(spec, target_bytes, clone_index) {
+  depth_ = std::max<uint32_t>(1, spec.iodepth);
+  batch_submit_ = spec.iodepth_batch_submit == 0
+                      ? depth_
+                      : std::min(spec.iodepth_batch_submit, depth_);
+  complete_min_ = std::min(spec.iodepth_batch_complete_min, depth_);
+  // fio: a complete_max below complete_min (incl. unset, 0) means
+  // complete_min, so by default one completion is reaped per call.
+  complete_max_ = std::min(
+      std::max(spec.iodepth_batch_complete_max, complete_min_), depth_);
+  complete_max_ = std::max({complete_max_, complete_min_, 1u});
+
+  const size_t buffer_bytes = static_cast<size_t>(LargestBlock(spec));
+  buffers_.reserve(depth_);
+  requests_.resize(depth_);
+  free_.reserve(depth_);
+  completed_.reserve(depth_);
+  for (uint32_t i = 0; i < depth_; ++i) {
+    buffers_.emplace_back(buffer_bytes);
+    buffers_.back().FillRandom(pattern_.seed() ^ (0x9E37ull * (i + 1)));
+    requests_[i].index = i;
+    requests_[i].buffer = buffers_.back().data();
+  }
+  for (uint32_t i = depth_; i > 0; --i) free_.push_back(&requests_[i - 1]);
+  for (int d = 0; d < kNumDirs; ++d) {
+    limiters_[d] = RateLimiter(spec.rate_iops[d]);
+    live_ios_[d].store(0, std::memory_order_relaxed);
+    live_bytes_[d].store(0, std::memory_order_relaxed);
+  }
+  byte_budget_ = spec.time_based ? 0 : pattern_.io_budget();
+
+  Status s = engine_->Init(fd, depth_);
+  if (!s.ok()) {
+    throw SysError::From("Cannot start the IO engine. Job: " + spec.name +
+                             "; Engine: " + spec.ioengine +
+                             "; Depth: " + std::to_string(depth_),
+                         s);
+  }
+  result_.name = spec.name;
+  result_.spec = spec;
+  result_.group_id = spec.group_id;
+  result_.jobs = 1;
+}
+
+JobThread::CpuSnapshot JobThread::TakeCpuSnapshot() {
+  rusage ru;
+  std::memset(&ru, 0, sizeof(ru));
+  getrusage(RUSAGE_THREAD, &ru);
+  return {Seconds(ru.ru_utime), Seconds(ru.ru_stime),
+          static_cast<uint64_t>(ru.ru_nvcsw + ru.ru_nivcsw)};
+}
+
+void JobThread::Run() {
+  const uint64_t start = NowNs();
+  measure_start_ns_ = start + spec_.ramp_time_ns;
+  end_ns_ =
+      spec_.runtime_ns > 0 ? measure_start_ns_ + spec_.runtime_ns : kNoEnd;
+  if (spec_.ramp_time_ns == 0) {
+    measuring_ = true;
+    cpu_start_ = TakeCpuSnapshot();
+  } else {
+    ramping_.store(true, std::memory_order_relaxed);
+  }
+
+  try {
+    Loop();
+  } catch (const std::exception& e) {
+    EngineFailed(Status::IoError(e.what()));
+  }
+  if (engine_failed_) engine_->Cleanup();
+  EndMeasurement(NowNs());
+  finished_.store(true, std::memory_order_release);
+}
+
+void JobThread::Loop() {
+  while (!engine_failed_) {
+    const uint64_t now = NowNs();
+    if (!measuring_ && now >= measure_start_ns_) {
+      measuring_ = true;
+      ramping_.store(false, std::memory_order_relaxed);
+      cpu_start_ = TakeCpuSnapshot();
+    }
+    if (issuing_ && (now >= end_ns_ || Interrupted())) issuing_ = false;
+    if (issuing_) Fill();
+    if (queued_ > 0) Commit();
+    if (engine_failed_) break;
+    if (in_flight_ == 0) {
+      if (!issuing_ && queued_ == 0) break;
+      if (has_held_) {
+        SleepUntil(std::min(
+            limiters_[static_cast<int>(held_dir_)].NextAllowedNs(), end_ns_));
+      }
+      continue;
+    }
+    if (issuing_ && !has_held_ && queued_ == 0) {
+      // The queue is full: wait as fio's wait_for_completions().
+      Reap(std::max(1u, std::min(complete_min_, in_flight_)), 0);
+    } else if (issuing_ && has_held_) {
+      uint64_t next = limiters_[static_cast<int>(held_dir_)].NextAllowedNs();
+      Reap(1,
+           std::clamp<uint64_t>(next > now ? next - now : 1, 1, kWaitSliceNs));
+    } else {
+      Reap(1, kWaitSliceNs);  // draining, or the kernel refused more for now
+    }
+  }
+}
+
+void JobThread::Fill() {
+  while (!free_.empty() && issuing_) {
+    IoDir dir;
+    uint64_t offset;
+    uint32_t length;
+    if (has_held_) {
+      dir = held_dir_;
+      offset = held_offset_;
+      length = held_length_;
+    } else if (!pattern_.Next(&dir, &offset, &length)) {
+      if (!spec_.time_based) {
+        issuing_ = false;
+        return;
+      }
+      pattern_.Rewind();
+      if (!pattern_.Next(&dir, &offset, &length)) {
+        issuing_ = false;
+        return;
+      }
+    }
+    RateLimiter& limiter = limiters_[static_cast<int>(dir)];
+    if (limiter.limited() && !(has_held_ && held_paced_)) {
+      const uint64_t t = NowNs();
+      if (!limiter.Ready(t)) {
+        has_held_ = true;
+        held_paced_ = false;
+        held_dir_ = dir;
+        held_offset_ = offset;
+        held_length_ = length;
+        return;
+      }
+      limiter.Consume(t);
+    }
+    has_held_ = false;
+    IoRequest* req = free_.back();
+    req->dir = dir;
+    req->offset = offset;
+    req->length = length;
+    req->start_ns = NowNs();
+    QueueResult qr;
+    Status s = engine_->Queue(req, &qr);
+    if (!s.ok()) {
+      EngineFailed(s);
+      return;
+    }
+    if (qr == QueueResult::kBusy) {
+      has_held_ = held_paced_ = true;
+      held_dir_ = dir;
+      held_offset_ = offset;
+      held_length_ = length;
+      return;
+    }
+    free_.pop_back();
+    if (req->start_ns >= measure_start_ns_) {
+      ++depth_hist_[DepthIndex(in_flight_ + queued_ + 1)];
+    }
+    if (qr == QueueResult::kCompleted) {
+      Complete(req, NowNs());
+      return;  // let Run() look at the clock between synchronous IOs
+    }
+    if (++queued_ >= batch_submit_) Commit();
+    if (spec_.thinktime_ns > 0) {
+      Drain();
+      SleepUntil(NowNs() + spec_.thinktime_ns);
+      return;
+    }
+  }
+}
+
+void JobThread::Commit() {
+  uint32_t submitted = 0;
+  Status s = engine_->Commit(&submitted);
+  if (!s.ok()) {
+    EngineFailed(s);
+    return;
+  }
+  queued_ -= submitted;
+  in_flight_ += submitted;
+}
+
+void JobThread::Reap(uint32_t min, uint64_t timeout_ns) {
+  completed_.clear();
+  Status s = engine_->Reap(min, complete_max_, timeout_ns, &completed_);
+  if (!s.ok()) {
+    EngineFailed(s);
+    return;
+  }
+  if (completed_.empty()) return;
+  // One completion timestamp per reaped batch, as fio.
+  const uint64_t now = NowNs();
+  in_flight_ -= static_cast<uint32_t>(completed_.size());
+  for (IoRequest* req : completed_) Complete(req, now);
+}
+
+void JobThread::Complete(IoRequest* req, uint64_t now) {
+  const int d = static_cast<int>(req->dir);
+  free_.push_back(req);
+  if (req->result != static_cast<int64_t>(req->length)) {
+    ++stats_[d].errors;
+    std::string what =
+        req->result < 0
+            ? std::strerror(static_cast<int>(-req->result))
+            : "short transfer of " + std::to_string(req->result) + " bytes";
+    Fail(std::string(IoDirName(req->dir)) + " of " +
+         std::to_string(req->length) + " bytes at offset " +
+         std::to_string(req->offset) + " of " + spec_.filename +
+         " failed: " + what);
+    return;
+  }
+  live_ios_[d].store(live_ios_[d].load(std::memory_order_relaxed) + 1,
+                     std::memory_order_relaxed);
+  live_bytes_[d].store(
+      live_bytes_[d].load(std::memory_order_relaxed) + req->length,
+      std::memory_order_relaxed);
+  if (req->start_ns < measure_start_ns_) return;  // started during the ramp
+  DirectionStats& st = stats_[d];
+  ++st.ios;
+  st.bytes += req->length;
+  const uint64_t slat = req->issue_ns - req->start_ns;
+  const uint64_t clat = now - req->issue_ns;
+  const uint64_t lat = now - req->start_ns;
+  st.slat.Add(static_cast<double>(slat));
+  st.clat.Add(static_cast<double>(clat));
+  st.lat.Add(static_cast<double>(lat));
+  st.clat_hist.Add(clat);
+  st.lat_hist.Add(lat);
+  st.series.Add(now - measure_start_ns_, req->length);
+  last_completion_ns_ = now;
+}
+
+void JobThread::Drain() {
+  while (!engine_failed_ && (in_flight_ > 0 || queued_ > 0)) {
+    if (queued_ > 0) Commit();
+    if (in_flight_ > 0) Reap(1, kWaitSliceNs);
+  }
+}
+
+void JobThread::SleepUntil(uint64_t deadline_ns) {
+  for (uint64_t now = NowNs(); now < deadline_ns && !Interrupted();
+       now = NowNs()) {
+    const uint64_t slice = std::min(deadline_ns - now, kWaitSliceNs);
+    timespec ts{static_cast<time_t>(slice / kNsPerSec),
+                static_cast<long>(slice % kNsPerSec)};
+    nanosleep(&ts, nullptr);
+  }
+}
+
+void JobThread::Fail(const std::string& error) {
+  if (result_.error.empty()) result_.error = error;
+  issuing_ = false;
+}
+
+void JobThread::EngineFailed(const Status& status) {
+  Fail(std::string(engine_->name()) + " engine failed: " + status.message());
+  engine_failed_ = true;
+}
+
+void JobThread::EndMeasurement(uint64_t now) {
+  if (measuring_) {
+    const uint64_t end =
+        last_completion_ns_ > 0 ? last_completion_ns_ : std::min(now, end_ns_);
+    result_.runtime_ns = end > measure_start_ns_ ? end - measure_start_ns_ : 0;
+    const CpuSnapshot cpu_end = TakeCpuSnapshot();
+    result_.usr_cpu_sec = cpu_end.usr_sec - cpu_start_.usr_sec;
+    result_.sys_cpu_sec = cpu_end.sys_sec - cpu_start_.sys_sec;
+    result_.ctx_switches = cpu_end.ctx - cpu_start_.ctx;
+  }
+  for (int d = 0; d < kNumDirs; ++d) result_.dir[d] = std::move(stats_[d]);
+  std::copy(std::begin(depth_hist_), std::end(depth_hist_),
+            std::begin(result_.depth_hist));
+}
+
+}  // namespace tierbench

@@ -1,0 +1,142 @@
+// JobThread: one clone of a job (fio's thread_data): its engine, IoPattern,
+// request pool and statistics, and the queue loop that drives them.
+//
+// The queue loop follows fio's do_io(): fill the queue up to iodepth,
+// committing every iodepth_batch_submit queued IOs; when the queue is full
+// (or nothing more may be issued) reap with min = min(
+// iodepth_batch_complete_min, in flight) (at least 1 when full) and max =
+// iodepth_batch_complete_max, raised to complete_min when smaller (fio's
+// fixup_options: unset means complete_min, so one completion per call by
+// default, which keeps the queue at iodepth). Latencies as fio: slat = issue -
+// start, clat = completion - issue, lat = completion - start, with one
+// completion timestamp per reaped batch. IOs started during ramp_time are
+// not counted (IOs in flight at the switch belong to the ramp); measurement
+// ends at runtime (time_based loops over the region with Rewind()) or when
+// the pattern's budget is spent. thinktime drains the queue and sleeps after
+// each IO; rate_iops paces each direction. The first IO error stops the
+// clone (fio's continue_on_error=none).
+//
+// Construction does everything that can fail before IO (pattern, buffers,
+// engine Init) and throws ConfigError/SysError. Run() never throws: errors
+// land in result().error. The live counters may be read from another thread
+// at any time (relaxed atomics written only by Run()); everything else
+// belongs to the thread running Run() until it returns.
+#ifndef TIERBENCH_WORKLOAD_JOB_THREAD_H_
+#define TIERBENCH_WORKLOAD_JOB_THREAD_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/aligned_buffer.h"
+#include "io/io_engine.h"
+#include "stats/job_result.h"
+#include "util/status.h"
+#include "workload/io_pattern.h"
+#include "workload/job_spec.h"
+#include "workload/rate_limiter.h"
+
+namespace tierbench {
+
+class JobThread {
+ public:
+  // `fd` is the open target (-1 for engines that do no IO); `target_bytes`
+  // its size. `spec` must outlive the JobThread.
+  JobThread(const JobSpec& spec, uint32_t clone_index, int fd,
+            uint64_t target_bytes);
+  JobThread(const JobThread&) = delete;
+  JobThread& operator=(const JobThread&) = delete;
+
+  // Runs the clone to its end on the calling thread.
+  void Run();
+
+  const JobResult& result() const { return result_; }
+  const JobSpec& spec() const { return spec_; }
+
+  // Live progress (any thread): completed IOs/bytes per direction including
+  // ramp, whether the clone is ramping or finished, and the bytes it will
+  // transfer when it is not time-bound (0 otherwise).
+  uint64_t live_ios(IoDir d) const {
+    return live_ios_[static_cast<int>(d)].load(std::memory_order_relaxed);
+  }
+  uint64_t live_bytes(IoDir d) const {
+    return live_bytes_[static_cast<int>(d)].load(std::memory_order_relaxed);
+  }
+  bool ramping() const { return ramping_.load(std::memory_order_relaxed); }
+  bool finished() const { return finished_.load(std::memory_order_acquire); }
+  uint64_t byte_budget() const { return byte_budget_; }
+
+ private:
+  struct CpuSnapshot {
+    double usr_sec = 0;
+    double sys_sec = 0;
+    uint64_t ctx = 0;
+  };
+  static CpuSnapshot TakeCpuSnapshot();
+
+  // The queue loop proper (may throw on allocation failure).
+  void Loop();
+
+  // Fills the queue until it is full, the pattern or the rate says stop,
+  // or a synchronous engine completed an IO; clears issuing_ at the end.
+  void Fill();
+  // Submits queued IOs; records an engine failure.
+  void Commit();
+  // Reaps between min and max completions (timeout bounds the wait).
+  void Reap(uint32_t min, uint64_t timeout_ns);
+  // Records one finished IO that completed at `now`.
+  void Complete(IoRequest* req, uint64_t now);
+  // Waits until every IO in flight completed.
+  void Drain();
+  // Sleeps until `deadline_ns` or an interruption.
+  static void SleepUntil(uint64_t deadline_ns);
+  // Records the clone's first error and stops issuing.
+  void Fail(const std::string& error);
+  // Records an engine failure; Run() then abandons the queue.
+  void EngineFailed(const Status& status);
+  void EndMeasurement(uint64_t now);
+
+  const JobSpec& spec_;
+  std::unique_ptr<IoEngine> engine_;
+  IoPattern pattern_;
+  std::vector<AlignedBuffer> buffers_;
+  std::vector<IoRequest> requests_;
+  std::vector<IoRequest*> free_;       // requests not in use (stack)
+  std::vector<IoRequest*> completed_;  // Reap() output, reused
+  RateLimiter limiters_[kNumDirs];
+  uint64_t byte_budget_ = 0;
+
+  // Queue-loop state (owned by Run()).
+  uint32_t depth_ = 1;
+  uint32_t batch_submit_ = 1;
+  uint32_t complete_min_ = 1;
+  uint32_t complete_max_ = 1;
+  uint32_t queued_ = 0;     // handed to Queue(), not committed
+  uint32_t in_flight_ = 0;  // committed, not reaped
+  bool issuing_ = true;
+  bool engine_failed_ = false;
+  bool has_held_ = false;    // an IO drawn from the pattern waits for its turn
+  bool held_paced_ = false;  // ... and was already counted by its limiter
+  IoDir held_dir_ = IoDir::kRead;
+  uint64_t held_offset_ = 0;
+  uint32_t held_length_ = 0;
+  bool measuring_ = false;
+  uint64_t measure_start_ns_ = 0;
+  uint64_t end_ns_ = 0;
+  uint64_t last_completion_ns_ = 0;
+  CpuSnapshot cpu_start_;
+  DirectionStats stats_[kNumDirs];
+  uint64_t depth_hist_[7] = {0, 0, 0, 0, 0, 0, 0};
+  JobResult result_;
+
+  std::atomic<uint64_t> live_ios_[kNumDirs];
+  std::atomic<uint64_t> live_bytes_[kNumDirs];
+  std::atomic<bool> ramping_{false};
+  std::atomic<bool> finished_{false};
+};
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_WORKLOAD_JOB_THREAD_H_

@@ -1,0 +1,292 @@
+// RunWorkload (workload/runner.h): checks every target, lays out files, then
+// runs the jobs' clones as JobThreads, one stonewall-separated run set after
+// another, and merges the results per reporting group.
+#include "workload/runner.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "io/device_guard.h"
+#include "io/engine_registry.h"
+#include "io/target.h"
+#include "util/clock.h"
+#include "util/errors.h"
+#include "util/interrupt.h"
+#include "util/log.h"
+#include "util/units.h"
+#include "workload/io_pattern.h"
+#include "workload/job_thread.h"
+#include "workload/progress.h"
+
+namespace tierbench {
+namespace {
+
+// A job after its checks: what it runs on.
+struct PreparedJob {
+  const JobSpec* spec = nullptr;
+  const EngineInfo* engine = nullptr;
+  TargetInfo info;
+  uint64_t target_bytes = 0;  // the size the job sees (after any lay-out)
+  bool needs_layout = false;
+  std::unique_ptr<Target> target;  // null for engines that do no IO
+};
+
+std::string JobLabel(const JobSpec& spec) {
+  return "Job: " + spec.name +
+         (spec.origin.empty() ? "" : " (" + spec.origin + ")");
+}
+
+// Bytes a regular file must have for the job's absolute offset + size (0 when
+// size is unset or a percentage: the job then uses what exists).
+uint64_t RequiredFileBytes(const JobSpec& spec, uint64_t existing) {
+  if (!spec.size.set || spec.size.is_percent) return 0;
+  return spec.offset.Resolve(existing) + spec.size.bytes;
+}
+
+void CheckAlignment(const PreparedJob& job, const IoPattern& pattern) {
+  const JobSpec& s = *job.spec;
+  const uint64_t lbs = job.info.logical_block_size;
+  auto check = [&](uint64_t value, const char* what) {
+    if (value % lbs != 0) {
+      throw ConfigError(
+          "Not a multiple of the logical block size with direct=1. " +
+          JobLabel(s) + "; " + what + ": " + std::to_string(value) +
+          "; Block size of " + s.filename + ": " + std::to_string(lbs) +
+          "; Fix: use multiples of " + std::to_string(lbs) +
+          " for bs/bssplit/blockalign/offset, or direct=0");
+    }
+  };
+  for (int d = 0; d < kNumDirs; ++d) {
+    const bool used = d == 0 ? PatternReads(s.rw) : PatternWrites(s.rw);
+    if (!used) continue;
+    check(s.bs[d].min, "bs");
+    check(s.bs[d].max, "bs");
+    for (const auto& [size, percent] : s.bs[d].split)
+      check(size, "bssplit size");
+    check(s.blockalign[d], "blockalign");
+  }
+  check(pattern.region_start(), "offset");
+}
+
+void CheckWritableDevice(const PreparedJob& job, const RunOptions& options) {
+  const JobSpec& s = *job.spec;
+  if (!options.destructive) {
+    throw SafetyError(
+        "Job '" + s.name + "' would overwrite " + s.filename +
+        " (rw=" + RwPatternName(s.rw) +
+        "). Fix: add --destructive if its contents may be destroyed");
+  }
+  Status st = CheckDeviceWritable(s.filename, HostPaths{});
+  if (!st.ok()) {
+    throw SafetyError("Refusing to write to the device. " + JobLabel(s) +
+                      "; Device: " + s.filename + "; Reason: " + st.message());
+  }
+}
+
+// Checks one job without writing anything; opens existing targets.
+PreparedJob Prepare(const JobSpec& spec, const RunOptions& options,
+                    std::map<std::string, uint64_t>* layouts) {
+  PreparedJob job;
+  job.spec = &spec;
+  job.engine = &EngineRegistry::Default().Get(spec.ioengine);
+  if (spec.filename.empty()) {
+    throw ConfigError(
+        "No target for the job. " + JobLabel(spec) +
+        "; Fix: set filename= in the job file or pass --filename");
+  }
+  job.info = Target::Inspect(spec.filename, HostPaths{});
+  const uint64_t existing = job.info.size_bytes;
+  const uint64_t need =
+      job.info.is_block ? 0 : RequiredFileBytes(spec, existing);
+  if (!job.info.exists) {
+    if (spec.filename.rfind("/dev/", 0) == 0) {
+      throw SysError("The target does not exist. " + JobLabel(spec) +
+                     "; Device: " + spec.filename +
+                     "; Fix: check the device name (lsblk)");
+    }
+    if (need == 0) {
+      throw ConfigError(
+          "The target file does not exist and its size is unknown. " +
+          JobLabel(spec) + "; File: " + spec.filename +
+          "; Fix: set size= (bytes, not %) to create it, or point filename= at "
+          "an existing file");
+    }
+    if (job.engine->does_io) {
+      const size_t slash = spec.filename.rfind('/');
+      const std::string dir =
+          slash == std::string::npos
+              ? "."
+              : spec.filename.substr(0, std::max<size_t>(slash, 1));
+      if (access(dir.c_str(), W_OK) != 0) {
+        throw SysError("Cannot create the target file. " + JobLabel(spec) +
+                       "; File: " + spec.filename +
+                       "; Fix: create the directory " + dir +
+                       " or make it writable");
+      }
+    }
+  }
+  job.target_bytes = std::max(existing, need);
+  job.needs_layout = job.engine->does_io && need > existing;
+  for (uint32_t c = 0; c < std::max<uint32_t>(1, spec.numjobs); ++c) {
+    IoPattern pattern(spec, job.target_bytes, c);  // validates the region
+    if (spec.direct && job.engine->does_io && c == 0)
+      CheckAlignment(job, pattern);
+  }
+  if (!job.engine->does_io) return job;
+  if (job.info.is_block && PatternWrites(spec.rw))
+    CheckWritableDevice(job, options);
+  if (job.needs_layout) {
+    uint64_t& size = (*layouts)[spec.filename];
+    size = std::max(size, job.target_bytes);
+  } else {
+    job.target = std::make_unique<Target>();
+    job.target->Open(spec.filename, PatternWrites(spec.rw), spec.direct);
+  }
+  if (spec.ioengine == "libaio" && !spec.direct && spec.iodepth > 1) {
+    LogNotice("job '" + spec.name +
+              "': libaio without direct=1 runs mostly synchronously; "
+              "iodepth=" +
+              std::to_string(spec.iodepth) + " will not be reached");
+  }
+  return job;
+}
+
+// Joins worker threads on every exit path.
+class ThreadSet {
+ public:
+  ~ThreadSet() { JoinAll(); }
+  void Start(JobThread* t) {
+    threads_.emplace_back([t] { t->Run(); });
+  }
+  void JoinAll() {
+    for (std::thread& t : threads_) {
+      if (t.joinable()) t.join();
+    }
+    threads_.clear();
+  }
+
+ private:
+  std::vector<std::thread> threads_;
+};
+
+void RunSet(const std::vector<JobThread*>& set, const RunOptions& options) {
+  const bool draw = options.progress && StderrIsTerminal();
+  ThreadSet workers;
+  for (JobThread* t : set) workers.Start(t);
+  const uint64_t start = NowNs();
+  ProgressMeter meter(std::vector<const JobThread*>(set.begin(), set.end()),
+                      options.progress_label, start);
+  uint64_t next_draw = start + kNsPerSec;
+  uint64_t nap_us = 1000;
+  while (!std::all_of(set.begin(), set.end(),
+                      [](const JobThread* t) { return t->finished(); })) {
+    usleep(static_cast<useconds_t>(nap_us));
+    nap_us = std::min<uint64_t>(nap_us * 2, 100000);
+    const uint64_t now = NowNs();
+    if (draw && now >= next_draw) {
+      meter.Tick(now);
+      next_draw += kNsPerSec;
+    }
+  }
+  workers.JoinAll();
+  if (draw) ClearProgressLine();
+}
+
+// fio's group_reporting: consecutive clones/jobs of one group that all have
+// group_reporting are reported as one.
+std::vector<JobResult> MergeGroups(
+    const std::vector<std::unique_ptr<JobThread>>& threads) {
+  std::vector<JobResult> out;
+  bool last_merges = false;
+  int last_group = -1;
+  for (const auto& t : threads) {
+    const JobSpec& s = t->spec();
+    if (!out.empty() && s.group_reporting && last_merges &&
+        last_group == s.group_id) {
+      out.back().Merge(t->result());
+    } else {
+      out.push_back(t->result());
+    }
+    last_merges = s.group_reporting;
+    last_group = s.group_id;
+  }
+  return out;
+}
+
+}  // namespace
+
+RunResult RunWorkload(const Workload& workload, const RunOptions& options) {
+  const uint64_t t0 = NowNs();
+  if (workload.jobs.empty()) {
+    throw ConfigError(
+        "The job files define no job. Fix: add a [jobname] section");
+  }
+  // 1. Every check of every job, before anything is written.
+  std::map<std::string, uint64_t> layouts;
+  std::vector<PreparedJob> jobs;
+  jobs.reserve(workload.jobs.size());
+  for (const JobSpec& spec : workload.jobs)
+    jobs.push_back(Prepare(spec, options, &layouts));
+
+  // 2. Lay out missing or short files, then open them.
+  for (const auto& [path, bytes] : layouts) {
+    LogNotice("laying out IO file " + path + " (" + FormatBytes(bytes) + ")");
+    Target::LayOut(path, bytes);
+  }
+  for (PreparedJob& job : jobs) {
+    if (!job.engine->does_io) continue;
+    if (!job.target) {
+      job.target = std::make_unique<Target>();
+      job.target->Open(job.spec->filename, PatternWrites(job.spec->rw),
+                       job.spec->direct);
+    }
+    job.target->DropCache();  // fio's invalidate=1
+  }
+
+  // 3. One JobThread per clone (engines and buffers ready before any IO).
+  std::vector<std::unique_ptr<JobThread>> threads;
+  std::vector<size_t> set_starts;
+  for (const PreparedJob& job : jobs) {
+    if (threads.empty() || job.spec->stonewall)
+      set_starts.push_back(threads.size());
+    const int fd = job.target ? job.target->fd() : -1;
+    for (uint32_t c = 0; c < std::max<uint32_t>(1, job.spec->numjobs); ++c) {
+      threads.push_back(
+          std::make_unique<JobThread>(*job.spec, c, fd, job.target_bytes));
+    }
+  }
+  set_starts.push_back(threads.size());
+
+  // 4. Run sets one after another (stonewall).
+  for (size_t i = 0; i + 1 < set_starts.size(); ++i) {
+    std::vector<JobThread*> set;
+    for (size_t k = set_starts[i]; k < set_starts[i + 1]; ++k)
+      set.push_back(threads[k].get());
+    RunSet(set, options);
+    if (Interrupted()) {
+      throw InterruptedError(
+          "Interrupted; the jobs were stopped and their IO drained",
+          InterruptSignal());
+    }
+    for (const JobThread* t : set) {
+      if (!t->result().error.empty()) {
+        throw RunError("IO failed during the run. " + JobLabel(t->spec()) +
+                       "; Error: " + t->result().error +
+                       "; Fix: check the device (dmesg) and the job's region");
+      }
+    }
+  }
+
+  RunResult result;
+  result.jobs = MergeGroups(threads);
+  result.notices = workload.notices;
+  result.wall_ns = NowNs() - t0;
+  return result;
+}
+
+}  // namespace tierbench

@@ -1,0 +1,157 @@
+// BcacheDevice against the REAL kernel bcache: builds a throwaway stack on two
+// loop devices (make-bcache -B/-C), then checks the sysfs formats and
+// behaviours the unit tests only emulate: mode read-back, size knobs written
+// as bytes and shown as "4.0M", the writeback_percent clamp, capture/restore,
+// detach/attach for a cold cache, and counters after the ~13.6 s lag.
+// Skips visibly where bcache is missing (this development machine): it is
+// meant for the lab guest (`tierbench lab`, Debian kernel with bcache.ko).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "cache/bcache_device.h"
+#include "test_env.h"
+#include "util/errors.h"
+
+namespace tierbench::testing {
+namespace {
+
+std::string Base(const std::string& dev) {
+  return dev.substr(dev.rfind('/') + 1);
+}
+
+void WriteSys(const std::string& path, const std::string& value) {
+  std::ofstream out(path);
+  out << value;
+}
+
+// The registered stack; stops the bcache device and the cache set on exit.
+class RealStack {
+ public:
+  RealStack() : hdd_(256ull << 20, "/tmp"), ssd_(128ull << 20, "/tmp") {}
+  ~RealStack() {
+    if (!bcache_.empty()) {
+      WriteSys("/sys/block/" + bcache_ + "/bcache/stop", "1");
+    }
+    if (!cset_.empty()) WriteSys("/sys/fs/bcache/" + cset_ + "/stop", "1");
+    // Let the kernel release the loop devices before losetup -d.
+    auto busy = [this] {
+      return (!cset_.empty() &&
+              std::filesystem::exists("/sys/fs/bcache/" + cset_)) ||
+             (!bcache_.empty() &&
+              std::filesystem::exists("/sys/block/" + bcache_));
+    };
+    for (int i = 0; i < 50 && busy(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+
+  // Formats and registers; returns "" or the reason it could not.
+  std::string Build() {
+    if (!hdd_.ok()) return hdd_.error();
+    if (!ssd_.ok()) return ssd_.error();
+    std::string out;
+    if (RunShell("make-bcache --bucket 64k --wipe-bcache -B " + hdd_.device() +
+                     " -C " + ssd_.device() + " 2>&1",
+                 &out) != 0) {
+      return "make-bcache failed: " + out;
+    }
+    WriteSys("/sys/fs/bcache/register", ssd_.device());
+    WriteSys("/sys/fs/bcache/register", hdd_.device());
+    for (int i = 0; i < 100 && bcache_.empty(); ++i) {
+      for (const std::string& name : BcacheDevice::List(Sysfs())) {
+        std::string backing;
+        Sysfs().Read("sys/block/" + name + "/bcache/backing_dev_name",
+                     &backing);
+        if (backing == Base(hdd_.device())) bcache_ = name;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    if (bcache_.empty())
+      return "no /sys/block/bcacheN appeared for " + hdd_.device();
+    cset_ = BcacheDevice(Sysfs(), bcache_).Topology().cset_uuid;
+    return cset_.empty() ? "backing device registered without its cache" : "";
+  }
+
+  const std::string& bcache() const { return bcache_; }
+  const std::string& hdd() const { return hdd_.device(); }
+  const std::string& ssd() const { return ssd_.device(); }
+
+ private:
+  LoopDevice hdd_;
+  LoopDevice ssd_;
+  std::string bcache_;
+  std::string cset_;
+};
+
+TEST(CacheRealBcacheTest, ControlsARealStack) {
+  TIERBENCH_REQUIRE_ROOT();
+  if (!BcacheDevice::ModulePresent(Sysfs())) {
+    GTEST_SKIP() << "SKIPPED: no bcache in this kernel (/sys/fs/bcache "
+                    "missing); runs in the lab guest";
+  }
+  if (!HaveTool("make-bcache")) {
+    GTEST_SKIP() << "SKIPPED: make-bcache not found (apt-get install "
+                    "bcache-tools)";
+  }
+  RealStack stack;
+  const std::string error = stack.Build();
+  ASSERT_EQ("", error);
+  BcacheDevice dev(Sysfs(), "/dev/" + stack.bcache());
+
+  const BcacheTopology topo = dev.Topology();
+  EXPECT_EQ(Base(stack.hdd()), topo.backing_name);
+  ASSERT_EQ(1u, topo.cache_names.size());
+  EXPECT_EQ(Base(stack.ssd()), topo.cache_names[0]);
+  EXPECT_EQ(BcacheState::kClean, dev.State());
+
+  const KnobSnapshot original = dev.Capture();
+  EXPECT_EQ("4.0M", original.knobs.at("sequential_cutoff"));
+  for (std::string_view mode : kCacheModes) {
+    EXPECT_EQ(mode, dev.SetCacheMode(mode));
+  }
+  EXPECT_EQ("0.0k", dev.SetKnob("sequential_cutoff", "0"));
+  EXPECT_EQ("4.0M", dev.SetKnob("sequential_cutoff", "4M"));
+  EXPECT_THROW(dev.SetKnob("writeback_percent", "95"), SysError);  // Clamped.
+  EXPECT_EQ("0", dev.SetCacheSetKnob("congested_read_threshold_us", "0"));
+
+  // Writeback: direct writes become dirty data on the SSD.
+  dev.SetCacheMode("writeback");
+  dev.SetKnob("sequential_cutoff", "0");
+  dev.SetKnob("writeback_running", "0");
+  const CounterSnapshot before = dev.TakeCounters();
+  std::string out;
+  ASSERT_EQ(0, RunShell("dd if=/dev/urandom of=/dev/" + stack.bcache() +
+                            " bs=4k count=256 oflag=direct 2>&1",
+                        &out))
+      << out;
+  ASSERT_EQ(0, RunShell("dd if=/dev/" + stack.bcache() +
+                            " of=/dev/null bs=4k count=256 iflag=direct 2>&1",
+                        &out))
+      << out;
+  EXPECT_EQ(BcacheState::kDirty, dev.State());
+  EXPECT_GE(dev.DirtyBytes(), 1u << 20);
+  std::this_thread::sleep_for(std::chrono::seconds(kStatsLagSeconds));
+  const CounterDelta d = DiffCounters(before, dev.TakeCounters());
+  EXPECT_GE(d.stats.cache_hits, 200u);  // The reads of the dirty data.
+  EXPECT_GE(d.dirty_growth_bytes, 1 << 20);
+  EXPECT_GE(d.cache.write_bytes(), 1u << 20);
+  EXPECT_LT(d.backing.write_bytes(), 1u << 20);  // Deferred.
+
+  // Cold cache: detach writes the dirty data back, attach starts empty.
+  dev.SetKnob("writeback_running", "1");
+  dev.MakeCold(120);
+  EXPECT_EQ(0u, dev.DirtyBytes());
+  double drain = -1;
+  EXPECT_TRUE(dev.WaitClean(60, 0.5, nullptr, &drain).ok());
+
+  const RestoreReport report = dev.Restore(original);
+  EXPECT_TRUE(report.ok()) << report.failures.front();
+  EXPECT_EQ(original.cache_mode, dev.CacheMode());
+}
+
+}  // namespace
+}  // namespace tierbench::testing

@@ -1,0 +1,13 @@
+# Lab tests: real bcache in a QEMU guest (tierbench lab). A separate
+# executable with the ctest label "lab" (scripts/test runs it on its own).
+add_executable(tierbench_lab_tests
+  ${CMAKE_CURRENT_LIST_DIR}/lab_compare_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/lab_test_util.cc
+)
+target_link_libraries(tierbench_lab_tests PRIVATE GTest::gtest GTest::gtest_main)
+target_compile_definitions(tierbench_lab_tests PRIVATE
+  TIERBENCH_BINARY="$<TARGET_FILE:tierbench>"
+  TIERBENCH_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+add_dependencies(tierbench_lab_tests tierbench)
+gtest_discover_tests(tierbench_lab_tests PROPERTIES LABELS lab DISCOVERY_TIMEOUT 60
+                     TIMEOUT 900)

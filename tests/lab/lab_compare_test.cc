@@ -1,0 +1,176 @@
+// Lab tests: `tierbench compare` on REAL kernel bcache inside the QEMU guest
+// (tierbench lab). One guest run per test; the assertions read the runs.csv
+// it brings back and check that the cache modes behave as bcache's code
+// says they must (reference-notes §3.4), with deliberately large ratios.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "lab_test_util.h"
+
+namespace tierbench::labtest {
+namespace {
+
+const std::string kSource = TIERBENCH_SOURCE_DIR;
+
+std::string Mode(const std::string& name) {
+  return kSource + "/modes/" + name + ".json";
+}
+std::string Workload(const std::string& name) {
+  return kSource + "/workloads/" + name + ".fio";
+}
+
+double Num(const CsvRow& row, const std::string& col) {
+  auto it = row.find(col);
+  if (it == row.end() || it->second.empty()) return -1;
+  return std::strtod(it->second.c_str(), nullptr);
+}
+
+std::string Get(const CsvRow& row, const std::string& col) {
+  auto it = row.find(col);
+  return it == row.end() ? "" : it->second;
+}
+
+// The first row of (mode, workload, direction).
+const CsvRow* Find(const std::vector<CsvRow>& rows, const std::string& mode,
+                   const std::string& workload, const std::string& direction) {
+  for (const CsvRow& r : rows) {
+    if (Get(r, "mode") == mode && Get(r, "workload") == workload &&
+        Get(r, "direction") == direction) {
+      return &r;
+    }
+  }
+  return nullptr;
+}
+
+#define TIERBENCH_REQUIRE_LAB()                                \
+  do {                                                         \
+    std::string why = LabUnavailableReason();                  \
+    if (!why.empty()) GTEST_SKIP() << "SKIPPED: lab: " << why; \
+  } while (0)
+
+// Runs the lab; skips when the kernel package cannot be obtained, fails
+// with the lab's output otherwise.
+#define TIERBENCH_RUN_LAB(args, expected_rc)                                \
+  std::string output;                                                       \
+  int rc = RunLab(args, &output);                                           \
+  if (rc == 3 && KernelPackageUnavailable(output))                          \
+    GTEST_SKIP() << "SKIPPED: lab: Debian kernel package unobtainable: "    \
+                 << output.substr(output.size() > 400 ? output.size() - 400 \
+                                                      : 0);                 \
+  ASSERT_EQ(rc, expected_rc) << output
+
+TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
+  TIERBENCH_REQUIRE_LAB();
+  ScratchDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  // writeback right before none: its dirty data must be drained in between.
+  std::vector<std::string> args = {"--modes",
+                                   Mode("hdd"),
+                                   Mode("writethrough"),
+                                   Mode("writeback"),
+                                   Mode("none"),
+                                   "--workloads",
+                                   Workload("randwrite-4k"),
+                                   Workload("wiki-4k-qd32"),
+                                   "--runtime",
+                                   "4",
+                                   "--ramp-time",
+                                   "1",
+                                   "--size",
+                                   "256M",
+                                   "--results",
+                                   dir.path(),
+                                   "--run-id",
+                                   "lab-compare"};
+  TIERBENCH_RUN_LAB(args, 0);
+  std::vector<CsvRow> rows = ReadCsv(dir.path() + "/lab-compare/runs.csv");
+  ASSERT_FALSE(rows.empty()) << output;
+
+  // Every bcache row reads back the mode it asked for.
+  int bcache_rows = 0;
+  for (const CsvRow& r : rows) {
+    if (Get(r, "layer") != "bcache") continue;
+    ++bcache_rows;
+    EXPECT_EQ(Get(r, "cache_mode_readback"), Get(r, "mode"))
+        << "workload " << Get(r, "workload");
+  }
+  EXPECT_EQ(bcache_rows, 6);  // 3 bcache modes x 2 single-direction workloads
+
+  const CsvRow* hdd = Find(rows, "hdd", "randwrite-4k", "write");
+  const CsvRow* wt = Find(rows, "writethrough", "randwrite-4k", "write");
+  const CsvRow* wb = Find(rows, "writeback", "randwrite-4k", "write");
+  const CsvRow* none = Find(rows, "none", "randwrite-4k", "write");
+  ASSERT_TRUE(hdd && wt && wb && none) << output;
+  double hdd_iops = Num(*hdd, "iops"), wt_iops = Num(*wt, "iops");
+  double wb_iops = Num(*wb, "iops"), none_iops = Num(*none, "iops");
+  // Writeback absorbs random writes at cache speed (lab.md: 28x the HDD).
+  EXPECT_GE(wb_iops, 5 * none_iops)
+      << "writeback " << wb_iops << " none " << none_iops;
+  // Writethrough writes complete on the HDD: the HDD's speed.
+  EXPECT_GE(wt_iops, 0.5 * hdd_iops)
+      << "writethrough " << wt_iops << " hdd " << hdd_iops;
+  EXPECT_LE(wt_iops, 2.0 * hdd_iops)
+      << "writethrough " << wt_iops << " hdd " << hdd_iops;
+
+  // Dirty data after the writeback write cell, drained before the next cell.
+  EXPECT_GT(Num(*wb, "dirty_after_bytes"), 0);
+  bool after_wb = false;
+  for (const CsvRow& r : rows) {
+    if (after_wb && Get(r, "layer") == "bcache") {
+      EXPECT_EQ(Num(r, "dirty_before_bytes"), 0)
+          << "cell after writeback: " << Get(r, "mode") << "/"
+          << Get(r, "workload");
+      break;
+    }
+    after_wb = &r == wb;
+  }
+
+  // The wiki job of seed 001 is a sequential read: bypassed by the cutoff,
+  // in every bcache mode, and said so in `warnings`.
+  for (const char* mode : {"writethrough", "writeback", "none"}) {
+    const CsvRow* wiki = Find(rows, mode, "wiki-4k-qd32", "read");
+    ASSERT_NE(wiki, nullptr) << mode;
+    EXPECT_NE(Get(*wiki, "warnings").find("sequential_cutoff"),
+              std::string::npos)
+        << mode << ": warnings '" << Get(*wiki, "warnings") << "'";
+  }
+}
+
+TEST(LabCompare, InterruptedCompareRestoresModeAndKnobs) {
+  TIERBENCH_REQUIRE_LAB();
+  ScratchDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  // The guest sends SIGINT once compare changed a knob (mid-run), then
+  // compares every knob with what it was before compare started.
+  std::vector<std::string> args = {"--interrupt-compare",
+                                   "--modes",
+                                   Mode("writeback"),
+                                   "--workloads",
+                                   Workload("randwrite-4k"),
+                                   "--runtime",
+                                   "30",
+                                   "--size",
+                                   "256M",
+                                   "--results",
+                                   dir.path(),
+                                   "--run-id",
+                                   "lab-interrupt"};
+  TIERBENCH_RUN_LAB(args, 0);
+  std::string lab = dir.path() + "/lab-interrupt/lab/";
+  EXPECT_EQ(ReadText(lab + "compare-exit-code"), "130\n");
+  std::string before = ReadText(lab + "knobs-before.txt");
+  ASSERT_NE(before.find("cache_mode=[writethrough]"), std::string::npos)
+      << before;
+  // Mid-run the mode really was switched (else the test proves nothing)...
+  EXPECT_NE(ReadText(lab + "knobs-during.txt"), before);
+  EXPECT_NE(ReadText(lab + "knobs-during.txt").find("[writeback]"),
+            std::string::npos);
+  // ...and afterwards every knob is back.
+  EXPECT_EQ(ReadText(lab + "knobs-after.txt"), before);
+}
+
+}  // namespace
+}  // namespace tierbench::labtest

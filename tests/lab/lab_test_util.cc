@@ -1,0 +1,130 @@
+#include "lab_test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace tierbench::labtest {
+namespace {
+
+std::string ShellQuote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Splits CSV text into records of fields (quotes may hold commas, quotes
+// doubled, newlines).
+std::vector<std::vector<std::string>> ParseCsv(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> row;
+  std::string field;
+  bool quoted = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      row.push_back(field);
+      field.clear();
+    } else if (c == '\n') {
+      row.push_back(field);
+      field.clear();
+      rows.push_back(row);
+      row.clear();
+    } else if (c != '\r') {
+      field += c;
+    }
+  }
+  if (!field.empty() || !row.empty()) {
+    row.push_back(field);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace
+
+std::string TierbenchBinary() {
+  const char* env = getenv("TIERBENCH_BIN");
+  return env && *env ? env : TIERBENCH_BINARY;
+}
+
+std::string LabUnavailableReason() {
+  const char* skip = getenv("TIERBENCH_SKIP_LAB");
+  if (skip && *skip) return "TIERBENCH_SKIP_LAB is set (scripts/test --quick)";
+  if (system("command -v qemu-system-x86_64 >/dev/null 2>&1") != 0) {
+    return "qemu-system-x86_64 not found; run ./scripts/install-deps";
+  }
+  return "";
+}
+
+bool KernelPackageUnavailable(const std::string& output) {
+  return output.find("apt-get download") != std::string::npos ||
+         output.find("cannot resolve the kernel package") != std::string::npos;
+}
+
+int RunLab(const std::vector<std::string>& args, std::string* output) {
+  std::string cmd = ShellQuote(TierbenchBinary()) + " lab";
+  for (const std::string& a : args) cmd += " " + ShellQuote(a);
+  cmd += " 2>&1";
+  output->clear();
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return -1;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) output->append(buf, n);
+  int status = pclose(p);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::vector<CsvRow> ReadCsv(const std::string& path) {
+  std::vector<std::vector<std::string>> rows = ParseCsv(ReadText(path));
+  std::vector<CsvRow> out;
+  if (rows.empty()) return out;
+  const std::vector<std::string>& header = rows[0];
+  for (size_t r = 1; r < rows.size(); ++r) {
+    CsvRow row;
+    for (size_t c = 0; c < header.size() && c < rows[r].size(); ++c) {
+      row[header[c]] = rows[r][c];
+    }
+    out.push_back(row);
+  }
+  return out;
+}
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+ScratchDir::ScratchDir() {
+  std::string tmpl = std::filesystem::temp_directory_path().string() +
+                     "/tierbench-labtest.XXXXXX";
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  if (mkdtemp(buf.data()) != nullptr) path_ = buf.data();
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;
+  if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+}
+
+}  // namespace tierbench::labtest

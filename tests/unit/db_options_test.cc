@@ -1,0 +1,127 @@
+// Unit tests of `tierbench pgbench` option parsing (db/pgbench_options.h).
+#include <gtest/gtest.h>
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "db/pgbench_options.h"
+#include "util/errors.h"
+
+namespace tierbench {
+namespace {
+
+// Parses `args` (without the program name) into a PgbenchOptions.
+PgbenchOptions Parse(std::vector<std::string> args) {
+  CLI::App app{"test"};
+  PgbenchOptions o;
+  AddPgbenchOptions(&app, &o);
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  app.parse(reversed);
+  return o;
+}
+
+TEST(DbOptionsTest, PgbenchLettersMapToFields) {
+  PgbenchOptions o =
+      Parse({"-h", "/tmp/sock", "-p", "5433", "-U", "bob",
+             "-c", "8",         "-j", "2",    "-T", "30",
+             "-M", "prepared",  "-P", "5",    "-n", "--random-seed",
+             "7",  "bench"});
+  EXPECT_EQ(o.host, "/tmp/sock");
+  EXPECT_EQ(o.port, "5433");
+  EXPECT_EQ(o.user, "bob");
+  EXPECT_EQ(o.clients, 8);
+  EXPECT_EQ(o.threads, 2);
+  EXPECT_EQ(o.duration, "30");
+  EXPECT_EQ(o.query_mode, "prepared");
+  EXPECT_EQ(o.progress_sec, 5);
+  EXPECT_TRUE(o.no_vacuum);
+  EXPECT_EQ(o.dbname, "bench");
+  TpcbDriverConfig c = ResolvePgbenchRun(o);
+  EXPECT_EQ(c.duration_ns, 30ull * 1000000000ull);
+  EXPECT_EQ(c.query_mode, QueryMode::kPrepared);
+  EXPECT_EQ(c.random_seed, 7u);
+  EXPECT_EQ(c.conninfo,
+            "host='/tmp/sock' port='5433' user='bob' dbname='bench'");
+}
+
+TEST(DbOptionsTest, InitOptions) {
+  PgbenchOptions o = Parse({"-i", "-s", "12", "-F", "90", "-I", "dtGvp"});
+  EXPECT_TRUE(o.initialize);
+  EXPECT_TRUE(o.scale_set);
+  TpcbInitOptions init = ResolvePgbenchInit(o);
+  EXPECT_EQ(init.scale, 12);
+  EXPECT_EQ(init.fillfactor, 90);
+  EXPECT_EQ(init.steps, "dtGvp");
+}
+
+TEST(DbOptionsTest, DefaultsAreTenTransactionsTpcbSimple) {
+  TpcbDriverConfig c = ResolvePgbenchRun(Parse({}));
+  EXPECT_EQ(c.duration_ns, 0u);
+  EXPECT_EQ(c.transactions_per_client, 10u);
+  EXPECT_EQ(c.builtin, Builtin::kTpcbLike);
+  EXPECT_EQ(c.query_mode, QueryMode::kSimple);
+  EXPECT_EQ(c.clients, 1);
+  EXPECT_EQ(c.threads, 1);
+  EXPECT_EQ(c.conninfo, "");
+}
+
+TEST(DbOptionsTest, ScriptShortcuts) {
+  struct Case {
+    std::vector<std::string> args;
+    Builtin want;
+  } cases[] = {
+      {{"-N"}, Builtin::kSimpleUpdate},
+      {{"-S"}, Builtin::kSelectOnly},
+      {{"-b", "select-only"}, Builtin::kSelectOnly},
+      {{"-b", "simple"}, Builtin::kSimpleUpdate},
+      {{"-S", "-b", "select-only"}, Builtin::kSelectOnly},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(ResolvePgbenchRun(Parse(c.args)).builtin, c.want)
+        << c.args.front();
+  }
+}
+
+TEST(DbOptionsTest, DsnWithOverrides) {
+  PgbenchOptions o = Parse({"--pg-dsn", "host=/run/pg port=5432", "-U", "x"});
+  EXPECT_EQ(BuildConnInfo(o), "host=/run/pg port=5432 user='x'");
+  o = Parse({"--pg-dsn", "postgresql:///db", "-p", "6000"});
+  EXPECT_EQ(BuildConnInfo(o), "postgresql:///db?port=6000");
+}
+
+// Values CLI11 itself rejects (exit 2 through main's ParseError path).
+TEST(DbOptionsTest, ParserRejectsBadValues) {
+  const std::vector<std::vector<std::string>> bad = {
+      {"-c", "0"},
+      {"-c", "-3"},
+      {"-s", "0"},
+      {"-j", "0"},
+      {"-M", "x"},
+      {"-F", "5"},
+      {"--output-format", "xml"},
+  };
+  for (const auto& args : bad) {
+    EXPECT_THROW(Parse(args), CLI::ParseError) << args[0] << " " << args[1];
+  }
+}
+
+// Combinations only the cross-option checks catch (ConfigError, exit 2).
+TEST(DbOptionsTest, ResolveRejectsInconsistentOptions) {
+  const std::vector<std::vector<std::string>> bad = {
+      {"-c", "2", "-j", "3"},
+      {"-T", "10", "-t", "5"},
+      {"-N", "-S"},
+      {"-S", "-b", "tpcb-like", "-N"},
+      {"-T", "0"},
+      {"-T", "soon"},
+      {"--random-seed", "abc"},
+  };
+  for (const auto& args : bad) {
+    EXPECT_THROW(ResolvePgbenchRun(Parse(args)), ConfigError) << args[0];
+  }
+  EXPECT_THROW(ResolvePgbenchInit(Parse({"-I", "dtxq"})), ConfigError);
+}
+
+}  // namespace
+}  // namespace tierbench

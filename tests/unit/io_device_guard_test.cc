@@ -1,0 +1,168 @@
+// Device guard against a fake /proc and /sys tree and against image files
+// carrying each known signature.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "io/device_guard.h"
+
+namespace tierbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+class FakeHost {
+ public:
+  FakeHost() {
+    root_ =
+        fs::temp_directory_path() / ("tb-guard-" + std::to_string(::getpid()) +
+                                     "-" + std::to_string(counter_++));
+    fs::create_directories(root_ / "proc/self");
+    fs::create_directories(root_ / "sys/class/block/loop7/holders");
+    fs::create_directories(root_ / "sys/class/block/loop7/loop7p1/holders");
+    Write("sys/class/block/loop7/dev", "7:7\n");
+    Write("sys/class/block/loop7/loop7p1/dev", "259:3\n");
+    Write("sys/class/block/loop7/loop7p1/partition", "1\n");
+    Write("proc/self/mountinfo",
+          "22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n"
+          "23 22 0:21 / /proc rw shared:2 - proc proc rw\n");
+    Write("proc/swaps", "Filename Type Size Used Priority\n");
+    paths_.proc_root = (root_ / "proc").string();
+    paths_.sys_root = (root_ / "sys").string();
+  }
+  ~FakeHost() { fs::remove_all(root_); }
+
+  void Write(const std::string& rel, const std::string& text) {
+    std::ofstream(root_ / rel) << text;
+  }
+  void Append(const std::string& rel, const std::string& text) {
+    std::ofstream(root_ / rel, std::ios::app) << text;
+  }
+  void AddHolder(const std::string& rel_dir, const std::string& holder) {
+    fs::create_directories(root_ / rel_dir / "holders" / holder);
+  }
+  const HostPaths& paths() const { return paths_; }
+  fs::path root() const { return root_; }
+
+ private:
+  static inline int counter_ = 0;
+  fs::path root_;
+  HostPaths paths_;
+};
+
+const BlockDeviceId kLoop7{7, 7, "loop7"};
+
+TEST(DeviceGuardTest, InUseCases) {
+  struct Case {
+    const char* name;
+    const char* mountinfo_line;  // appended to mountinfo ("" = none)
+    const char* swaps_line;      // appended to swaps
+    const char* holder_dir;      // gets a holder ("" = none)
+    const char* expect;          // substring of the message, "" = OK
+  } cases[] = {
+      {"clean", "", "", "", ""},
+      {"mounted by devnum", "40 22 7:7 / /mnt/data rw - ext4 /dev/loop7 rw\n",
+       "", "", "/dev/loop7 is mounted on /mnt/data"},
+      {"partition mounted", "41 22 259:3 / /mnt/p1 rw - xfs /dev/loop7p1 rw\n",
+       "", "", "/dev/loop7p1 is mounted on /mnt/p1"},
+      {"btrfs anonymous devnum, matched by source",
+       "42 22 0:45 / /mnt/b rw - btrfs /dev/loop7 rw\n", "", "",
+       "mounted on /mnt/b"},
+      {"other device mounted", "43 22 7:8 / /mnt/o rw - ext4 /dev/loop8 rw\n",
+       "", "", ""},
+      {"swap", "", "/dev/loop7 partition 1024 0 -2\n", "", "active swap"},
+      {"held by bcache", "", "", "sys/class/block/loop7", "held by bcache0"},
+      {"partition held", "", "", "sys/class/block/loop7/loop7p1",
+       "/dev/loop7p1 is held"},
+  };
+  for (const Case& c : cases) {
+    FakeHost host;
+    host.Append("proc/self/mountinfo", c.mountinfo_line);
+    host.Append("proc/swaps", c.swaps_line);
+    if (*c.holder_dir) host.AddHolder(c.holder_dir, "bcache0");
+    Status s = CheckDeviceNotInUse(kLoop7, host.paths());
+    if (*c.expect == '\0') {
+      EXPECT_TRUE(s.ok()) << c.name << ": " << s.ToString();
+    } else {
+      EXPECT_EQ(s.code(), Status::Code::kBusy) << c.name;
+      EXPECT_NE(s.message().find(c.expect), std::string::npos)
+          << c.name << ": " << s.message();
+    }
+  }
+}
+
+TEST(DeviceGuardTest, ResolveRejectsRegularFile) {
+  FakeHost host;
+  BlockDeviceId id;
+  Status s = ResolveBlockDevice((host.root() / "proc/swaps").string(),
+                                host.paths(), &id);
+  EXPECT_EQ(s.code(), Status::Code::kInvalidArgument);
+  s = ResolveBlockDevice((host.root() / "nope").string(), host.paths(), &id);
+  EXPECT_EQ(s.code(), Status::Code::kNotFound);
+}
+
+std::string MakeImage(
+    const fs::path& path,
+    const std::vector<std::pair<size_t, std::string>>& patches) {
+  std::string bytes(0x10040 + 4096, '\0');
+  for (const auto& [offset, data] : patches)
+    bytes.replace(offset, data.size(), data);
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path.string();
+}
+
+TEST(DeviceGuardTest, Signatures) {
+  const std::string kBcache(
+      "\xc6\x85\x73\xf6\x4e\x1a\x45\xca\x82\x65\xf5\x7f\x48\xba\x6d\x81", 16);
+  std::string mbr_entry(16, '\0');
+  mbr_entry[4] = '\x83';  // Linux partition type
+  struct Case {
+    const char* name;
+    std::vector<std::pair<size_t, std::string>> patches;
+    const char* expect;  // "" = no signature
+  } cases[] = {
+      {"blank", {}, ""},
+      {"ext4", {{0x438, std::string("\x53\xEF", 2)}}, "ext2/3/4 filesystem"},
+      {"xfs", {{0, "XFSB"}}, "XFS filesystem"},
+      {"btrfs", {{0x10040, "_BHRfS_M"}}, "btrfs filesystem"},
+      {"swap v1", {{4086, "SWAPSPACE2"}}, "swap area"},
+      {"swap v0", {{4086, "SWAP-SPACE"}}, "swap area"},
+      {"bcache", {{4096 + 24, kBcache}}, "bcache superblock"},
+      {"gpt", {{512, "EFI PART"}}, "GPT partition table"},
+      {"lvm in sector 1", {{512, "LABELONE"}}, "LVM2 physical volume"},
+      {"lvm in sector 3", {{1536, "LABELONE"}}, "LVM2 physical volume"},
+      {"mbr with a partition",
+       {{510, std::string("\x55\xAA", 2)}, {446, mbr_entry}},
+       "MBR partition table"},
+      {"mbr boot signature, empty table",
+       {{510, std::string("\x55\xAA", 2)}},
+       ""},
+      {"ext magic at a wrong offset",
+       {{0x400, std::string("\x53\xEF", 2)}},
+       ""},
+  };
+  FakeHost host;
+  for (const Case& c : cases) {
+    std::string image = MakeImage(host.root() / "image", c.patches);
+    std::string sig = "unset";
+    Status s = DetectSignature(image, &sig);
+    ASSERT_TRUE(s.ok()) << c.name << ": " << s.ToString();
+    EXPECT_EQ(sig, c.expect) << c.name;
+  }
+}
+
+TEST(DeviceGuardTest, SignatureOfShortImageAndMissingFile) {
+  FakeHost host;
+  std::ofstream(host.root() / "tiny") << "XFSB";
+  std::string sig;
+  ASSERT_TRUE(DetectSignature((host.root() / "tiny").string(), &sig).ok());
+  EXPECT_EQ(sig, "XFS filesystem");
+  EXPECT_EQ(DetectSignature((host.root() / "missing").string(), &sig).code(),
+            Status::Code::kNotFound);
+}
+
+}  // namespace
+}  // namespace tierbench

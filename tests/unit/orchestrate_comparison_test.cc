@@ -1,0 +1,138 @@
+// Comparison math and run plan: medians, spread, % vs baselines, position
+// between HDD and SSD, noise flags, cell order.
+#include <gtest/gtest.h>
+
+#include "orchestrate/comparison.h"
+#include "orchestrate/run_plan.h"
+
+namespace tierbench {
+namespace {
+
+MeasuredRow Row(const std::string& mode, const std::string& baseline, int rep,
+                double iops, double p99, const std::string& dir = "read") {
+  MeasuredRow r;
+  r.mode = mode;
+  r.baseline = baseline;
+  r.workload = "randread-4k";
+  r.job = "randread";
+  r.direction = dir;
+  r.unit = "io";
+  r.repetition = rep;
+  r.iops = iops;
+  r.bw_mib_s = iops * 4096 / (1 << 20);
+  r.lat_mean_us = p99 / 2;
+  r.lat_p99_us = p99;
+  return r;
+}
+
+TEST(ComparisonTest, SummarizeChangeAndPosition) {
+  const Spread s = Summarize({300, 100, 200});
+  EXPECT_EQ(s.n, 3);
+  EXPECT_DOUBLE_EQ(s.median, 200);
+  EXPECT_DOUBLE_EQ(s.min, 100);
+  EXPECT_DOUBLE_EQ(s.max, 300);
+  EXPECT_DOUBLE_EQ(s.rel_spread_pct, 100);
+
+  const struct {
+    double x, base;
+    std::optional<double> want;
+  } changes[] = {{150, 100, 50.0}, {50, 100, -50.0}, {5, 0, std::nullopt}};
+  for (const auto& c : changes) EXPECT_EQ(ChangePct(c.x, c.base), c.want);
+
+  const struct {
+    double x, hdd, ssd;
+    std::optional<double> want;
+  } positions[] = {{100, 100, 1100, 0.0},
+                   {1100, 100, 1100, 1.0},
+                   {600, 100, 1100, 0.5},
+                   {2100, 100, 1100, 2.0},
+                   {10, 10, 10, std::nullopt},
+                   // Latency: lower is better, the formula still maps
+                   // HDD -> 0 and SSD -> 1.
+                   {5000, 9000, 1000, 0.5}};
+  for (const auto& p : positions) {
+    EXPECT_EQ(Position(p.x, p.hdd, p.ssd), p.want) << p.x;
+  }
+}
+
+TEST(ComparisonTest, WithinNoise) {
+  Spread a{3, 100, 90, 110, 20};
+  Spread b{3, 105, 100, 120, 19};
+  Spread c{3, 200, 180, 220, 20};
+  Spread one{1, 100, 100, 100, 0};
+  EXPECT_EQ(WithinNoise(a, b), true);
+  EXPECT_EQ(WithinNoise(a, c), false);
+  EXPECT_EQ(WithinNoise(a, one), std::nullopt);
+}
+
+TEST(ComparisonTest, ModesAgainstBothBaselines) {
+  std::vector<MeasuredRow> rows;
+  for (int rep = 1; rep <= 3; ++rep) {
+    rows.push_back(Row("hdd", "hdd", rep, 150 + rep, 9000));
+    rows.push_back(Row("ssd", "ssd", rep, 10000 + rep * 10, 200));
+    rows.push_back(Row("writeback", "", rep, 5000 + rep * 100, 4600));
+    rows.push_back(Row("none", "", rep, 150 + rep * 2, 9000));
+  }
+  rows[2].warnings = {"w1"};
+  rows[6].warnings = {"w1", "w2"};
+  const std::vector<ComparisonRow> out = Compare(rows);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].mode, "hdd");
+  EXPECT_EQ(out[2].mode, "writeback");
+
+  const ComparisonRow& wb = out[2];
+  EXPECT_EQ(wb.iops.n, 3);
+  EXPECT_DOUBLE_EQ(wb.iops.median, 5200);
+  ASSERT_TRUE(wb.iops_vs_hdd_pct.has_value());
+  EXPECT_NEAR(*wb.iops_vs_hdd_pct, (5200.0 - 152) / 152 * 100, 1e-9);
+  EXPECT_NEAR(*wb.iops_vs_ssd_pct, (5200.0 - 10020) / 10020 * 100, 1e-9);
+  EXPECT_NEAR(*wb.iops_position, (5200.0 - 152) / (10020 - 152), 1e-9);
+  EXPECT_NEAR(*wb.p99_position, (4600.0 - 9000) / (200 - 9000), 1e-9);
+  EXPECT_EQ(wb.noise_vs_hdd, false);
+  EXPECT_EQ(wb.warnings, (std::vector<std::string>{"w1", "w2"}));
+
+  const ComparisonRow& none = out[3];
+  EXPECT_EQ(none.noise_vs_hdd, true);  // 152..156 overlaps 151..153
+  EXPECT_NEAR(*none.iops_position, (154.0 - 152) / (10020 - 152), 1e-9);
+
+  const ComparisonRow& hdd = out[0];
+  EXPECT_DOUBLE_EQ(*hdd.iops_vs_hdd_pct, 0);
+  EXPECT_DOUBLE_EQ(*hdd.iops_position, 0);
+}
+
+TEST(ComparisonTest, MissingBaselineLeavesColumnsEmpty) {
+  std::vector<MeasuredRow> rows = {Row("writeback", "", 1, 5000, 10),
+                                   Row("hdd", "hdd", 1, 150, 9000, "write")};
+  const std::vector<ComparisonRow> out = Compare(rows);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_FALSE(out[0].iops_vs_hdd_pct.has_value());  // other direction
+  EXPECT_FALSE(out[0].iops_position.has_value());
+  EXPECT_FALSE(out[0].noise_vs_hdd.has_value());
+}
+
+TEST(RunPlanTest, RepetitionsOuterModesThenWorkloads) {
+  const std::vector<Cell> cells = BuildRunPlan(2, 2, 2);
+  ASSERT_EQ(cells.size(), 8u);
+  const int want[8][3] = {{0, 0, 1}, {0, 1, 1}, {1, 0, 1}, {1, 1, 1},
+                          {0, 0, 2}, {0, 1, 2}, {1, 0, 2}, {1, 1, 2}};
+  for (size_t i = 0; i < cells.size(); ++i) {
+    EXPECT_EQ(cells[i].mode, static_cast<size_t>(want[i][0])) << i;
+    EXPECT_EQ(cells[i].workload, static_cast<size_t>(want[i][1])) << i;
+    EXPECT_EQ(cells[i].repetition, want[i][2]) << i;
+  }
+  EXPECT_TRUE(BuildRunPlan(0, 3, 2).empty());
+  EXPECT_TRUE(BuildRunPlan(3, 3, 0).empty());
+}
+
+TEST(RunPlanTest, CacheStateNames) {
+  for (const char* name : {"cold", "warm", "as-is"}) {
+    CacheState s;
+    ASSERT_TRUE(ParseCacheState(name, &s)) << name;
+    EXPECT_STREQ(CacheStateName(s), name);
+  }
+  CacheState s;
+  EXPECT_FALSE(ParseCacheState("hot", &s));
+}
+
+}  // namespace
+}  // namespace tierbench

@@ -1,0 +1,259 @@
+// Diagnosis rules, table-driven: each case builds an observation and names a
+// fragment every expected warning must contain (or none at all).
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "orchestrate/diagnosis.h"
+
+namespace tierbench {
+namespace {
+
+constexpr uint64_t kMiB = 1 << 20;
+
+JobSpec Job(RwPattern rw, uint64_t bs = 4096) {
+  JobSpec j;
+  j.name = "job";
+  j.rw = rw;
+  for (auto& b : j.bs) b.min = b.max = bs;
+  return j;
+}
+
+// A clean bcache cell in `mode` that read and wrote 100 MiB each, with
+// bcache's default knobs and a 4 KiB cache block.
+CellObservation Base(const std::string& mode) {
+  CellObservation o;
+  o.layer = "bcache";
+  o.cache_mode = mode;
+  o.state_before = "clean";
+  o.cache_state = "cold";
+  o.sequential_cutoff = 4 * kMiB;
+  o.congested_read_threshold_us = 0;
+  o.congested_write_threshold_us = 0;
+  o.cache_available_percent = 90;
+  o.cache_block_size = 4096;
+  o.read_bytes = 100 * kMiB;
+  o.write_bytes = 100 * kMiB;
+  o.dirty_after = mode == "writeback" ? 100 * kMiB : 0;
+  o.jobs = {Job(RwPattern::kRandReadWrite)};
+  return o;
+}
+
+struct Case {
+  const char* name;
+  std::function<void(CellObservation*)> edit;
+  std::string mode;
+  std::vector<std::string> expect;  // fragments, one per expected warning
+};
+
+TEST(DiagnosisTest, Rules) {
+  const std::vector<Case> cases = {
+      {"clean writeback: silent", [](CellObservation*) {}, "writeback", {}},
+      {"clean writethrough: silent",
+       [](CellObservation*) {},
+       "writethrough",
+       {}},
+      {"raw layer: no counter rules",
+       [](CellObservation* o) {
+         o->layer = "raw";
+         o->bypassed_bytes = 200 * kMiB;
+         o->state_before = "no cache";
+       },
+       "",
+       {}},
+      {"no cache attached",
+       [](CellObservation* o) {
+         o->state_before = "no cache";
+         o->bypassed_bytes = 200 * kMiB;
+       },
+       "writeback",
+       {"no cache attached"}},
+      {"seed 001: sequential read bypassed by the cutoff",
+       [](CellObservation* o) {
+         o->jobs = {Job(RwPattern::kRead)};
+         o->write_bytes = 0;
+         o->bypassed_bytes = 100 * kMiB;
+       },
+       "writethrough",
+       {"100% of IO bypassed the cache (sequential_cutoff = 4.0M): this cell "
+        "measured the HDD"}},
+      {"small cutoff bypass: part measured the HDD",
+       [](CellObservation* o) {
+         o->jobs = {Job(RwPattern::kReadWrite)};
+         o->bypassed_bytes = 20 * kMiB;
+       },
+       "writethrough",
+       {"10% of IO bypassed the cache (sequential_cutoff = 4.0M): that part"}},
+      {"bypass below the threshold: silent",
+       [](CellObservation* o) { o->bypassed_bytes = 4 * kMiB; },
+       "writethrough",
+       {}},
+      {"none bypasses by design: silent",
+       [](CellObservation* o) { o->bypassed_bytes = 200 * kMiB; },
+       "none",
+       {}},
+      {"writearound bypasses writes by design: silent",
+       [](CellObservation* o) { o->bypassed_bytes = 100 * kMiB; },
+       "writearound",
+       {}},
+      {"writearound reads bypassed too: cutoff",
+       [](CellObservation* o) {
+         o->jobs = {Job(RwPattern::kReadWrite)};
+         o->bypassed_bytes = 200 * kMiB;
+       },
+       "writearound",
+       {"50% of IO bypassed the cache (sequential_cutoff"}},
+      {"random IO bypassed with congestion thresholds: congestion",
+       [](CellObservation* o) {
+         o->congested_read_threshold_us = 2000;
+         o->congested_write_threshold_us = 20000;
+         o->bypassed_bytes = 50 * kMiB;
+       },
+       "writethrough",
+       {"by congestion (congested_read_threshold_us = 2000"}},
+      {"cutoff 0 with congestion thresholds: congestion",
+       [](CellObservation* o) {
+         o->sequential_cutoff = 0;
+         o->jobs = {Job(RwPattern::kRead)};
+         o->congested_read_threshold_us = 2000;
+         o->bypassed_bytes = 50 * kMiB;
+       },
+       "writethrough",
+       {"by congestion"}},
+      {"cutoff 0, congestion off: other cause",
+       [](CellObservation* o) {
+         o->sequential_cutoff = 0;
+         o->bypassed_bytes = 50 * kMiB;
+       },
+       "writethrough",
+       {"with sequential_cutoff and congestion bypass off"}},
+      {"cache nearly full",
+       [](CellObservation* o) { o->cache_available_percent = 3; },
+       "writethrough",
+       {"cache nearly full (cache_available_percent = 3)"}},
+      {"none served by a warm cache (as-is)",
+       [](CellObservation* o) {
+         o->cache_state = "as-is";
+         o->bypass_hits = 1000;
+         o->bypassed_bytes = 200 * kMiB;
+       },
+       "none",
+       {"reads hit the cache left warm by earlier cells (1000 hits in mode "
+        "none) (fix: --cache-state cold)"}},
+      {"none with hits after a cold reset",
+       [](CellObservation* o) { o->cache_hits = 5; },
+       "none",
+       {"right after a cold reset"}},
+      {"writearound warm as-is",
+       [](CellObservation* o) {
+         o->cache_state = "as-is";
+         o->cache_hits = 7;
+       },
+       "writearound",
+       {"left warm by earlier cells (7 hits in mode writearound)"}},
+      {"writearound cold: its own read caching is fine",
+       [](CellObservation* o) { o->cache_hits = 7; },
+       "writearound",
+       {}},
+      {"writethrough hits are the point: silent",
+       [](CellObservation* o) { o->cache_hits = 7; },
+       "writethrough",
+       {}},
+      {"writeback degraded to writethrough",
+       [](CellObservation* o) {
+         o->dirty_after = 0;
+         o->cache_available_percent = 30;
+       },
+       "writeback",
+       {"writeback wrote 100.0M but dirty data grew by 0 "
+        "(cache_available_percent = 30): writes were not cached dirty"}},
+      {"writeback overwrote dirty data: silent",
+       [](CellObservation* o) {
+         o->dirty_before = 100 * kMiB;
+         o->dirty_after = 100 * kMiB;
+       },
+       "writeback",
+       {}},
+      {"writeback without writes: silent",
+       [](CellObservation* o) {
+         o->write_bytes = 0;
+         o->dirty_after = 0;
+       },
+       "writeback",
+       {}},
+      {"unaligned block size",
+       [](CellObservation* o) { o->jobs = {Job(RwPattern::kRandRead, 512)}; },
+       "writethrough",
+       {"job 'job': block size 512 is not a multiple of the cache block_size "
+        "4.0k"}},
+      {"unaligned bssplit entry",
+       [](CellObservation* o) {
+         JobSpec j = Job(RwPattern::kRandWrite);
+         j.bs[1].split = {{4096, 50}, {6144, 50}};
+         o->jobs = {j};
+       },
+       "writethrough",
+       {"block size 6144"}},
+      {"unaligned offset",
+       [](CellObservation* o) {
+         JobSpec j = Job(RwPattern::kRandRead);
+         j.offset.set = true;
+         j.offset.bytes = 1000;
+         o->jobs = {j};
+       },
+       "writethrough",
+       {"offset 1000"}},
+      {"unaligned write size in a read-only job: silent",
+       [](CellObservation* o) {
+         JobSpec j = Job(RwPattern::kRandRead);
+         j.bs[1].min = j.bs[1].max = 512;
+         o->jobs = {j};
+       },
+       "writethrough",
+       {}},
+      {"dirty data left before and after",
+       [](CellObservation* o) {
+         o->drain_before_timed_out = true;
+         o->dirty_before = 8 * kMiB;
+         o->drain_after_timed_out = true;
+         o->dirty_left_after_drain = 2 * kMiB;
+       },
+       "writeback",
+       {"dirty data left before the cell (8.0M when the drain timed out)",
+        "2.0M still dirty when the post-cell drain timed out"}},
+  };
+  for (const Case& c : cases) {
+    CellObservation o = Base(c.mode);
+    c.edit(&o);
+    const std::vector<std::string> got = Diagnose(o);
+    ASSERT_EQ(got.size(), c.expect.size())
+        << c.name << ": first = " << (got.empty() ? "" : got[0]);
+    for (size_t i = 0; i < got.size(); ++i) {
+      EXPECT_NE(got[i].find(c.expect[i]), std::string::npos)
+          << c.name << ": got '" << got[i] << "'";
+      EXPECT_EQ(got[i].find(';'), std::string::npos) << c.name;
+    }
+  }
+}
+
+TEST(DiagnosisTest, FormatBcacheSizeLikeTheKernel) {
+  const struct {
+    uint64_t bytes;
+    const char* text;
+  } cases[] = {{0, "0"},
+               {512, "512"},
+               {1023, "1023"},
+               {1024, "1.0k"},
+               {1250, "1.2k"},
+               {4 * kMiB, "4.0M"},
+               {53896806, "51.3M"},
+               {3ull << 30, "3.0G"}};
+  for (const auto& c : cases) {
+    EXPECT_EQ(FormatBcacheSize(c.bytes), c.text) << c.bytes;
+  }
+}
+
+}  // namespace
+}  // namespace tierbench

@@ -1,0 +1,126 @@
+// Unit tests of the lab's QEMU command line, console protocol and knob
+// comparison (orchestrate/lab_qemu.h, orchestrate/lab_runner.h).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "orchestrate/lab_qemu.h"
+#include "orchestrate/lab_runner.h"
+
+namespace tierbench {
+namespace {
+
+LabMachine Machine() {
+  LabMachine m;
+  m.kernel = "/k/vmlinuz";
+  m.initrd = "/k/initrd.gz";
+  m.hdd = {"/t/hdd.img", 150, 120000000, true, false};
+  m.ssd = {"/s/ssd.img", 20000, 0, false, false};
+  m.input = {"/t/in.tar", 0, 0, false, true};
+  m.output = {"/t/out.img", 0, 0, false, false};
+  return m;
+}
+
+std::vector<std::string> Drives(const std::vector<std::string>& argv) {
+  std::vector<std::string> drives;
+  for (size_t i = 0; i + 1 < argv.size(); ++i) {
+    if (argv[i] == "-drive") drives.push_back(argv[i + 1]);
+  }
+  return drives;
+}
+
+bool Has(const std::vector<std::string>& argv, const std::string& a,
+         const std::string& b) {
+  for (size_t i = 0; i + 1 < argv.size(); ++i) {
+    if (argv[i] == a && argv[i + 1] == b) return true;
+  }
+  return false;
+}
+
+TEST(QemuArgv, DrivesInGuestOrderWithTheirThrottles) {
+  std::vector<std::string> drives = Drives(QemuArgv(Machine()));
+  ASSERT_EQ(drives.size(), 4u);
+  EXPECT_EQ(drives[0],
+            "file=/t/hdd.img,if=virtio,format=raw,cache=none,aio=native,"
+            "throttling.iops-total=150,throttling.bps-total=120000000");
+  EXPECT_EQ(drives[1],
+            "file=/s/ssd.img,if=virtio,format=raw,cache=writeback,"
+            "throttling.iops-total=20000");
+  EXPECT_EQ(drives[2],
+            "file=/t/in.tar,if=virtio,format=raw,cache=writeback,readonly=on");
+  EXPECT_EQ(drives[3], "file=/t/out.img,if=virtio,format=raw,cache=writeback");
+}
+
+TEST(QemuArgv, MachineSerialConsoleAndAccelerator) {
+  LabMachine m = Machine();
+  m.memory_mib = 1536;
+  m.cpus = 2;
+  std::vector<std::string> tcg = QemuArgv(m);
+  EXPECT_EQ(tcg[0], "qemu-system-x86_64");
+  EXPECT_TRUE(Has(tcg, "-m", "1536"));
+  EXPECT_TRUE(Has(tcg, "-smp", "2"));
+  EXPECT_TRUE(Has(tcg, "-serial", "stdio"));
+  EXPECT_TRUE(Has(tcg, "-monitor", "none"));
+  EXPECT_TRUE(Has(tcg, "-kernel", "/k/vmlinuz"));
+  EXPECT_TRUE(Has(tcg, "-initrd", "/k/initrd.gz"));
+  EXPECT_TRUE(std::count(tcg.begin(), tcg.end(), "-no-reboot"));
+  EXPECT_FALSE(Has(tcg, "-accel", "kvm"));
+  m.kvm = true;
+  std::vector<std::string> kvm = QemuArgv(m);
+  EXPECT_TRUE(Has(kvm, "-accel", "kvm"));
+  EXPECT_TRUE(Has(kvm, "-cpu", "host"));
+}
+
+TEST(ParseLabConsoleLine, ClassifiesEveryKind) {
+  using Kind = LabConsoleLine::Kind;
+  struct Case {
+    std::string line;
+    Kind kind;
+    std::string text;
+    int code;
+  } cases[] = {
+      {"@@LAB:step making the bcache stack", Kind::kStep,
+       "making the bcache stack", -1},
+      {"@@LAB:out mode  workload  iops", Kind::kOut, "mode  workload  iops",
+       -1},
+      {"@@LAB:out ", Kind::kOut, "", -1},
+      {"@@LAB:out", Kind::kOut, "", -1},
+      {"@@LAB:fail bcache0 state is 'no cache'", Kind::kFail,
+       "bcache0 state is 'no cache'", -1},
+      {"@@LAB:done rc=0", Kind::kDone, "0", 0},
+      {"@@LAB:done rc=130", Kind::kDone, "130", 130},
+      {"\r@@LAB:done rc=3", Kind::kDone, "3", 3},
+      {"@@LAB:done rc=x", Kind::kOther, "@@LAB:done rc=x", -1},
+      {"@@LAB:bogus", Kind::kOther, "@@LAB:bogus", -1},
+      {"[   15.52] reboot: Power down", Kind::kOther,
+       "[   15.52] reboot: Power down", -1},
+  };
+  for (const Case& c : cases) {
+    LabConsoleLine p = ParseLabConsoleLine(c.line);
+    EXPECT_EQ(p.kind, c.kind) << c.line;
+    EXPECT_EQ(p.text, c.text) << c.line;
+    EXPECT_EQ(p.code, c.code) << c.line;
+  }
+}
+
+TEST(DiffKnobLines, ReportsChangedAndMissingKnobsOnly) {
+  std::string before =
+      "cache_mode=[writethrough] writeback writearound none\n"
+      "sequential_cutoff=4.0M\nwriteback_percent=10\ncongested_read_threshold_"
+      "us=2000\n";
+  EXPECT_TRUE(DiffKnobLines(before, before).empty());
+  std::string after =
+      "cache_mode=writethrough [writeback] writearound none\n"
+      "sequential_cutoff=4.0M\ncongested_read_threshold_us=0\n";
+  std::vector<std::string> d = DiffKnobLines(before, after);
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(
+      d[0],
+      "cache_mode: [writethrough] writeback writearound none -> writethrough "
+      "[writeback] writearound none");
+  EXPECT_EQ(d[1], "congested_read_threshold_us: 2000 -> 0");
+  EXPECT_EQ(d[2], "writeback_percent: 10 -> (missing)");
+}
+
+}  // namespace
+}  // namespace tierbench

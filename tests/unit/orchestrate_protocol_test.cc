@@ -1,0 +1,409 @@
+// The whole compare protocol against the fake bcache sysfs (cache module's
+// fixture): the IO runs for real (psync on temp files), bcache is emulated.
+// Covers: mode applied and read back in every row, original knobs restored
+// at the end, after a failure and after an interrupt, rows of finished cells
+// kept, validation refusing before anything is touched, and the diagnosis
+// reaching runs.csv.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cache/bcache_device.h"
+#include "cache_fake_sysfs.h"
+#include "orchestrate/compare_runner.h"
+#include "util/errors.h"
+#include "util/interrupt.h"
+
+namespace tierbench {
+namespace {
+namespace fs = std::filesystem;
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void WriteFile(const std::string& path, const std::string& content) {
+  std::ofstream(path) << content;
+}
+
+// Splits CSV text into rows of fields (no quoted commas in these tests'
+// key columns; quoted fields are unquoted).
+std::vector<std::vector<std::string>> ParseCsv(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> fields;
+    std::string field;
+    bool quoted = false;
+    for (char c : line) {
+      if (c == '"') {
+        quoted = !quoted;
+      } else if (c == ',' && !quoted) {
+        fields.push_back(field);
+        field.clear();
+      } else {
+        field += c;
+      }
+    }
+    fields.push_back(field);
+    rows.push_back(fields);
+  }
+  return rows;
+}
+
+size_t Col(const std::vector<std::string>& header, const std::string& name) {
+  for (size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == name) return i;
+  }
+  ADD_FAILURE() << "no column " << name;
+  return 0;
+}
+
+class ProtocolTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ResetInterruptForTest();
+    char tmpl[] = "/tmp/tierbench-compare-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+    fs::create_directories(fake_.root() + "/dev");
+    bcache_target_ = fake_.root() + "/dev/bcache0";
+    for (const std::string& f :
+         {bcache_target_, dir_ + "/hdd.img", dir_ + "/ssd.img"}) {
+      WriteFile(f, "");
+      fs::resize_file(f, 1 << 20);
+    }
+  }
+  void TearDown() override {
+    ResetInterruptForTest();
+    fs::remove_all(dir_);
+  }
+
+  std::string Mode(const std::string& name, const std::string& body) {
+    const std::string path = dir_ + "/" + name + ".json";
+    WriteFile(path, "{\"schema_version\": 1, \"name\": \"" + name +
+                        "\", \"description\": \"test\", " + body + "}");
+    return path;
+  }
+
+  CompareOptions Options(const std::string& rw) {
+    const std::string job = dir_ + "/" + rw + ".fio";
+    WriteFile(job, "[" + rw + "]\nrw=" + rw +
+                       "\nbs=4k\nsize=256k\nioengine=psync\ndirect=0\n");
+    CompareOptions o;
+    o.bcache = bcache_target_;
+    o.hdd = dir_ + "/hdd.img";
+    o.ssd = dir_ + "/ssd.img";
+    o.mode_paths = {
+        Mode("hdd", "\"layer\": \"raw\", \"target\": \"hdd\""),
+        Mode("ssd", "\"layer\": \"raw\", \"target\": \"ssd\""),
+        Mode("writeback",
+             "\"layer\": \"bcache\", \"cache_mode\": \"writeback\", "
+             "\"knobs\": {\"sequential_cutoff\": \"0\"}, "
+             "\"cache_set_knobs\": {\"congested_read_threshold_us\": 0}"),
+        Mode("none", "\"layer\": \"bcache\", \"cache_mode\": \"none\"")};
+    o.workload_paths = {job};
+    o.results_dir = dir_ + "/results";
+    o.run_id = "t1";
+    o.destructive = true;
+    o.stats_lag_s = 15;
+    o.drain_timeout_s = 5;
+    o.sysfs_root = fake_.root();
+    o.quiet = true;
+    return o;
+  }
+
+  CompareHooks Hooks() {
+    CompareHooks h;
+    h.sysfs = fake_.sysfs();
+    h.sleep = [this](double s) { slept_ += s; };
+    return h;
+  }
+
+  std::string RunDir() const { return dir_ + "/results/t1"; }
+  std::string Backing(const std::string& f) { return fake_.GetBacking(f); }
+
+  FakeBcacheSysfs fake_;
+  std::string dir_;
+  std::string bcache_target_;
+  double slept_ = 0;
+};
+
+TEST_F(ProtocolTest, RunsEveryCellAppliesModesAndRestores) {
+  const std::string cutoff_before = Backing("sequential_cutoff");
+  CompareOptions o = Options("randrw");
+  o.repeat = 2;
+  std::ostringstream out;
+  const CompareSummary s = CompareRunner(o, Hooks()).Run(out);
+  EXPECT_EQ(s.planned_cells, 8u);
+  EXPECT_EQ(s.finished_cells, 8u);
+  EXPECT_EQ(s.failed_cells, 0u);
+  EXPECT_TRUE(s.restore_attempted);
+  EXPECT_TRUE(s.restore_ok);
+
+  // Original mode and knobs are back.
+  EXPECT_EQ(Backing("cache_mode"), "[writethrough] writeback writearound none");
+  EXPECT_EQ(Backing("sequential_cutoff"), cutoff_before);
+  // Cold cache: one detach per bcache cell; the stats lag was waited.
+  EXPECT_EQ(fake_.WriteCount("sys/block/bcache0/bcache/detach"), 4);
+  EXPECT_GE(slept_, 4 * 15.0);
+
+  const auto rows = ParseCsv(ReadAll(RunDir() + "/runs.csv"));
+  ASSERT_EQ(rows.size(), 1u + 8 * 2);  // header + cells x (read, write)
+  const auto& h = rows[0];
+  EXPECT_EQ(h[0], "schema_version");
+  EXPECT_EQ(h[1], "run_id");
+  EXPECT_EQ(h.back(), "warnings");
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    ASSERT_EQ(r.size(), h.size()) << i;
+    const std::string mode = r[Col(h, "mode")];
+    if (mode == "writeback" || mode == "none") {
+      EXPECT_EQ(r[Col(h, "cache_mode_readback")], mode);
+      EXPECT_EQ(r[Col(h, "layer")], "bcache");
+      EXPECT_EQ(r[Col(h, "target")], bcache_target_);
+      EXPECT_EQ(r[Col(h, "cache_state")], "cold");
+      EXPECT_FALSE(r[Col(h, "drain_after_s")].empty());
+    } else {
+      EXPECT_EQ(r[Col(h, "layer")], "raw");
+      EXPECT_EQ(r[Col(h, "target")], dir_ + "/" + mode + ".img");
+      EXPECT_TRUE(r[Col(h, "cache_hits")].empty());
+    }
+    if (mode == "writeback") {
+      EXPECT_EQ(r[Col(h, "sequential_cutoff")], "0.0k");
+      EXPECT_EQ(r[Col(h, "congested_read_threshold_us")], "0");
+    }
+    EXPECT_NE(r[Col(h, "ios")], "0");
+  }
+
+  const auto cmp = ParseCsv(ReadAll(RunDir() + "/comparison.csv"));
+  ASSERT_EQ(cmp.size(), 1u + 4 * 2);
+  EXPECT_EQ(cmp[1][Col(cmp[0], "n")], "2");
+  EXPECT_EQ(cmp[1][Col(cmp[0], "iops_vs_hdd_pct")], "0.00");
+  EXPECT_EQ(cmp[1][Col(cmp[0], "iops_position")].empty(), false);
+
+  const auto m = nlohmann::json::parse(ReadAll(RunDir() + "/manifest.json"));
+  EXPECT_EQ(m["status"], "complete");
+  EXPECT_EQ(m["restore"]["ok"], true);
+  EXPECT_EQ(m["original_knobs"]["cache_mode"], "writethrough");
+  EXPECT_EQ(m["modes"][2]["readback"]["cache_mode"], "writeback");
+  EXPECT_EQ(m["cells"]["finished"], 8);
+  EXPECT_EQ(m["workloads"][0]["jobs"][0]["size_bytes"], 256 * 1024);
+  EXPECT_NE(out.str().find("writeback"), std::string::npos);
+  EXPECT_NE(out.str().find("comparison.csv"), std::string::npos);
+}
+
+TEST_F(ProtocolTest, DiagnosisReachesRunsCsv) {
+  // Seed 001: a sequential read on writeback with the default cutoff; the
+  // emulated kernel bypasses all of it.
+  CompareOptions o = Options("read");
+  o.mode_paths = {Mode("wt",
+                       "\"layer\": \"bcache\", \"cache_mode\": "
+                       "\"writethrough\", \"knobs\": "
+                       "{\"sequential_cutoff\": \"4M\"}")};
+  CompareHooks hooks = Hooks();
+  hooks.run_workload = [this](const Workload& w, const RunOptions& ro) {
+    RunResult r = RunWorkload(w, ro);
+    const CounterSnapshot now =
+        BcacheDevice(fake_.sysfs(), "bcache0").TakeCounters();
+    BcacheStatsTotal st = now.stats;
+    st.cache_bypass_misses += 64;
+    st.bypassed_bytes += 256 * 1024;
+    fake_.SetStatsTotal(st);
+    BlockStat b = now.bcache;
+    b.read_ios += 64;
+    b.read_sectors += 512;
+    fake_.SetBlockStat("bcache0", b);
+    return r;
+  };
+  std::ostringstream out;
+  CompareRunner(o, hooks).Run(out);
+  const auto rows = ParseCsv(ReadAll(RunDir() + "/runs.csv"));
+  ASSERT_EQ(rows.size(), 2u);
+  const std::string w = rows[1][Col(rows[0], "warnings")];
+  EXPECT_NE(w.find("100% of IO bypassed the cache (sequential_cutoff = 4.0M): "
+                   "this cell measured the HDD"),
+            std::string::npos)
+      << w;
+  EXPECT_EQ(rows[1][Col(rows[0], "bypassed_bytes")], "262144");
+  EXPECT_NE(out.str().find("[1] 100% of IO bypassed"), std::string::npos);
+}
+
+TEST_F(ProtocolTest, RestoresAfterAFailureAndKeepsFinishedCells) {
+  CompareOptions o = Options("randread");
+  CompareHooks hooks = Hooks();
+  hooks.after_cell = [](size_t i) {
+    if (i == 2) throw SysError("simulated failure");
+  };
+  std::ostringstream out;
+  EXPECT_THROW(CompareRunner(o, hooks).Run(out), SysError);
+  EXPECT_EQ(Backing("cache_mode"), "[writethrough] writeback writearound none");
+  const auto rows = ParseCsv(ReadAll(RunDir() + "/runs.csv"));
+  EXPECT_EQ(rows.size(), 1u + 3);  // hdd, ssd, writeback
+  const auto m = nlohmann::json::parse(ReadAll(RunDir() + "/manifest.json"));
+  EXPECT_EQ(m["status"], "failed: simulated failure");
+  EXPECT_EQ(m["restore"]["ok"], true);
+  EXPECT_TRUE(fs::exists(RunDir() + "/comparison.csv"));
+}
+
+TEST_F(ProtocolTest, RestoresAfterAnInterrupt) {
+  CompareOptions o = Options("randread");
+  CompareHooks hooks = Hooks();
+  hooks.after_cell = [](size_t i) {
+    if (i == 2) RaiseInterruptForTest(SIGINT);
+  };
+  std::ostringstream out;
+  try {
+    CompareRunner(o, hooks).Run(out);
+    FAIL() << "no InterruptedError";
+  } catch (const InterruptedError& e) {
+    EXPECT_EQ(e.exit_code(), 130);
+  }
+  EXPECT_EQ(Backing("cache_mode"), "[writethrough] writeback writearound none");
+  const auto rows = ParseCsv(ReadAll(RunDir() + "/runs.csv"));
+  EXPECT_EQ(rows.size(), 1u + 3);
+  const auto cmp = ParseCsv(ReadAll(RunDir() + "/comparison.csv"));
+  EXPECT_EQ(cmp.size(), 1u + 3);
+  const auto m = nlohmann::json::parse(ReadAll(RunDir() + "/manifest.json"));
+  EXPECT_EQ(m["status"], "interrupted");
+}
+
+TEST_F(ProtocolTest, ReadbackMismatchStopsBeforeMeasuring) {
+  CompareOptions o = Options("randread");
+  fake_.set_readback_override(fake_.BackingBcacheDir() + "/cache_mode",
+                              "writethrough [writeback] writearound none");
+  std::ostringstream out;
+  // Asking for none reads back writeback: the cell must not be measured.
+  o.mode_paths = {o.mode_paths[3]};
+  EXPECT_THROW(CompareRunner(o, Hooks()).Run(out), SysError);
+  EXPECT_EQ(ParseCsv(ReadAll(RunDir() + "/runs.csv")).size(), 1u);  // header
+}
+
+TEST_F(ProtocolTest, WarmStatePrefillsWithoutCutoffThenAppliesTheMode) {
+  CompareOptions o = Options("randread");
+  o.cache_state = CacheState::kWarm;
+  o.mode_paths = {o.mode_paths[3]};  // none, keeps the original cutoff
+  const std::string cutoff_before = Backing("sequential_cutoff");
+  CompareHooks hooks = Hooks();
+  std::vector<std::string> seen;  // cutoff and mode when each run starts
+  hooks.run_workload = [&](const Workload& w, const RunOptions& ro) {
+    seen.push_back(Backing("sequential_cutoff") + " " + Backing("cache_mode") +
+                   " " + RwPatternName(w.jobs[0].rw));
+    return RunWorkload(w, ro);
+  };
+  std::ostringstream out;
+  CompareRunner(o, hooks).Run(out);
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0], "0.0k [writethrough] writeback writearound none read");
+  EXPECT_EQ(seen[1], cutoff_before +
+                         " writethrough writeback writearound [none] randread");
+  const auto rows = ParseCsv(ReadAll(RunDir() + "/runs.csv"));
+  EXPECT_EQ(rows[1][Col(rows[0], "cache_state")], "warm");
+}
+
+TEST_F(ProtocolTest, DbWorkloadsRunThroughTheDbCell) {
+  CompareOptions o = Options("randread");
+  const std::string db = dir_ + "/tpcb.json";
+  WriteFile(db,
+            R"({"schema_version": 1, "kind": "pgbench", "name": "tpcb",
+                "scale": 1, "clients": 2, "threads": 1, "duration": "1s"})");
+  o.workload_paths = {db};
+  CompareHooks hooks = Hooks();
+  std::vector<std::string> targets;
+  hooks.run_db = [&](const DbWorkload& w, const std::string& device,
+                     const DbCellOptions& opts, DbCellInfo*) {
+    EXPECT_TRUE(opts.destructive);
+    targets.push_back(device);
+    JobResult r;
+    r.name = w.name;
+    r.unit = "tx";
+    r.runtime_ns = 1000000000;
+    DirectionStats& d = r.dir[static_cast<int>(DbTxDirection(w.builtin))];
+    for (int i = 0; i < 100; ++i) {
+      d.ios++;
+      d.lat.Add(2e6);
+      d.lat_hist.Add(2000000);
+    }
+    return r;
+  };
+  std::ostringstream out;
+  CompareRunner(o, hooks).Run(out);
+  EXPECT_EQ(targets,
+            (std::vector<std::string>{dir_ + "/hdd.img", dir_ + "/ssd.img",
+                                      bcache_target_, bcache_target_}));
+  const auto cmp = ParseCsv(ReadAll(RunDir() + "/comparison.csv"));
+  ASSERT_EQ(cmp.size(), 1u + 4);
+  EXPECT_EQ(cmp[1][Col(cmp[0], "unit")], "tx");
+  EXPECT_EQ(cmp[1][Col(cmp[0], "iops_median")], "100.000");
+  EXPECT_NE(out.str().find("100 tps"), std::string::npos) << out.str();
+}
+
+TEST_F(ProtocolTest, ValidationRefusesBeforeTouchingAnything) {
+  const std::string mode_file = "sys/block/bcache0/bcache/cache_mode";
+  struct Case {
+    const char* name;
+    std::function<void(CompareOptions*)> edit;
+    int exit_code;
+    const char* fragment;
+  };
+  const std::vector<Case> cases = {
+      {"writes need --destructive",
+       [](CompareOptions* o) { o->destructive = false; }, kExitSafety,
+       "--destructive"},
+      {"raw HDD is the backing device",
+       [this](CompareOptions* o) {
+         o->hdd = fake_.root() + "/dev/vda";
+         WriteFile(o->hdd, "");
+       },
+       kExitSafety, "part of the bcache stack"},
+      {"no cache attached", [this](CompareOptions*) { fake_.Detach(); },
+       kExitSystem, "has no cache attached"},
+      {"not a bcache device",
+       [this](CompareOptions* o) { o->bcache = fake_.root() + "/dev/bcache7"; },
+       kExitSystem, "bcache7"},
+      {"bad repeat", [](CompareOptions* o) { o->repeat = 0; }, kExitConfig,
+       "--repeat"},
+      {"missing mode file",
+       [this](CompareOptions* o) { o->mode_paths.push_back(dir_ + "/x.json"); },
+       kExitConfig, "x.json"},
+      {"raw mode without --ssd", [](CompareOptions* o) { o->ssd.clear(); },
+       kExitConfig, "--ssd"},
+      {"no bcache module",
+       [this](CompareOptions*) {
+         fs::remove_all(fake_.root() + "/sys/fs/bcache");
+       },
+       kExitSystem, "no bcache in this kernel"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    CompareOptions o = Options("randwrite");
+    c.edit(&o);
+    std::ostringstream out;
+    try {
+      CompareRunner(o, Hooks()).Run(out);
+      ADD_FAILURE() << "accepted";
+    } catch (const HarnessError& e) {
+      EXPECT_EQ(e.exit_code(), c.exit_code) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.fragment), std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(fake_.WriteCount(mode_file), 0);
+    EXPECT_FALSE(fs::exists(RunDir()));
+    if (std::string(c.name) == "no cache attached") fake_.Attach();
+  }
+}
+
+}  // namespace
+}  // namespace tierbench
