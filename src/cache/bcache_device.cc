@@ -340,6 +340,7 @@ KnobSnapshot BcacheDevice::Capture() const {
   KnobSnapshot snap;
   snap.cache_mode = CacheMode();
   const std::string cset = CacheSetDir();
+  if (!cset.empty()) snap.cset_uuid = BaseName(cset);
   for (const KnobInfo& knob : AllKnobs()) {
     const bool backing = knob.scope == KnobScope::kBacking;
     if (!backing && cset.empty()) continue;
@@ -373,6 +374,11 @@ RestoreReport BcacheDevice::Restore(const KnobSnapshot& snapshot) noexcept {
       report.failures.push_back(what + ": unknown error");
     }
   };
+  if (!snapshot.cset_uuid.empty()) {
+    attempt("re-attach cache set " + snapshot.cset_uuid, [&] {
+      AttachImpl(snapshot.cset_uuid, kRestoreAttachTimeoutS, false);
+    });
+  }
   if (!snapshot.cache_mode.empty()) {
     attempt("cache_mode", [&] { SetCacheMode(snapshot.cache_mode); });
   }
@@ -428,12 +434,12 @@ Status BcacheDevice::WaitClean(double timeout_s, double poll_s,
 }
 
 template <typename Pred>
-void BcacheDevice::WaitFor(Pred done, double timeout_s,
-                           const std::string& what) {
+void BcacheDevice::WaitFor(Pred done, double timeout_s, const std::string& what,
+                           bool interruptible) {
   const uint64_t start = NowNs();
   for (;;) {
     if (done()) return;
-    if (Interrupted()) {
+    if (interruptible && Interrupted()) {
       throw InterruptedError("interrupted while waiting: " + what,
                              InterruptSignal());
     }
@@ -448,8 +454,12 @@ void BcacheDevice::WaitFor(Pred done, double timeout_s,
   }
 }
 
+bool BcacheDevice::Detached() const {
+  return State() == BcacheState::kNoCache && CacheSetDir().empty();
+}
+
 void BcacheDevice::Detach(double timeout_s) {
-  if (State() == BcacheState::kNoCache) return;
+  if (Detached()) return;
   const std::string rel = dir_ + "/detach";
   Status s = sysfs_.Write(rel, "1");
   if (!s.ok()) {
@@ -457,12 +467,25 @@ void BcacheDevice::Detach(double timeout_s) {
                              "; Path: " + sysfs_.Path(rel),
                          s);
   }
-  WaitFor([&] { return State() == BcacheState::kNoCache; }, timeout_s,
-          "detach (state \"no cache\")");
+  // The kernel shows "no cache" (superblock state) before its detach
+  // worker has finished and removed the `cache` link; an attach in between
+  // is refused or lost ("already attached"), so wait for both.
+  WaitFor([&] { return Detached(); }, timeout_s,
+          "detach (state \"no cache\" and no cache link)");
 }
 
 void BcacheDevice::Attach(const std::string& cset_uuid, double timeout_s) {
-  if (Topology().cset_uuid == cset_uuid) return;
+  AttachImpl(cset_uuid, timeout_s, true);
+}
+
+void BcacheDevice::AttachImpl(const std::string& cset_uuid, double timeout_s,
+                              bool interruptible) {
+  if (Topology().cset_uuid == cset_uuid && State() != BcacheState::kNoCache) {
+    return;
+  }
+  // A detach still finishing would make the kernel refuse the attach.
+  WaitFor([&] { return Detached(); }, timeout_s,
+          "the previous detach to finish before attaching", interruptible);
   const std::string rel = dir_ + "/attach";
   Status s = sysfs_.Write(rel, cset_uuid);
   if (!s.ok()) {
@@ -474,8 +497,11 @@ void BcacheDevice::Attach(const std::string& cset_uuid, double timeout_s) {
                              ") and its block size suits the backing device",
                          s);
   }
-  WaitFor([&] { return State() != BcacheState::kNoCache; }, timeout_s,
-          "attach to cache set " + cset_uuid);
+  WaitFor(
+      [&] {
+        return State() != BcacheState::kNoCache && !CacheSetDir().empty();
+      },
+      timeout_s, "attach to cache set " + cset_uuid, interruptible);
 }
 
 void BcacheDevice::MakeCold(double timeout_s) {

@@ -66,6 +66,7 @@ struct CacheSetInfo {
 // normalised read-backs ("4.0M", "10", "all"), valid input to SetKnob.
 struct KnobSnapshot {
   std::string cache_mode;
+  std::string cset_uuid;  // The attached cache set; "" when detached.
   std::map<std::string, std::string> knobs;            // Backing scope.
   std::map<std::string, std::string> cache_set_knobs;  // Empty if detached.
   // {"cache_mode": .., "knobs": {..}, "cache_set_knobs": {..}}
@@ -87,6 +88,8 @@ struct DrainProgress {
 
 class BcacheDevice {
  public:
+  // Seconds Restore() waits for a re-attach.
+  static constexpr double kRestoreAttachTimeoutS = 60;
   // Waits between polls; injectable so tests can run instantly and simulate
   // the kernel (e.g. flip `state` to "no cache" after a detach).
   using SleepFn = std::function<void(double seconds)>;
@@ -140,9 +143,12 @@ class BcacheDevice {
   // Reads the mode and every writable knob present. Throws SysError when the
   // mode cannot be read.
   KnobSnapshot Capture() const;
-  // Best effort: tries the mode and EVERY knob of `snapshot` (cache-set knobs
-  // only when a cache set is attached), continues past failures and reports
-  // each one. Never throws.
+  // Best effort: first re-attaches the snapshot's cache set when the device
+  // was left detached (waiting up to kRestoreAttachTimeoutS, NOT cut short by
+  // SIGINT: this is the cleanup path), because the kernel drops or refuses
+  // knobs of a detached device (writeback_running reads back 0, cache-set
+  // knobs are gone). Then tries the mode and EVERY knob of `snapshot`,
+  // continues past failures and reports each one. Never throws.
   RestoreReport Restore(const KnobSnapshot& snapshot) noexcept;
 
   // Polls every `poll_s` until dirty_data is 0 and state is "clean" (or "no
@@ -153,12 +159,16 @@ class BcacheDevice {
   Status WaitClean(double timeout_s, double poll_s,
                    const DrainProgressFn& progress, double* drain_s) const;
 
+  // True when state is "no cache" AND the `cache` link is gone (the kernel
+  // shows "no cache" before its detach has finished).
+  bool Detached() const;
   // Writes 1 to detach (the kernel writes dirty data back first) and waits up
-  // to `timeout_s` for state "no cache". No-op when already detached.
+  // to `timeout_s` until Detached(). No-op when already detached.
   void Detach(double timeout_s);
-  // Writes `cset_uuid` to attach and waits up to `timeout_s` for a state
-  // other than "no cache". SysError when refused (e.g. ENOENT: no such cache
-  // set; block size mismatch) or on timeout.
+  // Waits for a pending detach to finish, writes `cset_uuid` to attach and
+  // waits up to `timeout_s` for a state other than "no cache" and the
+  // `cache` link. No-op when attached to `cset_uuid`. SysError when refused
+  // (e.g. ENOENT: no such cache set; block size mismatch) or on timeout.
   void Attach(const std::string& cset_uuid, double timeout_s);
   // A cold cache for this device: Detach then Attach to the same cache set
   // (detach drops the device's cached data). The cache set and the backing
@@ -179,8 +189,13 @@ class BcacheDevice {
   std::string CacheSetDir() const;  // "sys/fs/bcache/<uuid>" or "".
   std::string SetKnobIn(KnobScope scope, std::string_view name,
                         std::string_view value);
+  // Polls `done` until true; SysError on timeout, InterruptedError on
+  // SIGINT/SIGTERM unless `interruptible` is false.
   template <typename Pred>
-  void WaitFor(Pred done, double timeout_s, const std::string& what);
+  void WaitFor(Pred done, double timeout_s, const std::string& what,
+               bool interruptible = true);
+  void AttachImpl(const std::string& cset_uuid, double timeout_s,
+                  bool interruptible);
 
   Sysfs sysfs_;
   std::string name_;  // "bcache0"

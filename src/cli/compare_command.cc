@@ -11,9 +11,9 @@
 
 #include "cache/mode_file.h"
 #include "cli/commands.h"
+#include "cli/option_values.h"
 #include "orchestrate/compare_runner.h"
 #include "util/errors.h"
-#include "util/units.h"
 
 namespace tierbench {
 namespace {
@@ -42,39 +42,6 @@ std::string CommandLine() {
   return out;
 }
 
-uint64_t DurationOption(const std::string& option, const std::string& text) {
-  uint64_t ns = 0;
-  Status s = ParseDuration(text, kNsPerSec, &ns);
-  if (!s.ok()) {
-    throw ConfigError(option + ": " + s.message() + ". Fix: e.g. " + option +
-                      " 30s");
-  }
-  return ns;
-}
-
-SizeSpec SizeOption(const std::string& text) {
-  SizeSpec spec;
-  spec.set = true;
-  if (!text.empty() && text.back() == '%') {
-    spec.is_percent = true;
-    try {
-      spec.percent = std::stod(text.substr(0, text.size() - 1));
-    } catch (const std::exception&) {
-      spec.percent = -1;
-    }
-    if (!(spec.percent > 0 && spec.percent <= 100)) {
-      throw ConfigError("--size: bad percentage '" + text +
-                        "'. Fix: a value in (0, 100], e.g. --size 20%");
-    }
-    return spec;
-  }
-  Status s = ParseSize(text, &spec.bytes);
-  if (!s.ok() || spec.bytes == 0) {
-    throw ConfigError("--size: bad size '" + text + "'. Fix: e.g. --size 1G");
-  }
-  return spec;
-}
-
 std::vector<std::string> DefaultModes() {
   const std::string local = "modes";
   if (std::filesystem::is_directory(local)) return DefaultModePaths(local);
@@ -92,7 +59,14 @@ void Run(CompareArgs& a, int* exit_code) {
   if (!a.ramp_time.empty()) {
     o.overrides.ramp_time_ns = DurationOption("--ramp-time", a.ramp_time);
   }
-  if (!a.size.empty()) o.overrides.size = SizeOption(a.size);
+  if (!a.size.empty()) {
+    const SizeSpec size = SizeSpecOption("--size", a.size);
+    if (!size.is_percent && size.bytes == 0) {
+      throw ConfigError("Bad value for --size. Value: " + a.size +
+                        "; Fix: a size above 0, e.g. --size 1G");
+    }
+    o.overrides.size = size;
+  }
   if (!a.randseed.empty()) {
     try {
       size_t used = 0;

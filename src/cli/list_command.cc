@@ -34,7 +34,8 @@ void ListDir(const std::string& title, const std::filesystem::path& dir) {
   std::cout << title << " (" << dir.string() << "):\n";
   std::error_code ec;
   std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) files.push_back(e.path());
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    files.push_back(e.path());
   std::sort(files.begin(), files.end());
   for (const auto& p : files) {
     std::cout << "  " << p.filename().string();
@@ -47,7 +48,8 @@ void ListDir(const std::string& title, const std::filesystem::path& dir) {
 }  // namespace
 
 void RegisterListCommand(CLI::App& app, int* exit_code) {
-  CLI::App* cmd = app.add_subcommand("list", "List engines, modes and workloads");
+  CLI::App* cmd =
+      app.add_subcommand("list", "List engines, modes and workloads");
   cmd->callback([exit_code]() {
     std::filesystem::path src(TIERBENCH_SOURCE_DIR);
     std::cout << "engines:\n";

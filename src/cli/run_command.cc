@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/option_values.h"
 #include "report/console_reporter.h"
 #include "report/reporter.h"
 #include "util/errors.h"
 #include "util/log.h"
-#include "util/units.h"
 #include "workload/job_file.h"
 #include "workload/runner.h"
 
@@ -33,51 +33,13 @@ struct RunArgs {
   bool quiet = false;
 };
 
-uint64_t ParseDurationOption(const std::string& option,
-                             const std::string& text) {
-  uint64_t ns = 0;
-  Status s = ParseDuration(text, kNsPerSec, &ns);
-  if (!s.ok()) {
-    throw ConfigError("Bad value for " + option + ". Value: " + text +
-                      "; Problem: " + s.message() +
-                      "; Fix: a duration like 30, 30s, 500ms, 2m");
-  }
-  return ns;
-}
-
-SizeSpec ParseSizeOption(const std::string& option, const std::string& text) {
-  SizeSpec spec;
-  spec.set = true;
-  if (!text.empty() && text.back() == '%') {
-    spec.is_percent = true;
-    try {
-      spec.percent = std::stod(text.substr(0, text.size() - 1));
-    } catch (const std::exception&) {
-      spec.percent = -1;
-    }
-    if (!(spec.percent > 0 && spec.percent <= 100)) {
-      throw ConfigError("Bad percentage for " + option + ". Value: " + text +
-                        "; Fix: a value in (0%, 100%]");
-    }
-    return spec;
-  }
-  Status s = ParseSize(text, &spec.bytes);
-  if (!s.ok()) {
-    throw ConfigError("Bad value for " + option + ". Value: " + text +
-                      "; Problem: " + s.message() +
-                      "; Fix: a size like 4g, 512m, 1073741824 or 20%");
-  }
-  return spec;
-}
-
 JobOverrides ToOverrides(const RunArgs& a) {
   JobOverrides o;
-  if (!a.runtime.empty())
-    o.runtime_ns = ParseDurationOption("--runtime", a.runtime);
+  if (!a.runtime.empty()) o.runtime_ns = DurationOption("--runtime", a.runtime);
   if (!a.ramp_time.empty())
-    o.ramp_time_ns = ParseDurationOption("--ramp-time", a.ramp_time);
-  if (!a.size.empty()) o.size = ParseSizeOption("--size", a.size);
-  if (!a.offset.empty()) o.offset = ParseSizeOption("--offset", a.offset);
+    o.ramp_time_ns = DurationOption("--ramp-time", a.ramp_time);
+  if (!a.size.empty()) o.size = SizeSpecOption("--size", a.size);
+  if (!a.offset.empty()) o.offset = SizeSpecOption("--offset", a.offset);
   if (!a.filename.empty()) o.filename = a.filename;
   o.randseed = a.randseed;
   return o;

@@ -1,18 +1,28 @@
-// PgConnection: one blocking libpq connection for setup work (initialising
-// the TPC-B tables, vacuum, checks), with errors turned into DbError.
+// PgConnection: one blocking libpqxx connection (pqxx::connection) for the
+// setup work around a TPC-B run: creating and dropping the pgbench tables,
+// the -i data load (COPY through pqxx::stream_to), vacuum, keys, the check
+// that the tables exist, and the read-back queries (scale, balances) the
+// tests use. Every libpqxx exception becomes a one-line DbError.
 //
-// The measured transaction loop does not use this class: it drives libpq's
-// asynchronous API directly (db/tpcb_driver.h), as pgbench does.
+// The measured transaction loop does not use this class nor libpqxx: it
+// drives libpq's asynchronous API directly (db/tpcb_driver.h), as pgbench
+// does. libpqxx 6.4 cannot do that: every exec() blocks until its result,
+// and pqxx::pipeline only queues plain SQL text (no parameters, no prepared
+// statements for -M extended/prepared) and blocks in retrieve(), so one
+// thread cannot poll() many connections and time each transaction from its
+// first send to its last result.
 //
 // Errors: every method throws DbError with one line naming what failed, the
-// server's message and, where there is one, the fix. Not thread-safe: one
-// connection per thread.
+// statement, the server's message and, where there is one, the fix. Not
+// thread-safe: one connection per thread.
 #ifndef TIERBENCH_DB_PG_CONNECTION_H_
 #define TIERBENCH_DB_PG_CONNECTION_H_
 
-#include <libpq-fe.h>
-
 #include <functional>
+#include <memory>
+#include <pqxx/connection>
+#include <pqxx/errorhandler>
+#include <pqxx/transaction>
 #include <string>
 
 namespace tierbench {
@@ -27,8 +37,8 @@ class PgConnection {
   PgConnection(const PgConnection&) = delete;
   PgConnection& operator=(const PgConnection&) = delete;
 
-  // Runs one statement (or several separated by ';') that returns no rows or
-  // rows that are ignored.
+  // Runs one statement (or several separated by ';') outside any
+  // transaction block (so VACUUM and CHECKPOINT work); rows are ignored.
   void Exec(const std::string& sql);
   // Runs a query that returns one row with one column; returns its text
   // ("" for NULL). Throws DbError when the result has no rows.
@@ -38,26 +48,28 @@ class PgConnection {
   bool TryQueryValue(const std::string& sql, std::string* value);
   // True when a table of that name is visible on the search path.
   bool TableExists(const std::string& table);
+  // Runs `body` inside one transaction and commits it when `body` returns;
+  // rolls back when it throws. `what` names the work in the DbError.
+  void InTransaction(const std::string& what,
+                     const std::function<void(pqxx::work&)>& body);
 
-  // Runs "COPY ... FROM STDIN" (`copy_sql`) and feeds it the text that
-  // `produce` appends to its buffer; `produce` returns false when it has no
-  // more data. Data is sent in chunks of about 1 MiB.
-  void CopyIn(const std::string& copy_sql,
-              const std::function<bool(std::string*)>& produce);
-
-  PGconn* raw() { return conn_; }
   // The server's "PostgreSQL 15.x ..." version string.
   std::string ServerVersion();
+  // The name of the connected database.
+  std::string DbName();
 
  private:
-  // Throws DbError "<what> failed. Statement: <sql>; Server: <message>".
-  [[noreturn]] void Fail(const std::string& what, const std::string& sql,
-                         PGresult* res);
+  // Called inside a catch block: rethrows the exception in flight as
+  // DbError "<what> failed. Statement: <sql>; Server: <message>[; Fix: ...]"
+  // (the statement libpqxx reports, else `sql`; left out when empty).
+  [[noreturn]] void Rethrow(const std::string& what, const std::string& sql);
 
-  PGconn* conn_ = nullptr;
+  std::unique_ptr<pqxx::connection> conn_;
+  // Declared after conn_: unregisters itself before the connection closes.
+  std::unique_ptr<pqxx::quiet_errorhandler> quiet_;
 };
 
-// Connection error text from libpq, on one line, without trailing newline.
+// Error text from libpq or libpqxx on one line, without trailing blanks.
 std::string OneLine(const char* libpq_message);
 
 }  // namespace tierbench

@@ -1,6 +1,9 @@
 #include "db/tpcb_schema.h"
 
 #include <cstdio>
+#include <pqxx/stream_to>
+#include <tuple>
+#include <vector>
 
 #include "util/clock.h"
 #include "util/errors.h"
@@ -13,6 +16,9 @@ constexpr int kBranches = 1;
 constexpr int kTellers = 10;
 constexpr int kAccounts = 100000;
 constexpr int kBigintScale = 20000;  // pgbench: aid becomes bigint from here
+constexpr const char* kTruncateAll =
+    "truncate table pgbench_accounts, pgbench_branches, pgbench_history, "
+    "pgbench_tellers";
 
 struct TableDdl {
   const char* table;
@@ -42,27 +48,26 @@ std::string Secs(uint64_t ns) {
   return buf;
 }
 
-// COPY text rows for ids 1..n: "<id>\t<branch>\t0\t<filler>\n", where
-// branch = (id - 1) / per_branch + 1; per_branch 0 leaves the branch column
-// out (pgbench_branches itself).
-void CopyRows(PgConnection& conn, const std::string& table, int64_t n,
-              int64_t per_branch, const char* filler) {
-  int64_t next = 1;
-  char line[96];
-  conn.CopyIn(
-      "copy " + table + " from stdin with (freeze on)", [&](std::string* buf) {
-        for (int i = 0; i < 4096 && next <= n; ++i, ++next) {
-          const auto id = static_cast<long long>(next);
-          int len =
-              per_branch == 0
-                  ? std::snprintf(line, sizeof(line), "%lld\t0\t%s\n", id,
-                                  filler)
-                  : std::snprintf(line, sizeof(line), "%lld\t%lld\t0\t%s\n", id,
-                                  (id - 1) / per_branch + 1, filler);
-          buf->append(line, static_cast<size_t>(len));
-        }
-        return next <= n;
-      });
+// Loads ids 1..n into `table` with COPY (pqxx::stream_to). Row i is
+// (i, 0) for pgbench_branches (per_branch 0), else (i, branch, 0) with
+// branch = (i - 1) / per_branch + 1, plus an empty filler when `filler`.
+// Columns left out stay NULL, as pgbench leaves the branch and teller
+// fillers.
+void LoadRows(pqxx::work& tx, const std::string& table,
+              const std::vector<std::string>& columns, int64_t n,
+              int64_t per_branch, bool filler) {
+  pqxx::stream_to copy(tx, table, columns);
+  const std::string empty;
+  for (int64_t id = 1; id <= n; ++id) {
+    if (per_branch == 0) {
+      copy << std::make_tuple(id, 0);
+    } else if (!filler) {
+      copy << std::make_tuple(id, (id - 1) / per_branch + 1, 0);
+    } else {
+      copy << std::make_tuple(id, (id - 1) / per_branch + 1, 0, empty);
+    }
+  }
+  copy.complete();
 }
 
 }  // namespace
@@ -122,39 +127,37 @@ uint64_t InitializeTpcb(PgConnection& conn, const TpcbInitOptions& o,
         break;
       case 'g':
         say("generating data (client-side)...");
-        conn.Exec("begin");
-        conn.Exec(
-            "truncate table pgbench_accounts, pgbench_branches, "
-            "pgbench_history, pgbench_tellers");
-        // Branches and tellers keep a NULL filler, accounts an empty one,
-        // exactly as pgbench loads them.
-        CopyRows(conn, "pgbench_branches", kBranches * s, 0, "\\N");
-        CopyRows(conn, "pgbench_tellers", kTellers * s, kTellers, "\\N");
-        CopyRows(conn, "pgbench_accounts", kAccounts * s, kAccounts, "");
-        conn.Exec("commit");
+        conn.InTransaction("client-side generate", [s](pqxx::work& tx) {
+          tx.exec(kTruncateAll);
+          LoadRows(tx, "pgbench_branches", {"bid", "bbalance"}, kBranches * s,
+                   0, false);
+          LoadRows(tx, "pgbench_tellers", {"tid", "bid", "tbalance"},
+                   kTellers * s, kTellers, false);
+          LoadRows(tx, "pgbench_accounts", {"aid", "bid", "abalance", "filler"},
+                   kAccounts * s, kAccounts, true);
+        });
         label = "client-side generate";
         break;
       case 'G':
         say("generating data (server-side)...");
-        conn.Exec("begin");
-        conn.Exec(
-            "truncate table pgbench_accounts, pgbench_branches, "
-            "pgbench_history, pgbench_tellers");
-        conn.Exec(
-            "insert into pgbench_branches(bid,bbalance) select bid, 0 "
-            "from generate_series(1, " +
-            std::to_string(kBranches * s) + ") as bid");
-        conn.Exec(
-            "insert into pgbench_tellers(tid,bid,tbalance) select tid, "
-            "(tid - 1) / " +
-            std::to_string(kTellers) + " + 1, 0 from generate_series(1, " +
-            std::to_string(kTellers * s) + ") as tid");
-        conn.Exec(
-            "insert into pgbench_accounts(aid,bid,abalance,filler) "
-            "select aid, (aid - 1) / " +
-            std::to_string(kAccounts) + " + 1, 0, '' from generate_series(1, " +
-            std::to_string(kAccounts * s) + ") as aid");
-        conn.Exec("commit");
+        conn.InTransaction("server-side generate", [s](pqxx::work& tx) {
+          tx.exec(kTruncateAll);
+          tx.exec(
+              "insert into pgbench_branches(bid,bbalance) select bid, 0 "
+              "from generate_series(1, " +
+              std::to_string(kBranches * s) + ") as bid");
+          tx.exec(
+              "insert into pgbench_tellers(tid,bid,tbalance) select tid, "
+              "(tid - 1) / " +
+              std::to_string(kTellers) + " + 1, 0 from generate_series(1, " +
+              std::to_string(kTellers * s) + ") as tid");
+          tx.exec(
+              "insert into pgbench_accounts(aid,bid,abalance,filler) "
+              "select aid, (aid - 1) / " +
+              std::to_string(kAccounts) +
+              " + 1, 0, '' from generate_series(1, " +
+              std::to_string(kAccounts * s) + ") as aid");
+        });
         label = "server-side generate";
         break;
       case 'v':
@@ -211,14 +214,14 @@ int DetectScale(PgConnection& conn) {
                         "pgbench_tellers", "pgbench_history"}) {
     if (!conn.TableExists(t)) {
       throw DbError(std::string(t) + " does not exist. Database: " +
-                    PQdb(conn.raw()) + "; Fix: run with -i");
+                    conn.DbName() + "; Fix: run with -i");
     }
   }
   int scale =
       std::stoi(conn.QueryValue("select count(*) from pgbench_branches"));
   if (scale < 1) {
     throw DbError(std::string("pgbench_branches is empty. Database: ") +
-                  PQdb(conn.raw()) + "; Fix: run with -i");
+                  conn.DbName() + "; Fix: run with -i");
   }
   return scale;
 }

@@ -4,15 +4,19 @@
 // Steps (pgbench -I letters, default "dtgvp"):
 //   d  drop pgbench_accounts, _branches, _history, _tellers if they exist
 //   t  create them (pgbench 15 DDL; bigint aid from scale 20000; fillfactor)
-//   g  generate data client-side: COPY ... FROM STDIN (FREEZE) of branches
-//      (s rows), tellers (10 s) and accounts (100000 s); history stays empty
+//   g  generate data client-side: COPY ... FROM STDIN (pqxx::stream_to) of
+//      branches (s rows), tellers (10 s) and accounts (100000 s) in one
+//      transaction with the TRUNCATE; history stays empty. pgbench 15 adds
+//      FREEZE, which libpqxx 6.4's stream_to cannot pass: the rows are
+//      identical, step v then sets their visibility instead
 //   G  generate data server-side (INSERT ... SELECT generate_series)
 //   v  VACUUM ANALYZE the four tables
 //   p  primary keys on branches(bid), tellers(tid), accounts(aid)
 //   f  foreign keys (as pgbench -I f)
 //
-// Errors: DbError from the connection (server message, full disk named).
-// Not thread-safe (uses one connection).
+// All SQL goes through PgConnection (libpqxx). Errors: DbError from the
+// connection (server message, full disk named). Not thread-safe (uses one
+// connection).
 #ifndef TIERBENCH_DB_TPCB_SCHEMA_H_
 #define TIERBENCH_DB_TPCB_SCHEMA_H_
 

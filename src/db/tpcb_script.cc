@@ -35,15 +35,6 @@ const TxCommand kInsertHistory{
     "VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP)",
     {kTid, kBid, kAid, kDelta}};
 
-uint64_t SplitMix64(uint64_t* x) {
-  uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
 }  // namespace
 
 Status ParseBuiltin(std::string_view text, Builtin* out) {
@@ -149,28 +140,9 @@ std::string RenderSimple(const TxCommand& cmd, const TxValues& values) {
   return out;
 }
 
-TxRandom::TxRandom(uint64_t seed) {
-  for (auto& word : s_) word = SplitMix64(&seed);
-}
-
-uint64_t TxRandom::Next() {
-  const uint64_t result = Rotl(s_[1] * 5, 7) * 9;
-  const uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = Rotl(s_[3], 45);
-  return result;
-}
-
 int64_t TxRandom::Uniform(int64_t lo, int64_t hi) {
   const uint64_t range = static_cast<uint64_t>(hi - lo) + 1;
-  // Lemire's multiply-shift; the bias for ranges below 2^40 is < 2^-24.
-  const unsigned __int128 m = static_cast<unsigned __int128>(Next()) *
-                              static_cast<unsigned __int128>(range);
-  return lo + static_cast<int64_t>(static_cast<uint64_t>(m >> 64));
+  return lo + static_cast<int64_t>(rng_.Uniform(range));
 }
 
 TxValues DrawTxValues(TxRandom& rng, int scale) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "util/status.h"
+#include "workload/rng.h"
 
 namespace tierbench {
 
@@ -55,17 +56,19 @@ const std::vector<TxCommand>& BuiltinScript(Builtin b);
 // text pgbench sends in simple query mode.
 std::string RenderSimple(const TxCommand& cmd, const TxValues& values);
 
-// xoshiro256** seeded through splitmix64: fast, good quality, one per client
-// (a client's stream depends only on the run seed and the client id).
+// The workload's Rng (xoshiro256** seeded through splitmix64), one per
+// client (a client's stream depends only on the run seed and the client
+// id), with pgbench's inclusive-range draw.
 class TxRandom {
  public:
-  explicit TxRandom(uint64_t seed);
-  uint64_t Next();
-  // Uniform integer in [lo, hi] (inclusive, lo <= hi), as pgbench random().
+  explicit TxRandom(uint64_t seed) : rng_(seed) {}
+  uint64_t Next() { return rng_.Next(); }
+  // Uniform integer in [lo, hi] (inclusive, lo <= hi), as pgbench random();
+  // unbiased (Rng::Uniform).
   int64_t Uniform(int64_t lo, int64_t hi);
 
  private:
-  uint64_t s_[4];
+  Rng rng_;
 };
 
 // Draws the variables of one transaction at `scale` as pgbench's built-ins:

@@ -54,7 +54,7 @@ struct LabOptions {
   std::string qemu = "qemu-system-x86_64";
   std::string guest_scripts;  // scripts/lab of the source tree
   std::string cache_dir;      // empty: <dir of the tierbench binary>/lab
-  // Test aid: SIGINT the compare once it changed a bcache knob, and check
+  // Test aid: SIGINT the compare once it switched cache_mode, and check
   // in the guest that it restored every knob.
   bool interrupt_compare = false;
 };

@@ -74,7 +74,9 @@ uint64_t LatencyHistogram::Percentile(double p) const {
   uint64_t seen = 0;
   for (size_t i = 0; i < kNumBuckets; ++i) {
     seen += buckets_[i];
-    if (seen >= rank) return BucketMidpoint(i);
+    // The top bucket's midpoint may lie above the exact maximum; a
+    // percentile never exceeds the largest sample (still within the bound).
+    if (seen >= rank) return std::min(BucketMidpoint(i), max_);
   }
   return BucketMidpoint(kNumBuckets - 1);  // unreachable while count_ is exact
 }

@@ -133,7 +133,8 @@ void JobThread::Loop() {
       ramping_.store(false, std::memory_order_relaxed);
       cpu_start_ = TakeCpuSnapshot();
     }
-    if (issuing_ && (now >= end_ns_ || Interrupted())) issuing_ = false;
+    if (issuing_ && now >= end_ns_) reached_end_ = true;
+    if (issuing_ && (reached_end_ || Interrupted())) issuing_ = false;
     if (issuing_) Fill();
     if (queued_ > 0) Commit();
     if (engine_failed_) break;
@@ -317,8 +318,11 @@ void JobThread::EngineFailed(const Status& status) {
 
 void JobThread::EndMeasurement(uint64_t now) {
   if (measuring_) {
-    const uint64_t end =
+    uint64_t end =
         last_completion_ns_ > 0 ? last_completion_ns_ : std::min(now, end_ns_);
+    // A job stopped by its runtime measured the whole window, even when its
+    // last IO completed before the deadline (paced, or descheduled).
+    if (reached_end_) end = std::max(end, end_ns_);
     result_.runtime_ns = end > measure_start_ns_ ? end - measure_start_ns_ : 0;
     const CpuSnapshot cpu_end = TakeCpuSnapshot();
     result_.usr_cpu_sec = cpu_end.usr_sec - cpu_start_.usr_sec;

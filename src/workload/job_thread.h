@@ -125,6 +125,7 @@ class JobThread {
   bool measuring_ = false;
   uint64_t measure_start_ns_ = 0;
   uint64_t end_ns_ = 0;
+  bool reached_end_ = false;  // issuing stopped because end_ns_ passed
   uint64_t last_completion_ns_ = 0;
   CpuSnapshot cpu_start_;
   DirectionStats stats_[kNumDirs];

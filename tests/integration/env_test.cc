@@ -2,6 +2,8 @@
 // capability shows up as one visible skip reason rather than many.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "test_env.h"
 
 namespace tierbench::testing {
@@ -9,17 +11,20 @@ namespace {
 
 TEST(EnvTest, LoopDeviceComesAndGoes) {
   TIERBENCH_REQUIRE_ROOT();
-  std::string dev;
+  std::string image;
   {
     LoopDevice loop(64ull << 20);
     ASSERT_TRUE(loop.ok()) << loop.error();
-    dev = loop.device();
+    image = loop.image();
     std::string out;
-    EXPECT_EQ(RunShell("losetup " + dev, &out), 0) << out;
+    EXPECT_EQ(RunShell("losetup -j " + image, &out), 0) << out;
+    EXPECT_NE(out.find(loop.device()), std::string::npos) << out;
   }
+  // Other tests may reuse the device number at once: check by image instead.
   std::string out;
-  RunShell("losetup " + dev, &out);
-  EXPECT_EQ(out.find("tierbench-test"), std::string::npos) << out;
+  RunShell("losetup -j " + image, &out);
+  EXPECT_EQ(out, "") << out;
+  EXPECT_FALSE(std::filesystem::exists(image));
 }
 
 }  // namespace

@@ -194,8 +194,12 @@ TEST_F(BcacheDeviceTest, RestoreReportsMissingCacheSet) {
   BcacheDevice dev = Open();
   const KnobSnapshot original = dev.Capture();
   fake_.Detach();
+  // Restore re-attaches first; here the kernel refuses.
+  fake_.set_write_error(fake_.BackingBcacheDir() + "/attach",
+                        Status::NotFound("cache set gone"));
   RestoreReport report = dev.Restore(original);
   ASSERT_FALSE(report.ok());
+  EXPECT_NE(std::string::npos, report.failures.front().find("re-attach"));
   EXPECT_NE(std::string::npos,
             report.failures.back().find("no cache set attached"));
 }
@@ -275,6 +279,38 @@ TEST_F(BcacheDeviceTest, DetachWaitsForTheKernel) {
   dev.Detach(5);
   EXPECT_EQ(BcacheState::kNoCache, dev.State());
   EXPECT_EQ(2, polls);
+}
+
+// Bug 2: on 6.1 `state` says "no cache" before the detach has finished;
+// attaching then is refused ("already attached") or lost.
+TEST_F(BcacheDeviceTest, MakeColdWaitsForALateDetachBeforeAttaching) {
+  fake_.set_detach_lag(3);
+  on_sleep_ = [this] { fake_.Tick(); };
+  BcacheDevice dev = Open();
+  dev.MakeCold(5);
+  EXPECT_FALSE(fake_.detach_pending());
+  EXPECT_EQ(1, fake_.WriteCount("sys/block/bcache0/bcache/attach"));
+  EXPECT_EQ(BcacheState::kClean, dev.State());
+  EXPECT_EQ(fake_.options().cset_uuid, dev.Topology().cset_uuid);
+  EXPECT_EQ("1", dev.SetKnob("writeback_running", "1"));
+}
+
+TEST_F(BcacheDeviceTest, RestoreReattachesFirstEvenWhenInterrupted) {
+  BcacheDevice dev = Open();
+  const KnobSnapshot original = dev.Capture();
+  EXPECT_EQ(fake_.options().cset_uuid, original.cset_uuid);
+  dev.SetCacheSetKnob("congested_read_threshold_us", "0");
+  dev.Detach(1);
+  // Detached, the kernel has no writeback thread: 1 reads back 0.
+  EXPECT_THROW(dev.SetKnob("writeback_running", "1"), SysError);
+  RaiseInterruptForTest(2);
+  const RestoreReport report = dev.Restore(original);
+  ResetInterruptForTest();
+  EXPECT_TRUE(report.ok()) << report.failures.front();
+  EXPECT_EQ(BcacheState::kClean, dev.State());
+  EXPECT_EQ("1", fake_.GetBacking("writeback_running"));
+  EXPECT_EQ("2000",
+            fake_.Get(fake_.CacheSetDir() + "/congested_read_threshold_us"));
 }
 
 TEST_F(BcacheDeviceTest, DetachTimesOut) {

@@ -148,6 +148,10 @@ void FakeBcacheSysfs::Detach() {
   fs::remove(fs::path(root_) / (CacheSetDir() + "/bdev0"), ec);
 }
 
+void FakeBcacheSysfs::Tick() {
+  if (detach_pending_ > 0 && --detach_pending_ == 0) Detach();
+}
+
 void FakeBcacheSysfs::Attach() {
   SetState("clean");
   Link(BackingBcacheDir() + "/cache",
@@ -311,10 +315,22 @@ Status FakeBcacheSysfs::OnWrite(const std::string& rel,
       return Status::Ok();
     }
     if (file == "detach") {
-      Detach();
+      if (detach_lag_ == 0) {
+        Detach();
+      } else {
+        SetState("no cache");
+        SetDirtyBytes(0);
+        detach_pending_ = detach_lag_;
+      }
+      return Status::Ok();
+    }
+    if (file == "writeback_running") {
+      const bool attached = fs::exists(fs::path(root_) / dir / "cache");
+      Set(canonical, attached ? v : std::string("0"));
       return Status::Ok();
     }
     if (file == "attach") {
+      if (detach_pending_ > 0) return einval();
       if (v != options_.cset_uuid) {
         return Status::NotFound("write '" + v + "' to " + abs +
                                 ": No such file or directory");

@@ -24,8 +24,14 @@
 //   sequential_cutoff (digits only, as kstrtoul in 5.x/6.x kernels) and
 //     readahead (human units): shown as bch_hprint ("4.0M").
 //   writeback_percent: clamped to [0, 40] as the kernel does.
-//   detach: state "no cache", dirty_data "0.0k", cache link removed.
+//   detach: state "no cache", dirty_data "0.0k", cache link removed. With
+//     set_detach_lag(n) (the 6.1 kernel: the superblock says "no cache"
+//     before the detach worker has unlinked the cache) the link stays until
+//     Tick() was called n times; until then an attach fails with EINVAL
+//     ("already attached").
 //   attach <uuid>: known uuid -> state "clean" and link; else NotFound.
+//   writeback_running: "1" while detached (no writeback thread) reads
+//     back "0", as in 6.1's __cached_dev_store().
 //   clear_stats: stats_total counters reset to 0.
 // Hooks for faults: set_readback_override() makes a file read back a fixed
 // text after any write (a kernel that ignores the write);
@@ -89,6 +95,13 @@ class FakeBcacheSysfs {
   void Detach();
   void Attach();
 
+  // Detaches finish only after `ticks` calls of Tick() (0: at once).
+  void set_detach_lag(int ticks) { detach_lag_ = ticks; }
+  // One step of kernel time: finishes a lagging detach when due. Call it
+  // from the BcacheDevice/CompareHooks sleep function.
+  void Tick();
+  bool detach_pending() const { return detach_pending_ > 0; }
+
   // After any write to `rel`, the file reads `text` (overrides emulation).
   void set_readback_override(std::string_view rel, std::string_view text);
   // Writes to `rel` fail with `status` (file unchanged).
@@ -106,6 +119,8 @@ class FakeBcacheSysfs {
   std::map<std::string, std::string, std::less<>> readback_override_;
   std::map<std::string, Status, std::less<>> write_error_;
   std::map<std::string, int, std::less<>> write_count_;
+  int detach_lag_ = 0;
+  int detach_pending_ = 0;  // Ticks until a lagging detach finishes.
 };
 
 }  // namespace tierbench

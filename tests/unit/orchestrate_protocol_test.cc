@@ -280,6 +280,48 @@ TEST_F(ProtocolTest, RestoresAfterAnInterrupt) {
   EXPECT_EQ(m["status"], "interrupted");
 }
 
+// Bug 2 (6.1 kernel, --cache-state cold): `state` reads "no cache" before
+// the kernel's detach has finished, so the old protocol "re-attached" a
+// device that was still attached, set the knobs and then lost the cache:
+// writeback_running read back 0 and the final restore failed with "no cache
+// set attached". The fake finishes the detach one kernel tick late.
+TEST_F(ProtocolTest, ColdCacheDetachFinishingLateLeavesKnobsAndEndStateIntact) {
+  fake_.set_detach_lag(1);
+  CompareOptions o = Options("randwrite");
+  o.mode_paths = {Mode("wb",
+                       "\"layer\": \"bcache\", \"cache_mode\": "
+                       "\"writeback\", \"knobs\": "
+                       "{\"writeback_running\": 1}, "
+                       "\"cache_set_knobs\": "
+                       "{\"congested_read_threshold_us\": 0}")};
+  CompareHooks hooks = Hooks();
+  const std::string link =
+      fake_.root() + "/" + fake_.BackingBcacheDir() + "/cache";
+  int attached_after_cell = 0;
+  hooks.sleep = [this](double s) {
+    slept_ += s;
+    fake_.Tick();
+  };
+  hooks.after_cell = [&](size_t) {
+    attached_after_cell += fs::exists(link) && !fake_.detach_pending() ? 1 : 0;
+  };
+  std::ostringstream out;
+  const CompareSummary summary = CompareRunner(o, hooks).Run(out);
+  EXPECT_TRUE(summary.restore_ok);
+  EXPECT_EQ(attached_after_cell, 1);
+  const auto rows = ParseCsv(ReadAll(RunDir() + "/runs.csv"));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[1][Col(rows[0], "cache_mode_readback")], "writeback");
+  // End state == start state: attached, original mode and knobs.
+  EXPECT_EQ(Backing("state"), "clean");
+  EXPECT_FALSE(fake_.detach_pending());
+  EXPECT_TRUE(fs::exists(link));
+  EXPECT_EQ(Backing("cache_mode"), "[writethrough] writeback writearound none");
+  EXPECT_EQ(Backing("writeback_running"), "1");
+  EXPECT_EQ(fake_.Get(fake_.CacheSetDir() + "/congested_read_threshold_us"),
+            "2000");
+}
+
 TEST_F(ProtocolTest, ReadbackMismatchStopsBeforeMeasuring) {
   CompareOptions o = Options("randread");
   fake_.set_readback_override(fake_.BackingBcacheDir() + "/cache_mode",

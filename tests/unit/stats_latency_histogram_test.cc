@@ -36,8 +36,21 @@ TEST(LatencyHistogramTest, BucketMidpoints) {
   for (const auto& c : cases) {
     LatencyHistogram h;
     h.Add(c.value);
+    h.Add(kTracked);  // A larger maximum, so the midpoint is not clamped.
     EXPECT_EQ(h.Percentile(50), c.want) << c.value;
-    EXPECT_EQ(h.max(), c.value);
+    EXPECT_EQ(h.max(), kTracked);
+  }
+}
+
+TEST(LatencyHistogramTest, PercentileNeverExceedsTheMaximum) {
+  // A lone sample below its bucket's midpoint: the percentile is clamped to
+  // the exact maximum (pgbench's "p99 = 8.159 ms ... max = 8.146 ms").
+  const uint64_t values[] = {128, 256, 1000, 1u << 20, 8146000};
+  for (uint64_t v : values) {
+    LatencyHistogram h;
+    h.Add(v);
+    EXPECT_EQ(h.Percentile(99), v) << v;
+    EXPECT_EQ(h.Percentile(100), v) << v;
   }
 }
 

@@ -1,0 +1,64 @@
+#include "cli/option_values.h"
+
+#include <stdexcept>
+
+#include "util/errors.h"
+#include "util/units.h"
+
+namespace tierbench {
+
+namespace {
+
+[[noreturn]] void BadValue(const std::string& option, const std::string& text,
+                           const std::string& problem, const char* fix) {
+  throw ConfigError("Bad value for " + option + ". Value: " + text +
+                    (problem.empty() ? "" : "; Problem: " + problem) +
+                    "; Fix: " + fix);
+}
+
+}  // namespace
+
+uint64_t DurationOption(const std::string& option, const std::string& text) {
+  uint64_t ns = 0;
+  Status s = ParseDuration(text, kNsPerSec, &ns);
+  if (!s.ok()) {
+    BadValue(option, text, s.message(), "a duration like 30, 30s, 500ms, 2m");
+  }
+  return ns;
+}
+
+uint64_t SizeOption(const std::string& option, const std::string& text) {
+  uint64_t bytes = 0;
+  Status s = ParseSize(text, &bytes);
+  if (!s.ok()) {
+    BadValue(option, text, s.message(), "a size like 4g, 512m, 1073741824");
+  }
+  return bytes;
+}
+
+SizeSpec SizeSpecOption(const std::string& option, const std::string& text) {
+  SizeSpec spec;
+  spec.set = true;
+  if (!text.empty() && text.back() == '%') {
+    spec.is_percent = true;
+    try {
+      spec.percent = std::stod(text.substr(0, text.size() - 1));
+    } catch (const std::exception&) {
+      spec.percent = -1;
+    }
+    if (!(spec.percent > 0 && spec.percent <= 100)) {
+      BadValue(option, text, "", "a percentage in (0%, 100%], e.g. 20%");
+    }
+    return spec;
+  }
+  uint64_t bytes = 0;
+  Status s = ParseSize(text, &bytes);
+  if (!s.ok()) {
+    BadValue(option, text, s.message(),
+             "a size like 4g, 512m, 1073741824 or 20%");
+  }
+  spec.bytes = bytes;
+  return spec;
+}
+
+}  // namespace tierbench

@@ -1,0 +1,29 @@
+// Conversion of the size and duration values of command-line options
+// (run, compare, lab), shared so that every command accepts the same forms
+// and reports a bad value the same way.
+//
+// Errors: ConfigError "Bad value for <option>. Value: <text>; Problem: ...;
+// Fix: ..." (one line). Pure functions, thread-safe.
+#ifndef TIERBENCH_CLI_OPTION_VALUES_H_
+#define TIERBENCH_CLI_OPTION_VALUES_H_
+
+#include <cstdint>
+#include <string>
+
+#include "workload/job_spec.h"
+
+namespace tierbench {
+
+// "30" (seconds), "30s", "500ms", "2m" -> nanoseconds.
+uint64_t DurationOption(const std::string& option, const std::string& text);
+
+// "4g", "512m", "1073741824" -> bytes.
+uint64_t SizeOption(const std::string& option, const std::string& text);
+
+// A size as SizeOption, or a percentage in (0%, 100%] ("20%") of the
+// device; the result has set = true.
+SizeSpec SizeSpecOption(const std::string& option, const std::string& text);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_CLI_OPTION_VALUES_H_
