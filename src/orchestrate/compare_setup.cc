@@ -77,11 +77,26 @@ uint64_t LargestBlock(const JobSpec& j) {
   return largest;
 }
 
+// What fio rounds a percentage offset down to: the job's blockalign, else
+// its minimum block size (the coarsest of both directions), at least a
+// sector, so direct IO stays aligned on any target size.
+uint64_t PercentOffsetAlign(const JobSpec& j) {
+  uint64_t align = 512;
+  for (int d = 0; d < kNumDirs; ++d) {
+    align =
+        std::max(align, j.blockalign[d] != 0 ? j.blockalign[d] : j.bs[d].min);
+  }
+  return align;
+}
+
 // Makes offset and size absolute against `region` (see the header).
 void ResolveSizes(uint64_t region, Workload* w) {
   if (region == 0) return;
   for (JobSpec& j : w->jobs) {
-    const uint64_t offset = j.offset.Resolve(region);
+    uint64_t offset = j.offset.Resolve(region);
+    if (j.offset.set && j.offset.is_percent) {
+      offset -= offset % PercentOffsetAlign(j);
+    }
     if (j.offset.set) j.offset = SizeSpec{true, false, offset, 0};
     if (offset >= region) {
       throw ConfigError(

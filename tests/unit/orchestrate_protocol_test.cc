@@ -19,6 +19,7 @@
 #include "cache/bcache_device.h"
 #include "cache_fake_sysfs.h"
 #include "orchestrate/compare_runner.h"
+#include "orchestrate/compare_setup.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 
@@ -320,6 +321,25 @@ TEST_F(ProtocolTest, ColdCacheDetachFinishingLateLeavesKnobsAndEndStateIntact) {
   EXPECT_EQ(Backing("writeback_running"), "1");
   EXPECT_EQ(fake_.Get(fake_.CacheSetDir() + "/congested_read_threshold_us"),
             "2000");
+}
+
+// The lab's --quick failed on anandtech-mix: offset=10% of a 1 GiB
+// partition is not a multiple of 512, and direct IO refused it. fio rounds
+// a percentage offset down to blockalign (else the minimum block size).
+TEST_F(ProtocolTest, PercentOffsetsAreRoundedDownToTheJobAlignment) {
+  CompareOptions o = Options("read");
+  const std::string job = dir_ + "/pct.fio";
+  WriteFile(job,
+            "[a]\nrw=read\nbs=4k\nsize=64k\noffset=10%\n"
+            "[b]\nrw=read\nbs=16k\nblockalign=8k\nsize=64k\noffset=30%\n");
+  o.workload_paths = {job};
+  const CompareSetup setup = PrepareCompare(o, fake_.sysfs());
+  ASSERT_EQ(setup.workloads.size(), 1u);
+  const std::vector<JobSpec>& jobs = setup.workloads[0].io.jobs;
+  ASSERT_EQ(jobs.size(), 2u);
+  // Targets are 1 MiB: 10% = 104857 -> 102400; 30% = 314572 -> 311296.
+  EXPECT_EQ(jobs[0].offset.bytes, 102400u);
+  EXPECT_EQ(jobs[1].offset.bytes, 311296u);
 }
 
 TEST_F(ProtocolTest, ReadbackMismatchStopsBeforeMeasuring) {
