@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <set>
 
+#include "util/clock.h"
 #include "util/errors.h"
 #include "workload/job_file.h"
 
@@ -219,16 +220,12 @@ bool PreparedWorkload::Writes() const {
 }
 
 std::string DefaultRunId() {
-  char stamp[32];
-  const std::time_t now = std::time(nullptr);
-  std::tm tm;
-  gmtime_r(&now, &tm);
-  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+  const std::string stamp = FormatUtcNow("%Y%m%dT%H%M%SZ");
   char host[256] = "host";
   ::gethostname(host, sizeof host - 1);
   std::string h = host;
   h = h.substr(0, h.find('.'));
-  return std::string(stamp) + "-" + h;
+  return stamp + "-" + h;
 }
 
 uint64_t TargetSizeBytes(const std::string& path) {

@@ -18,6 +18,7 @@
 #include "orchestrate/lab_disk.h"
 #include "orchestrate/lab_guest.h"
 #include "orchestrate/lab_qemu.h"
+#include "util/clock.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 #include "util/log.h"
@@ -46,14 +47,7 @@ std::string ReadFile(const std::string& path) {
   return ss.str();
 }
 
-std::string DefaultRunId() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof(buf), "lab-%Y%m%d-%H%M%S", &tm);
-  return buf;
-}
+std::string DefaultRunId() { return FormatUtcNow("lab-%Y%m%d-%H%M%S"); }
 
 // The running executable (what goes into the guest).
 std::string SelfExecutable() {

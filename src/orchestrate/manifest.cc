@@ -11,6 +11,7 @@
 #include "cache/bcache_device.h"
 #include "cache/queue_settings.h"
 #include "io/device_guard.h"
+#include "util/clock.h"
 
 namespace tierbench {
 namespace {
@@ -112,14 +113,7 @@ json JobToJson(const JobSpec& j) {
 
 }  // namespace
 
-std::string UtcNow() {
-  char buf[32];
-  const std::time_t now = std::time(nullptr);
-  std::tm tm;
-  gmtime_r(&now, &tm);
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
+std::string UtcNow() { return FormatUtcNow("%Y-%m-%dT%H:%M:%SZ"); }
 
 json WorkloadToJson(const PreparedWorkload& w) {
   json j = {{"path", w.path},
