@@ -32,6 +32,7 @@
 #include "cache/bcache_counters.h"
 #include "cache/bcache_knobs.h"
 #include "cache/bcache_values.h"
+#include "cache/cache_layer.h"
 #include "cache/sysfs.h"
 #include "util/status.h"
 
@@ -71,11 +72,6 @@ struct KnobSnapshot {
   std::map<std::string, std::string> cache_set_knobs;  // Empty if detached.
   // {"cache_mode": .., "knobs": {..}, "cache_set_knobs": {..}}
   nlohmann::json ToJson() const;
-};
-
-struct RestoreReport {
-  std::vector<std::string> failures;  // One message per item not restored.
-  bool ok() const { return failures.empty(); }
 };
 
 struct DrainProgress {

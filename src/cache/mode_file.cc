@@ -1,11 +1,11 @@
 #include "cache/mode_file.h"
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
 
-#include "cache/bcache_knobs.h"
-#include "cache/bcache_values.h"
+#include "cache/layer_registry.h"
 #include "util/errors.h"
 
 namespace tierbench {
@@ -31,22 +31,16 @@ std::string RequireString(const nlohmann::json& j, const char* key,
 
 // Reads a "knobs"/"cache_set_knobs" object, validating names and values.
 std::vector<std::pair<std::string, std::string>> ReadKnobs(
-    const nlohmann::json& j, const char* key, KnobScope scope,
+    const nlohmann::json& j, const std::string& key, const LayerKind& kind,
     const std::string& origin) {
   std::vector<std::pair<std::string, std::string>> out;
   if (!j.contains(key)) return out;
   const nlohmann::json& obj = j[key];
   if (!obj.is_object()) {
-    Fail(origin, std::string("\"") + key + "\" must be an object",
-         std::string("write \"") + key + "\": {\"name\": value, ...}");
+    Fail(origin, "\"" + key + "\" must be an object",
+         "write \"" + key + "\": {\"name\": value, ...}");
   }
   for (const auto& [name, value] : obj.items()) {
-    const KnobInfo* knob = FindKnob(scope, name);
-    if (knob == nullptr) {
-      Fail(origin,
-           std::string("unknown knob \"") + name + "\" in \"" + key + "\"",
-           "use one of " + KnobNames(scope));
-    }
     std::string text;
     if (value.is_string()) {
       text = value.get<std::string>();
@@ -62,19 +56,19 @@ std::vector<std::pair<std::string, std::string>> ReadKnobs(
                " value",
            "use a string or a whole number");
     }
-    std::string ignored;
-    Status s = KnobValueToWrite(*knob, text, &ignored);
-    if (!s.ok()) Fail(origin, s.message(), std::string(knob->help));
+    Status s = kind.check_knob(key, name, text);
+    if (!s.ok()) {
+      const std::string msg = s.message();
+      const size_t fix = msg.find(". Fix: ");
+      if (fix == std::string::npos) Fail(origin, msg, "see README: mode files");
+      Fail(origin, msg.substr(0, fix), msg.substr(fix + 7));
+    }
     out.emplace_back(name, text);
   }
   return out;
 }
 
 }  // namespace
-
-std::string_view ModeSpec::layer_name() const {
-  return layer == ModeLayer::kRaw ? "raw" : "bcache";
-}
 
 std::string_view ModeSpec::target_name() const {
   return target == RawTarget::kSsd ? "ssd" : "hdd";
@@ -92,10 +86,12 @@ nlohmann::json ModeSpec::ToJson() const {
   j["cache_mode"] = cache_mode;
   nlohmann::json knobs_json = nlohmann::json::object();
   for (const auto& [k, v] : knobs) knobs_json[k] = v;
-  nlohmann::json cset_json = nlohmann::json::object();
-  for (const auto& [k, v] : cache_set_knobs) cset_json[k] = v;
   j["knobs"] = knobs_json;
-  j["cache_set_knobs"] = cset_json;
+  if (!cache_set_knobs.empty()) {
+    nlohmann::json cset_json = nlohmann::json::object();
+    for (const auto& [k, v] : cache_set_knobs) cset_json[k] = v;
+    j["cache_set_knobs"] = cset_json;
+  }
   return j;
 }
 
@@ -132,19 +128,28 @@ ModeSpec ParseModeJson(std::string_view text, const std::string& origin) {
 
   std::set<std::string> allowed = {"schema_version", "name", "description",
                                    "layer"};
-  if (layer == "bcache") {
-    mode.layer = ModeLayer::kBcache;
-    allowed.insert({"cache_mode", "knobs", "cache_set_knobs"});
+  mode.layer = layer;
+  const LayerKind* kind = FindLayerKind(layer);
+  if (kind != nullptr) {
+    allowed.insert("cache_mode");
+    for (const std::string& g : kind->knob_groups) allowed.insert(g);
     mode.cache_mode = RequireString(j, "cache_mode", origin);
-    if (!IsCacheMode(mode.cache_mode)) {
-      Fail(origin, "unknown cache_mode \"" + mode.cache_mode + "\"",
-           "use writethrough, writeback, writearound or none");
+    if (std::find(kind->modes.begin(), kind->modes.end(), mode.cache_mode) ==
+        kind->modes.end()) {
+      std::string valid;
+      for (const std::string& m : kind->modes) {
+        valid += (valid.empty() ? "" : ", ") + m;
+      }
+      Fail(origin,
+           "unknown cache_mode \"" + mode.cache_mode + "\" for layer " + layer,
+           "use one of " + valid);
     }
-    mode.knobs = ReadKnobs(j, "knobs", KnobScope::kBacking, origin);
-    mode.cache_set_knobs =
-        ReadKnobs(j, "cache_set_knobs", KnobScope::kCacheSet, origin);
-  } else if (layer == "raw") {
-    mode.layer = ModeLayer::kRaw;
+    mode.knobs = ReadKnobs(j, "knobs", *kind, origin);
+    if (std::find(kind->knob_groups.begin(), kind->knob_groups.end(),
+                  "cache_set_knobs") != kind->knob_groups.end()) {
+      mode.cache_set_knobs = ReadKnobs(j, "cache_set_knobs", *kind, origin);
+    }
+  } else if (layer == kRawLayerName) {
     allowed.insert("target");
     const std::string target = RequireString(j, "target", origin);
     if (target == "hdd") {
@@ -155,13 +160,15 @@ ModeSpec ParseModeJson(std::string_view text, const std::string& origin) {
       Fail(origin, "unknown target \"" + target + "\"", "use hdd or ssd");
     }
   } else {
-    Fail(origin, "unknown layer \"" + layer + "\"", "use bcache or raw");
+    Fail(origin, "unknown layer \"" + layer + "\"",
+         "use raw or one of " + LayerKindNames());
   }
   for (const auto& [key, value] : j.items()) {
     if (allowed.count(key) == 0) {
       Fail(origin, "unknown key \"" + key + "\" for layer " + layer,
            "remove it (keys: schema_version, name, description, layer, and "
-           "cache_mode/knobs/cache_set_knobs for bcache or target for raw)");
+           "cache_mode/knobs (bcache also cache_set_knobs) for a cache "
+           "layer or target for raw)");
     }
   }
   return mode;

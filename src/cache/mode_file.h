@@ -4,16 +4,19 @@
 //    "layer": "bcache", "cache_mode": "writeback",
 //    "knobs": {"sequential_cutoff": "4M", "writeback_percent": 10},
 //    "cache_set_knobs": {"congested_read_threshold_us": 0}}
+//   {"schema_version": 1, "name": "dm-cache-writeback", "description": "...",
+//    "layer": "dm-cache", "cache_mode": "writeback",
+//    "knobs": {"policy": "smq", "migration_threshold": 2048}}
 //   {"schema_version": 1, "name": "hdd", "description": "...",
 //    "layer": "raw", "target": "hdd"}
 //
 // Keys: schema_version (must be 1), name (non-empty, [A-Za-z0-9._-]),
-// description (string), layer ("bcache" | "raw"). For "bcache": cache_mode
-// (one of kCacheModes, required), knobs and cache_set_knobs (optional objects;
-// names from bcache_knobs.h in the matching scope; values strings or numbers,
-// validated by kind). For "raw": target ("hdd" | "ssd"). Any other key, or a
-// key of the other layer, is an error. Knob values are kept as the text to
-// pass to BcacheDevice::SetKnob (numbers become decimal text).
+// description (string), layer ("raw" or a layer of cache/layer_registry.h).
+// For a cache layer: cache_mode (one of the layer's modes, required) and the
+// layer's knob groups (optional objects: "knobs" for every layer,
+// "cache_set_knobs" for bcache); names and values are validated by the
+// layer. For "raw": target ("hdd" | "ssd"). Any other key is an error. Knob
+// values are kept as text (numbers become decimal text).
 //
 // Errors: ConfigError "<file>: <what>. Fix: ..." (exit 2); an unreadable file
 // is a ConfigError too (it is user input). Thread-safe (pure functions).
@@ -30,25 +33,26 @@ namespace tierbench {
 
 inline constexpr int kModeSchemaVersion = 1;
 
-enum class ModeLayer { kBcache, kRaw };
+inline constexpr char kRawLayerName[] = "raw";
+
 enum class RawTarget { kHdd, kSsd };
 
 struct ModeSpec {
   std::string path;  // The file it came from ("" when parsed from text).
   std::string name;
   std::string description;
-  ModeLayer layer = ModeLayer::kBcache;
-  // layer == kBcache:
+  std::string layer;  // "raw" or a cache layer's name
+  // Cache layers:
   std::string cache_mode;
   // (knob name, value text), sorted by name.
   std::vector<std::pair<std::string, std::string>> knobs;
-  std::vector<std::pair<std::string, std::string>> cache_set_knobs;
-  // layer == kRaw:
+  std::vector<std::pair<std::string, std::string>> cache_set_knobs;  // bcache
+  // layer == "raw":
   RawTarget target = RawTarget::kHdd;
 
-  bool is_raw() const { return layer == ModeLayer::kRaw; }
-  // "bcache" | "raw"; "hdd" | "ssd".
-  std::string_view layer_name() const;
+  bool is_raw() const { return layer == kRawLayerName; }
+  const std::string& layer_name() const { return layer; }
+  // "hdd" | "ssd".
   std::string_view target_name() const;
   // The mode as a JSON object in the file format above (for the manifest).
   nlohmann::json ToJson() const;

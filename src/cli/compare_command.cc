@@ -1,4 +1,5 @@
-// `tierbench compare`: bcache cache modes x workloads x repetitions against
+// `tierbench compare`: cache modes of one or more cache layers x workloads x
+// repetitions against
 // the raw HDD and SSD (orchestrate/compare_runner.h does the work; this file
 // only declares the options, each once, and converts their values).
 #include <filesystem>
@@ -20,6 +21,7 @@ namespace {
 
 struct CompareArgs {
   CompareOptions options;
+  std::vector<std::string> bcache;  // --bcache: a synonym of --stack
   std::string cache_state = "cold";
   std::string runtime, ramp_time, size, randseed;
 };
@@ -77,6 +79,7 @@ void Run(CompareArgs& a, int* exit_code) {
                         "'. Fix: e.g. --randseed 42");
     }
   }
+  o.stacks.insert(o.stacks.end(), a.bcache.begin(), a.bcache.end());
   if (o.mode_paths.empty()) o.mode_paths = DefaultModes();
   o.command_line = CommandLine();
   CompareRunner runner(o);
@@ -91,11 +94,14 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
   CompareOptions& o = args->options;
   CLI::App* cmd = app.add_subcommand(
       "compare",
-      "Measure bcache cache modes against the raw HDD and SSD: every mode x "
-      "workload x repetition, with bcache's own counters and a diagnosis.");
-  cmd->add_option("--bcache", o.bcache,
-                  "the bcache device whose modes are compared (/dev/bcacheN); "
-                  "needed when a bcache mode is listed");
+      "Measure the modes of block cache layers (bcache, dm-cache, "
+      "dm-writecache) against the raw HDD and SSD: every mode x workload x "
+      "repetition, with each layer's own counters and a diagnosis.");
+  cmd->add_option("--stack", o.stacks,
+                  "a cache stack whose modes are compared (repeatable, one "
+                  "per layer): /dev/bcacheN, or /dev/mapper/NAME of a "
+                  "dm-cache or dm-writecache target; its layer is detected");
+  cmd->add_option("--bcache", args->bcache, "synonym of --stack");
   cmd->add_option("--hdd", o.hdd,
                   "raw HDD baseline: a block device or file that is NOT the "
                   "stack's backing device (a separate region of the disk)");
@@ -113,7 +119,8 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
       ->default_val(1)
       ->check(CLI::PositiveNumber);
   cmd->add_option("--cache-state", args->cache_state,
-                  "cache before each bcache cell: cold (detach + re-attach), "
+                  "cache before each cache cell: cold (emptied: bcache detach + "
+                  "re-attach, dm-cache invalidate, dm-writecache flush), "
                   "warm (prefill: read the workload's region), as-is")
       ->default_val("cold")
       ->check(CLI::IsMember({"cold", "warm", "as-is"}));
@@ -132,7 +139,7 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--randseed", args->randseed,
                   "seed of every IO job's random offsets (fio's randseed=)");
   cmd->add_flag("--destructive", o.destructive,
-                "permit writes: the data on the bcache device and on the raw "
+                "permit writes: the data on the cache stacks and on the raw "
                 "--hdd/--ssd targets is destroyed");
   cmd->add_option("--stats-lag", o.stats_lag_s,
                   "seconds to wait after each cell before reading bcache's "
@@ -150,14 +157,15 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--quiet", o.quiet, "no progress, notices or per-cell lines");
   cmd->footer(
       "PROTOCOL PER CELL\n"
-      "  raw modes run the workload on --hdd/--ssd. bcache modes: set the "
-      "cache state,\n"
+      "  raw modes run the workload on --hdd/--ssd. Cache modes (on the "
+      "--stack of their\n  layer): set the cache state,"
+      "\n"
       "  apply the mode and its knobs (read back), wait until clean, drop "
       "the page cache,\n"
-      "  snapshot counters, run, wait --stats-lag, snapshot, measure the "
-      "time to clean.\n"
-      "  The original mode and knobs are restored at the end, on error and "
-      "on Ctrl-C.\n"
+      "  snapshot counters, run, wait --stats-lag (bcache only: its counters "
+      "lag),\n  snapshot, measure the time to clean.\n"
+      "  Every stack's original mode, table and knobs are restored at the "
+      "end, on error\n  and on Ctrl-C/SIGTERM.\n"
       "\n"
       "RESULTS (<results>/<run-id>/)\n"
       "  runs.csv        one row per cell, job and direction, with counters "
@@ -168,12 +176,13 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
       "restore outcome\n"
       "\n"
       "EXAMPLES\n"
-      "  tierbench compare --bcache /dev/bcache0 --hdd /dev/sdb3 --ssd "
-      "/dev/sdc3 \\\n"
+      "  tierbench compare --stack /dev/bcache0 --stack /dev/mapper/dmcache "
+      "\\\n      --hdd /dev/sdb3 --ssd /dev/sdc3 --modes modes/*.json "
+      "\\\n"
       "      --workloads workloads/randread-4k.fio workloads/randwrite-4k.fio "
       "\\\n"
       "      --repeat 3 --runtime 30s --destructive\n"
-      "  tierbench compare --bcache /dev/bcache0 --modes modes/writeback.json "
+      "  tierbench compare --stack /dev/bcache0 --modes modes/writeback.json "
       "\\\n"
       "      modes/writeback-nocutoff.json --workloads "
       "workloads/wiki-4k-qd32.fio --cache-state cold\n"
@@ -181,8 +190,8 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
       "EXIT STATUS\n"
       "  0 every cell ran; 1 a cell's workload failed (its row has the "
       "error);\n"
-      "  2 bad option, mode or workload file; 3 system error (no bcache, no "
-      "root,\n"
+      "  2 bad option, mode or workload file; 3 system error (no such layer, "
+      "no root,\n"
       "  missing device); 4 refused for safety (--destructive missing, "
       "device in use or\n"
       "  part of the stack); 5 database error; 130/143 interrupted "

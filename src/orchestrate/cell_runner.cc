@@ -3,13 +3,15 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <set>
 
-#include "cache/bcache_values.h"
 #include "orchestrate/diagnosis.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 #include "util/log.h"
+#include "util/units.h"
 
 namespace tierbench {
 namespace {
@@ -17,41 +19,22 @@ namespace {
 constexpr double kDrainPollSeconds = 1.0;
 constexpr uint64_t kPrefillBlock = 64 * 1024;
 
-int64_t ParseKnobOr(const std::map<std::string, std::string>& knobs,
-                    const std::string& name, int64_t fallback) {
-  auto it = knobs.find(name);
-  if (it == knobs.end()) return fallback;
-  uint64_t bytes = 0;
-  if (ParseHumanSize(it->second, &bytes).ok())
-    return static_cast<int64_t>(bytes);
-  return fallback;
-}
-
 CellObservation Observe(const CellRecord& rec) {
   CellObservation o;
-  o.layer = std::string(rec.mode->layer_name());
+  o.layer = rec.mode->layer;
   if (rec.mode->is_raw()) return o;
-  o.cache_mode = rec.cache_mode_readback;
-  o.state_before = rec.state_before;
+  o.cache_mode = rec.readback.cache_mode;
   o.cache_state = rec.cache_state;
-  o.sequential_cutoff =
-      ParseKnobOr(rec.knobs_readback.knobs, "sequential_cutoff", -1);
-  o.congested_read_threshold_us = rec.cache_set.congested_read_threshold_us;
-  o.congested_write_threshold_us = rec.cache_set.congested_write_threshold_us;
-  o.cache_available_percent =
-      static_cast<int>(rec.cache_set.cache_available_percent);
-  o.cache_block_size = rec.cache_set.block_size_bytes;
+  o.state_before = rec.state_before;
+  o.settings = rec.readback.settings;
+  o.cache_bytes = rec.stack.cache_bytes;
+  o.cache_block_bytes = rec.stack.cache_block_bytes;
+  o.has_counters = rec.has_counters;
+  o.delta = rec.delta;
   if (rec.has_counters) {
-    o.cache_hits = rec.delta.stats.cache_hits;
-    o.cache_misses = rec.delta.stats.cache_misses;
-    o.bypass_hits = rec.delta.stats.cache_bypass_hits;
-    o.bypass_misses = rec.delta.stats.cache_bypass_misses;
-    o.bypassed_bytes = rec.delta.stats.bypassed_bytes;
-    o.dirty_before = rec.delta.dirty_before_bytes;
-    o.dirty_after = rec.delta.dirty_after_bytes;
-    // The device's own block counters include the ramp; prefer them.
-    o.read_bytes = rec.delta.bcache.read_bytes();
-    o.write_bytes = rec.delta.bcache.write_bytes();
+    // The stack device's own block counters include the ramp; prefer them.
+    o.read_bytes = rec.delta.stack.read_bytes();
+    o.write_bytes = rec.delta.stack.write_bytes();
   }
   if (o.read_bytes + o.write_bytes == 0) {
     for (const JobResult& j : rec.result.jobs) {
@@ -63,6 +46,7 @@ CellObservation Observe(const CellRecord& rec) {
   o.drain_after_timed_out = rec.drain_after_timed_out;
   o.dirty_left_after_drain = rec.dirty_left_after_drain;
   if (!rec.workload->is_db) o.jobs = rec.workload->io.jobs;
+  o.region_bytes = WorkloadRegionBytes(*rec.workload);
   return o;
 }
 
@@ -77,15 +61,23 @@ void ThrowIfInterrupted(const std::string& where) {
                          sig == 0 ? SIGINT : sig);
 }
 
+uint64_t WorkloadRegionBytes(const PreparedWorkload& w) {
+  uint64_t region = 0;
+  if (w.is_db) return 0;
+  for (const JobSpec& j : w.io.jobs) {
+    const uint64_t offset = j.offset.set && !j.offset.is_percent
+                                ? j.offset.bytes
+                                : 0;
+    if (j.size.set && !j.size.is_percent) {
+      region = std::max(region, offset + j.size.bytes);
+    }
+  }
+  return region;
+}
+
 CellRunner::CellRunner(const CompareOptions& options, const CompareSetup& setup,
-                       const CompareHooks& hooks, const Sysfs& sysfs,
-                       BcacheDevice* device, const KnobSnapshot* original)
-    : options_(options),
-      setup_(setup),
-      hooks_(hooks),
-      sysfs_(sysfs),
-      device_(device),
-      original_(original) {}
+                       const CompareHooks& hooks, const Sysfs& sysfs)
+    : options_(options), setup_(setup), hooks_(hooks), sysfs_(sysfs) {}
 
 void CellRunner::Sleep(double seconds) {
   if (seconds <= 0) return;
@@ -97,19 +89,21 @@ void CellRunner::Sleep(double seconds) {
   for (int i = 0; i < steps && !Interrupted(); ++i) ::usleep(100 * 1000);
 }
 
-double CellRunner::Drain(const std::string& what, bool* timed_out) {
+double CellRunner::Drain(CacheLayer& layer, const std::string& what,
+                         bool* timed_out) {
   double drained = 0;
-  auto progress = [this, &what](const DrainProgress& p) {
+  auto progress = [this, &what](const LayerDrainProgress& p) {
     if (!options_.quiet) {
       char line[160];
-      std::snprintf(line, sizeof line, "%s: draining %s dirty (%s) %.0fs",
-                    what.c_str(), FormatHumanSize(p.dirty_bytes).c_str(),
-                    p.state.c_str(), p.elapsed_s);
+      std::snprintf(
+          line, sizeof line, "%s: draining %s dirty (%s) %.0fs", what.c_str(),
+          FormatBytes(static_cast<uint64_t>(std::max<int64_t>(0, p.dirty_bytes)))
+              .c_str(),
+          p.state.c_str(), p.elapsed_s);
       DrawProgressLine(line);
     }
   };
-  Status s = device_->WaitClean(options_.drain_timeout_s, kDrainPollSeconds,
-                                progress, &drained);
+  Status s = layer.WaitClean(options_.drain_timeout_s, progress, &drained);
   ClearProgressLine();
   *timed_out = false;
   if (s.code() == Status::Code::kBusy && Interrupted()) {
@@ -119,11 +113,10 @@ double CellRunner::Drain(const std::string& what, bool* timed_out) {
     *timed_out = true;
     LogWarning(what + ": " + s.message());
   } else if (!s.ok()) {
-    throw SysError::From("waiting for " + device_->name() + " to be clean", s);
+    throw SysError::From("waiting for " + layer.device() + " to be clean", s);
   }
   return drained;
 }
-
 void CellRunner::DropCaches() {
   ::sync();
   Status s = sysfs_.Write("proc/sys/vm/drop_caches", "3");
@@ -167,10 +160,10 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
   if (!rec->error.empty()) LogWarning(label + " failed: " + rec->error);
 }
 
-void CellRunner::Prefill(const PreparedWorkload& w) {
+void CellRunner::Prefill(const PreparedWorkload& w, const std::string& device) {
   Workload pre = w.io;
   for (JobSpec& j : pre.jobs) {
-    j.filename = setup_.bcache_target;
+    j.filename = device;
     j.rw = RwPattern::kRead;
     j.time_based = false;
     j.runtime_ns = 0;
@@ -193,47 +186,44 @@ void CellRunner::Prefill(const PreparedWorkload& w) {
   }
 }
 
-void CellRunner::PrepareCacheState(const PreparedWorkload& w, CellRecord* rec) {
+void CellRunner::PrepareCacheState(CacheLayer& layer, const std::string& device,
+                                   const PreparedWorkload& w, CellRecord* rec) {
   switch (options_.cache_state) {
     case CacheState::kCold:
-      device_->MakeCold(options_.drain_timeout_s);
+      layer.MakeCold(options_.drain_timeout_s);
       return;
-    case CacheState::kWarm:
+    case CacheState::kWarm: {
       if (w.is_db) {
         rec->warnings.push_back(
             "--cache-state warm cannot prefill a DB workload (its database "
             "is created in the cell): the cache was used as-is");
         return;
       }
-      // Reads insert in writethrough; the cutoff would bypass the
-      // sequential prefill. ApplyMode() then sets the cell's own values.
-      device_->SetCacheMode("writethrough");
-      device_->SetKnob("sequential_cutoff", "0");
-      Prefill(w);
+      std::string why_not;
+      if (!layer.BeginWarm(&why_not)) {
+        rec->warnings.push_back(why_not + ": the cache was used as-is");
+        return;
+      }
+      const uint64_t region = WorkloadRegionBytes(w);
+      const std::set<std::string> gauges = layer.GaugeKeys();
+      for (int pass = 1; pass <= kMaxWarmPasses; ++pass) {
+        const LayerCounters before = layer.TakeCounters();
+        Prefill(w, device);
+        ThrowIfInterrupted("while warming the cache");
+        rec->warm_passes = pass;
+        const LayerDelta d =
+            DiffLayerCounters(before, layer.TakeCounters(), gauges);
+        if (!layer.WarmNeedsAnotherPass(d, region)) return;
+      }
+      rec->warnings.push_back(
+          "the cache was still promoting after " +
+          std::to_string(kMaxWarmPasses) +
+          " prefill passes: the cell started only partly warm");
       return;
+    }
     case CacheState::kAsIs:
       return;
   }
-}
-
-void CellRunner::ApplyMode(const ModeSpec& mode, CellRecord* rec) {
-  rec->cache_mode_readback = device_->SetCacheMode(mode.cache_mode);
-  bool cutoff_set = false;
-  for (const auto& [name, value] : mode.knobs) {
-    device_->SetKnob(name, value);
-    cutoff_set = cutoff_set || name == "sequential_cutoff";
-  }
-  for (const auto& [name, value] : mode.cache_set_knobs) {
-    device_->SetCacheSetKnob(name, value);
-  }
-  if (!cutoff_set && options_.cache_state == CacheState::kWarm &&
-      !rec->workload->is_db) {
-    // The prefill set 0: back to the value the compare started with.
-    auto it = original_->knobs.find("sequential_cutoff");
-    if (it != original_->knobs.end()) device_->SetKnob(it->first, it->second);
-  }
-  rec->knobs_readback = device_->Capture();
-  rec->cache_set = device_->ReadCacheSetInfo();
 }
 
 CellRecord CellRunner::Run(const Cell& cell) {
@@ -253,32 +243,47 @@ CellRecord CellRunner::Run(const Cell& cell) {
     return rec;
   }
 
-  rec.target = setup_.bcache_target;
+  const CompareStack* stack = setup_.StackFor(mode);
+  if (stack == nullptr) {
+    throw ConfigError("mode '" + mode.name + "' has no " + mode.layer +
+                      " stack. Fix: --stack DEV");
+  }
+  CacheLayer& layer = *stack->layer;
+  rec.target = stack->device;
   rec.cache_state = CacheStateName(options_.cache_state);
-  PrepareCacheState(w, &rec);
+  PrepareCacheState(layer, stack->device, w, &rec);
   ThrowIfInterrupted("while preparing " + label);
-  ApplyMode(mode, &rec);
-  rec.drain_before_s = Drain(label, &rec.drain_before_timed_out);
+  std::vector<std::string> notes;
+  rec.readback = layer.ApplyMode(mode, &notes);
+  for (const std::string& n : notes) LogNotice(label + ": " + n);
+  rec.stack = layer.Describe();
+  rec.drain_before_s = Drain(layer, label, &rec.drain_before_timed_out);
   DropCaches();
-  rec.state_before = std::string(BcacheStateName(device_->State()));
-  const CounterSnapshot before = device_->TakeCounters();
+  rec.state_before = layer.State();
+  const LayerCounters before = layer.TakeCounters();
   RunWorkloadOn(w, rec.target, label, &rec);
   ThrowIfInterrupted("after " + label);
-  Sleep(options_.stats_lag_s);
-  ThrowIfInterrupted("while waiting for bcache's counters after " + label);
-  const CounterSnapshot after = device_->TakeCounters();
-  rec.delta = DiffCounters(before, after);
+  if (layer.CounterLagSeconds() > 0) {
+    Sleep(options_.stats_lag_s);
+    ThrowIfInterrupted("while waiting for " + layer.layer() +
+                       "'s counters after " + label);
+  }
+  rec.delta = DiffLayerCounters(before, layer.TakeCounters(), layer.GaugeKeys());
   rec.has_counters = true;
-  rec.drain_after_s = Drain(label, &rec.drain_after_timed_out);
-  if (rec.drain_after_timed_out)
-    rec.dirty_left_after_drain = device_->DirtyBytes();
-  for (std::string& warning : Diagnose(Observe(rec))) {
+  rec.drain_after_s = Drain(layer, label, &rec.drain_after_timed_out);
+  if (rec.drain_after_timed_out) {
+    const int64_t dirty = layer.DirtyBytes();
+    rec.dirty_left_after_drain = dirty < 0 ? 0 : static_cast<uint64_t>(dirty);
+  }
+  for (std::string& warning : DiagnoseCell(Observe(rec), &layer)) {
     rec.warnings.push_back(std::move(warning));
   }
+  for (const std::string& w2 : setup_.stack_warnings) rec.warnings.push_back(w2);
   if (rec.delta.counters_reset) {
     rec.warnings.push_back(
-        "bcache counters went backwards during the cell (clear_stats or "
-        "re-registration): its counter columns are not trustworthy");
+        layer.layer() +
+        " counters went backwards during the cell (reset, re-registration "
+        "or a table reload): its counter columns are not trustworthy");
   }
   return rec;
 }

@@ -1,25 +1,26 @@
 // CellRunner: the measurement protocol of one compare cell (mode x workload x
-// repetition), reference-notes §7(b).
+// repetition), reference-notes §7(b), for any cache layer behind
+// cache/cache_layer.h.
 //
 // Raw cell (layer "raw"): sync + drop the page cache, run the workload on
-// --hdd or --ssd. No bcache counters.
-// bcache cell:
-//   1. cache state: cold -> detach + re-attach (nothing of earlier cells is
-//      served); warm -> a prefill pass that reads the workload's region in
-//      writethrough mode with sequential_cutoff 0 (so it is inserted; DB
-//      workloads cannot be prefilled: treated as as-is with a warning);
-//      as-is -> nothing;
-//   2. apply the mode: cache_mode, then every knob and cache-set knob of the
-//      mode file, each read back (a mismatch is a SysError); the read-backs
-//      are recorded in every row;
-//   3. wait clean (drain dirty data, the drain time is drain_before_s);
+// --hdd or --ssd. No layer counters.
+// Cache cell (on the stack of the mode's layer):
+//   1. cache state: cold -> CacheLayer::MakeCold (nothing of earlier cells
+//      is served); warm -> BeginWarm, then prefill passes that read the
+//      workload's region until the layer says it is warm (at most
+//      kMaxWarmPasses; DB workloads cannot be prefilled and run as-is with
+//      a warning); as-is -> nothing;
+//   2. apply the mode and its knobs, each read back (a mismatch is a
+//      SysError); the read-back is recorded in every row;
+//   3. wait clean (drain dirty data; the time is drain_before_s);
 //   4. sync + drop the page cache; counters "before";
-//   5. run the workload on /dev/bcacheN;
-//   6. wait --stats-lag seconds (bcache folds its counters every ~13.6 s),
+//   5. run the workload on the stack device;
+//   6. when the layer's counters lag (bcache), wait --stats-lag seconds;
 //      counters "after"; the delta is the cell's;
 //   7. wait clean again: drain_after_s is the "time to clean" (writeback's
 //      deferred cost); dirty data left is recorded.
-// Then Diagnose() turns the observation into warnings.
+// Then the generic and the layer's diagnosis rules turn the observation
+// into warnings.
 //
 // Errors: a RunError/DbError of the workload itself is recorded in the
 // record (the compare continues with the next cell); setup errors
@@ -28,17 +29,20 @@
 #ifndef TIERBENCH_ORCHESTRATE_CELL_RUNNER_H_
 #define TIERBENCH_ORCHESTRATE_CELL_RUNNER_H_
 
-#include <map>
 #include <string>
 #include <vector>
 
-#include "cache/bcache_device.h"
+#include "cache/cache_layer.h"
 #include "orchestrate/compare_options.h"
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/run_plan.h"
 #include "stats/job_result.h"
 
 namespace tierbench {
+
+// Prefill passes of --cache-state warm before a cell gives up waiting for
+// the layer to stop promoting (smq promotes gradually).
+inline constexpr int kMaxWarmPasses = 8;
 
 // Everything recorded about one finished cell.
 struct CellRecord {
@@ -47,13 +51,13 @@ struct CellRecord {
   const PreparedWorkload* workload = nullptr;
   std::string target;       // the path the workload ran on
   std::string cache_state;  // cold|warm|as-is; "" for raw cells
-  // bcache cells: what sysfs showed after the mode was applied.
-  std::string cache_mode_readback;
-  KnobSnapshot knobs_readback;
-  CacheSetInfo cache_set;
-  std::string state_before;  // `state` right before the run
+  // Cache cells: what the layer showed after the mode was applied.
+  LayerReadback readback;
+  StackInfo stack;
+  int warm_passes = 0;       // prefill passes run (warm)
+  std::string state_before;  // the layer's state right before the run
   bool has_counters = false;
-  CounterDelta delta;
+  LayerDelta delta;
   double drain_before_s = -1;
   double drain_after_s = -1;
   bool drain_before_timed_out = false;
@@ -63,41 +67,42 @@ struct CellRecord {
   DbCellInfo db_info;  // DB workloads
   std::vector<std::string> warnings;
   std::string error;  // the workload failed (RunError/DbError)
+
+  const std::string& layer() const { return mode->layer; }
 };
 
 class CellRunner {
  public:
-  // `device` and `original` (the knobs captured before the first change)
-  // are null when no bcache mode is planned. Everything must outlive the
-  // runner.
+  // The stacks are those of `setup`. Everything must outlive the runner.
   CellRunner(const CompareOptions& options, const CompareSetup& setup,
-             const CompareHooks& hooks, const Sysfs& sysfs,
-             BcacheDevice* device, const KnobSnapshot* original);
+             const CompareHooks& hooks, const Sysfs& sysfs);
 
   CellRecord Run(const Cell& cell);
 
  private:
-  void PrepareCacheState(const PreparedWorkload& w, CellRecord* rec);
-  void ApplyMode(const ModeSpec& mode, CellRecord* rec);
+  void PrepareCacheState(CacheLayer& layer, const std::string& device,
+                         const PreparedWorkload& w, CellRecord* rec);
   // WaitClean with progress; records the time, flags a timeout, throws
   // InterruptedError when interrupted.
-  double Drain(const std::string& what, bool* timed_out);
+  double Drain(CacheLayer& layer, const std::string& what, bool* timed_out);
   void DropCaches();
   void RunWorkloadOn(const PreparedWorkload& w, const std::string& target,
                      const std::string& label, CellRecord* rec);
-  void Prefill(const PreparedWorkload& w);
+  void Prefill(const PreparedWorkload& w, const std::string& device);
   void Sleep(double seconds);
 
   const CompareOptions& options_;
   const CompareSetup& setup_;
   const CompareHooks& hooks_;
   const Sysfs& sysfs_;
-  BcacheDevice* device_;
-  const KnobSnapshot* original_;
 };
 
 // Throws InterruptedError when SIGINT/SIGTERM arrived.
 void ThrowIfInterrupted(const std::string& where);
+
+// The bytes of a workload's region: the largest offset + size of its jobs
+// (0 for DB workloads).
+uint64_t WorkloadRegionBytes(const PreparedWorkload& w);
 
 }  // namespace tierbench
 

@@ -1,15 +1,17 @@
 // The inputs of `tierbench compare` (its command-line options, one field
-// each) and the seams tests use to run the whole protocol without real bcache,
-// root or PostgreSQL.
+// each) and the seams tests use to run the whole protocol without a real
+// cache layer, root or PostgreSQL.
 #ifndef TIERBENCH_ORCHESTRATE_COMPARE_OPTIONS_H_
 #define TIERBENCH_ORCHESTRATE_COMPARE_OPTIONS_H_
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cache/sysfs.h"
+#include "cache/layer_registry.h"
 #include "db/db_cell.h"
 #include "orchestrate/run_plan.h"
 #include "stats/job_result.h"
@@ -19,7 +21,9 @@
 namespace tierbench {
 
 struct CompareOptions {
-  std::string bcache;  // --bcache /dev/bcacheN (needed by bcache modes)
+  // --stack DEV (repeatable; --bcache is a synonym): the cache stacks whose
+  // modes are compared, one per layer (bcache, dm-cache, dm-writecache).
+  std::vector<std::string> stacks;
   std::string hdd;     // --hdd: raw HDD baseline device or file
   std::string ssd;     // --ssd: raw SSD baseline device or file
   std::vector<std::string> mode_paths;         // --modes
@@ -46,6 +50,9 @@ struct CompareHooks {
   // The sysfs (and proc) tree; default: Sysfs(options.sysfs_root). Tests
   // pass one with a kernel-emulating write hook.
   std::optional<Sysfs> sysfs;
+  // Device-mapper access for dm stacks; default: libdevmapper. Tests pass
+  // a kernel-emulating fake.
+  std::shared_ptr<DmControl> dm;
   // Waits `seconds` (stats lag, drain polls); must return early when
   // Interrupted(). Default: sleeps in 100 ms steps.
   std::function<void(double seconds)> sleep;

@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <optional>
 
-#include "cache/bcache_device.h"
 #include "orchestrate/cell_runner.h"
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/console_table.h"
@@ -20,7 +19,9 @@ namespace {
 // the warnings, as one notice per cell.
 std::string CellLine(size_t index, size_t total, const CellRecord& rec) {
   std::string line = "cell " + std::to_string(index + 1) + "/" +
-                     std::to_string(total) + " " + rec.mode->name + "/" +
+                     std::to_string(total) + " " +
+                     (rec.mode->is_raw() ? "" : rec.mode->layer + ":") +
+                     rec.mode->name + "/" +
                      rec.workload->name + " #" +
                      std::to_string(rec.cell.repetition) + ":";
   if (!rec.error.empty()) return line + " FAILED";
@@ -49,7 +50,8 @@ CompareRunner::CompareRunner(CompareOptions options, CompareHooks hooks)
 CompareSummary CompareRunner::Run(std::ostream& out) {
   SetQuiet(options_.quiet);
   const Sysfs sysfs = hooks_.sysfs ? *hooks_.sysfs : Sysfs(options_.sysfs_root);
-  const CompareSetup setup = PrepareCompare(options_, sysfs);
+  const LayerEnv env{sysfs, hooks_.dm};
+  const CompareSetup setup = PrepareCompare(options_, env);
   const std::vector<Cell> plan =
       BuildRunPlan(setup.modes.size(), setup.workloads.size(), options_.repeat);
 
@@ -61,27 +63,40 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
   manifest["cells"]["planned"] = plan.size();
   writer.WriteManifest(manifest);
 
-  std::optional<BcacheDevice> device;
-  KnobSnapshot original;
-  if (setup.needs_bcache) {
-    device.emplace(sysfs, setup.bcache_name);
-    if (hooks_.sleep) device->set_sleep_for_testing(hooks_.sleep);
-    original = device->Capture();
-    manifest["original_knobs"] = original.ToJson();
-    writer.WriteManifest(manifest);
+  // Capture every stack's mode and settings ONCE, before anything changes.
+  size_t captured = 0;
+  for (const CompareStack& st : setup.stacks) {
+    if (hooks_.sleep) st.layer->set_sleep(hooks_.sleep);
   }
   auto restore = [&]() {
-    if (!device || summary.restore_attempted) return;
+    if (summary.restore_attempted || captured == 0) return;
     summary.restore_attempted = true;
-    const RestoreReport report = device->Restore(original);
-    summary.restore_ok = report.ok();
-    manifest["restore"] = {{"attempted", true},
-                           {"ok", report.ok()},
-                           {"failures", report.failures}};
-    for (const std::string& f : report.failures) {
-      LogWarning("could not restore " + setup.bcache_name + ": " + f);
+    nlohmann::json failures = nlohmann::json::array();
+    for (size_t i = 0; i < captured; ++i) {
+      const CompareStack& st = setup.stacks[i];
+      const RestoreReport report = st.layer->RestoreOriginal();
+      for (const std::string& f : report.failures) {
+        failures.push_back(st.device + ": " + f);
+        LogWarning("could not restore " + st.device + " (" +
+                   st.layer->layer() + "): " + f);
+      }
     }
+    summary.restore_ok = failures.empty();
+    manifest["restore"] = {{"attempted", true},
+                           {"ok", summary.restore_ok},
+                           {"failures", failures}};
   };
+  try {
+    for (const CompareStack& st : setup.stacks) {
+      st.layer->CaptureOriginal();
+      ++captured;
+      manifest["original_settings"][st.device] = st.layer->OriginalJson();
+    }
+    if (captured > 0) writer.WriteManifest(manifest);
+  } catch (const std::exception&) {
+    restore();
+    throw;
+  }
 
   std::vector<MeasuredRow> measured;
   // Writes what the finished cells gave; used on every exit path.
@@ -95,8 +110,7 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
     writer.WriteManifest(manifest);
   };
 
-  CellRunner runner(options_, setup, hooks_, sysfs, device ? &*device : nullptr,
-                    device ? &original : nullptr);
+  CellRunner runner(options_, setup, hooks_, sysfs);
   try {
     for (size_t i = 0; i < plan.size(); ++i) {
       CellRecord rec = runner.Run(plan[i]);
@@ -107,8 +121,8 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
         measured.push_back(std::move(r));
       nlohmann::json& mode_json = manifest["modes"][plan[i].mode];
       if (!rec.mode->is_raw() && mode_json["readback"].is_null()) {
-        mode_json["readback"] = rec.knobs_readback.ToJson();
-        mode_json["cache_set"] = rec.cache_set.ToJson();
+        mode_json["readback"] = rec.readback.ToJson();
+        mode_json["stack"] = rec.stack.ToJson();
       }
       if (rec.workload->is_db && !rec.db_info.server_version.empty()) {
         manifest["workloads"][plan[i].workload]["server"] = {
@@ -145,8 +159,8 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
       << "         " << writer.Path("runs.csv") << "\n"
       << "         " << writer.Path("manifest.json") << "\n";
   if (!summary.restore_ok) {
-    out << "WARNING: the original bcache knobs were not all restored; see "
-           "manifest.json \"restore\"\n";
+    out << "WARNING: the original cache modes and settings were not all "
+           "restored; see manifest.json \"restore\"\n";
   }
   return summary;
 }

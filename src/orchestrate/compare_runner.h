@@ -3,7 +3,8 @@
 //   1. PrepareCompare() validates everything (nothing is touched before);
 //   2. creates <results>/<run-id>/ and writes manifest.json (status
 //      "running");
-//   3. captures the original bcache mode and knobs ONCE; they are restored at
+//   3. captures every stack's original mode and settings ONCE
+//      (CacheLayer::CaptureOriginal); they are restored at
 //      the end, after an error and after SIGINT/SIGTERM (the interrupt flag
 //      of util/interrupt.h stops the current cell at its next safe point;
 //      a second signal aborts at once without restoring);

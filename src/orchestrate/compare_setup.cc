@@ -13,6 +13,8 @@
 
 #include "util/clock.h"
 #include "util/errors.h"
+#include "util/log.h"
+#include "util/units.h"
 #include "workload/job_file.h"
 
 namespace tierbench {
@@ -141,43 +143,108 @@ std::vector<PreparedWorkload> LoadWorkloads(const CompareOptions& o,
   return out;
 }
 
-void CheckBcache(const CompareOptions& o, const Sysfs& sysfs,
-                 CompareSetup* setup) {
-  if (o.bcache.empty()) {
-    throw ConfigError(
-        "bcache modes are listed but --bcache is not given. Fix: --bcache "
-        "/dev/bcache0 (see: ls /sys/block | grep bcache)");
-  }
-  if (!BcacheDevice::ModulePresent(sysfs)) {
-    throw SysError("no bcache in this kernel. Key: missing: " +
-                   sysfs.Path("sys/fs/bcache") +
-                   "; Fix: use `tierbench lab` or `modprobe bcache`");
-  }
-  setup->bcache_name = Basename(o.bcache);
-  setup->bcache_target = o.bcache;
-  BcacheDevice dev(sysfs, setup->bcache_name);  // SysError when unregistered
-  setup->topology = dev.Topology();
-  if (dev.State() != BcacheState::kNoCache) return;
-  std::string needing;
+// Opens every --stack, keeps those whose layer has modes, and checks that
+// every cache mode has its stack and each stack is usable.
+void OpenStacks(const CompareOptions& o, const LayerEnv& env,
+                CompareSetup* setup) {
+  std::vector<std::string> needed;  // layers with modes, first-seen order
   for (const ModeSpec& m : setup->modes) {
-    if (m.is_raw()) continue;
-    if (m.cache_mode != "none" || !m.cache_set_knobs.empty() ||
-        o.cache_state != CacheState::kAsIs) {
-      needing += (needing.empty() ? "" : ",") + m.name;
+    if (!m.is_raw() && std::find(needed.begin(), needed.end(), m.layer) ==
+                           needed.end()) {
+      needed.push_back(m.layer);
     }
   }
-  if (!needing.empty()) {
-    throw SysError(
-        setup->bcache_name +
-        " has no cache attached (state 'no cache'): every mode would measure "
-        "the HDD. Key: modes: " +
-        needing + "; Key: state: " + sysfs.Path(dev.dir() + "/state") +
-        "; Fix: echo <cset-uuid> > " + sysfs.Path(dev.dir() + "/attach") +
-        " (cache sets: ls " + sysfs.Path("sys/fs/bcache") + ")");
+  if (needed.empty()) return;
+  if (o.stacks.empty()) {
+    throw ConfigError(
+        "cache modes are listed but no --stack is given. Key: layers: " +
+        [&needed] {
+          std::string s;
+          for (const std::string& l : needed) s += (s.empty() ? "" : ",") + l;
+          return s;
+        }() +
+        "; Fix: --stack /dev/bcache0 (a bcache device) or --stack "
+        "/dev/mapper/NAME (a dm-cache or dm-writecache device)");
+  }
+  std::set<std::string> devices;
+  std::vector<CompareStack> all;
+  for (const std::string& dev : o.stacks) {
+    if (!devices.insert(dev).second) {
+      throw ConfigError("--stack " + dev +
+                        " is given twice. Fix: name each stack once");
+    }
+    CompareStack st;
+    st.device = dev;
+    st.layer = std::shared_ptr<CacheLayer>(OpenCacheStack(env, dev));
+    for (const CompareStack& other : all) {
+      if (other.layer->layer() == st.layer->layer()) {
+        throw ConfigError(
+            "two stacks of layer " + st.layer->layer() + ": " +
+            other.device + " and " + dev +
+            ". Key: --stack; Fix: compare one stack per layer in a run (its "
+            "mode files say only the layer, not the device)");
+      }
+    }
+    st.info = st.layer->Describe();
+    all.push_back(std::move(st));
+  }
+  for (const std::string& layer : needed) {
+    auto it = std::find_if(all.begin(), all.end(), [&](const CompareStack& s) {
+      return s.layer->layer() == layer;
+    });
+    if (it == all.end()) {
+      std::string given;
+      for (const CompareStack& s : all) {
+        given += (given.empty() ? "" : ", ") + s.device + " (" +
+                 s.layer->layer() + ")";
+      }
+      std::string modes;
+      for (const ModeSpec& m : setup->modes) {
+        if (m.layer == layer) modes += (modes.empty() ? "" : ",") + m.name;
+      }
+      throw ConfigError("modes " + modes + " need a " + layer +
+                        " stack, but no --stack is one. Key: stacks: " + given +
+                        "; Fix: add --stack with the " + layer +
+                        " device, or drop those modes");
+    }
+    std::vector<const ModeSpec*> modes;
+    for (const ModeSpec& m : setup->modes) {
+      if (m.layer == layer) modes.push_back(&m);
+    }
+    const std::string refusal = it->layer->CheckUsable(
+        modes, o.cache_state != CacheState::kAsIs);
+    if (!refusal.empty()) throw SysError(refusal);
+    setup->stacks.push_back(*it);
+  }
+  for (const CompareStack& s : all) {
+    if (std::find(needed.begin(), needed.end(), s.layer->layer()) ==
+        needed.end()) {
+      LogNotice("--stack " + s.device + " (" + s.layer->layer() +
+                "): no mode of this layer is listed; it is left untouched");
+    }
+  }
+  // A cross-layer comparison is only fair at equal cache capacity.
+  int64_t smallest = -1, largest = -1;
+  std::string list;
+  for (const CompareStack& s : setup->stacks) {
+    const int64_t c = s.info.cache_bytes;
+    list += (list.empty() ? "" : ", ") + s.layer->layer() + " " +
+            (c < 0 ? std::string("unknown")
+                   : FormatBytes(static_cast<uint64_t>(c)));
+    if (c < 0) continue;
+    smallest = smallest < 0 ? c : std::min(smallest, c);
+    largest = std::max(largest, c);
+  }
+  if (setup->stacks.size() > 1 && largest > 0 &&
+      100.0 * static_cast<double>(largest - smallest) / largest >
+          kCacheCapacityTolerancePct) {
+    setup->stack_warnings.push_back(
+        "cache capacities differ by more than 5% across the stacks (" + list +
+        "): the layers are not compared at equal cache size");
   }
 }
 
-// Refuses a raw target that is part of the bcache stack or in use.
+// Refuses a raw target that is part of a cache stack or in use.
 void CheckRawTarget(const std::string& option, const std::string& path,
                     bool writes, const CompareSetup& setup) {
   std::string name = Basename(path);
@@ -190,17 +257,22 @@ void CheckRawTarget(const std::string& option, const std::string& path,
       throw SysError::From("cannot identify " + option + " " + path, s);
     name = id.name;
   }
-  std::vector<std::string> stack = {setup.topology.backing_name,
-                                    setup.topology.bcache_name};
-  for (const std::string& c : setup.topology.cache_names) stack.push_back(c);
-  if (setup.needs_bcache &&
-      std::find(stack.begin(), stack.end(), name) != stack.end()) {
-    throw SafetyError(option + " " + path + " is part of the bcache stack of " +
-                      setup.bcache_name +
-                      ": writing there bypasses bcache and corrupts its cache. "
-                      "Key: backing: " +
-                      setup.topology.backing_name + "; Fix: give " + option +
-                      " a separate region or device for the raw baseline");
+  for (const CompareStack& stack : setup.stacks) {
+    const std::vector<std::string>& members = stack.info.members;
+    if (std::find(members.begin(), members.end(), name) != members.end()) {
+      throw SafetyError(option + " " + path + " is part of the " +
+                        stack.layer->layer() + " stack " + stack.device +
+                        ": writing there bypasses the cache and corrupts it. "
+                        "Key: members: " +
+                        [&members] {
+                          std::string m;
+                          for (const std::string& x : members)
+                            m += (m.empty() ? "" : ",") + x;
+                          return m;
+                        }() +
+                        "; Fix: give " + option +
+                        " a separate region or device for the raw baseline");
+    }
   }
   if (!is_block) return;
   Status s = writes ? CheckDeviceWritable(path, setup.host)
@@ -244,14 +316,23 @@ uint64_t TargetSizeBytes(const std::string& path) {
   return bytes;
 }
 
-CompareSetup PrepareCompare(const CompareOptions& o, const Sysfs& sysfs) {
+const CompareStack* CompareSetup::StackFor(const ModeSpec& mode) const {
+  if (mode.is_raw()) return nullptr;
+  for (const CompareStack& s : stacks) {
+    if (s.layer->layer() == mode.layer) return &s;
+  }
+  return nullptr;
+}
+
+CompareSetup PrepareCompare(const CompareOptions& o, const LayerEnv& env) {
+  const Sysfs& sysfs = env.sysfs;
   CompareSetup setup;
   setup.host_root = sysfs.root();
   const bool real_root = sysfs.IsRealRoot();
   if (real_root && ::geteuid() != 0) {
     throw SysError(
-        "tierbench compare needs root: it switches bcache modes in sysfs, "
-        "drops the page cache and writes block devices. Fix: run it as root "
+        "tierbench compare needs root: it switches cache modes (sysfs, "
+        "device-mapper), drops the page cache and writes block devices. Fix: run it as root "
         "(sudo), or use `tierbench lab`");
   }
   const std::string base = real_root ? "" : setup.host_root;
@@ -259,11 +340,10 @@ CompareSetup PrepareCompare(const CompareOptions& o, const Sysfs& sysfs) {
   CheckOptions(o);
   setup.modes = LoadModes(o);
 
+  bool needs_stack = false;
+  for (const ModeSpec& m : setup.modes) needs_stack = needs_stack || !m.is_raw();
   std::vector<std::string> targets;
-  for (const ModeSpec& m : setup.modes) {
-    if (!m.is_raw()) setup.needs_bcache = true;
-  }
-  if (setup.needs_bcache && !o.bcache.empty()) targets.push_back(o.bcache);
+  if (needs_stack) targets = o.stacks;
   for (const ModeSpec& m : setup.modes) {
     if (!m.is_raw()) continue;
     const std::string& t = m.target == RawTarget::kHdd ? o.hdd : o.ssd;
@@ -280,7 +360,7 @@ CompareSetup PrepareCompare(const CompareOptions& o, const Sysfs& sysfs) {
   if (writes && !o.destructive) {
     throw SafetyError(
         "the workloads write: compare would overwrite the data on the "
-        "bcache device and the raw HDD/SSD targets. Key: targets: " +
+        "cache stacks and the raw HDD/SSD targets. Key: targets: " +
         [&targets] {
           std::string s;
           for (const std::string& t : targets) s += (s.empty() ? "" : ", ") + t;
@@ -289,13 +369,18 @@ CompareSetup PrepareCompare(const CompareOptions& o, const Sysfs& sysfs) {
         "; Fix: add --destructive if their contents may be destroyed");
   }
 
-  if (setup.needs_bcache) CheckBcache(o, sysfs, &setup);
+  OpenStacks(o, env, &setup);
   for (const ModeSpec& m : setup.modes) {
     if (!m.is_raw()) continue;
     const bool hdd = m.target == RawTarget::kHdd;
     CheckRawTarget(hdd ? "--hdd" : "--ssd", hdd ? o.hdd : o.ssd, writes, setup);
   }
 
+  targets.clear();
+  for (const CompareStack& st : setup.stacks) targets.push_back(st.device);
+  for (const ModeSpec& m : setup.modes) {
+    if (m.is_raw()) targets.push_back(m.target == RawTarget::kHdd ? o.hdd : o.ssd);
+  }
   for (const std::string& t : targets) {
     const uint64_t bytes = TargetSizeBytes(t);
     if (bytes > 0 && (setup.region_bytes == 0 || bytes < setup.region_bytes)) {

@@ -9,12 +9,15 @@
 //  4. workloads: .json with "kind": "pgbench" -> DB workload (db/db_cell.h),
 //     anything else -> fio job file (workload/job_file.h), distinct names;
 //  5. --destructive when any workload writes (every DB workload does);
-//  6. bcache (when a bcache mode is listed): module present (SysError "no
-//     bcache in this kernel ..."), the device registered, a cache attached
-//     unless every bcache mode is `none` without cache-set knobs;
-//  7. raw targets: not the backing or cache device of the stack (writing
-//     there bypasses bcache and corrupts its cache), and for block devices
-//     not mounted, held or carrying a signature (io/device_guard.h);
+//  6. stacks (--stack, repeatable): each device's layer is detected
+//     (cache/layer_registry.h; SysError when it is no known stack or the
+//     kernel lacks the layer), at most one stack per layer, every cache mode
+//     has the stack of its layer (ConfigError otherwise), each stack is
+//     usable for its modes (CacheLayer::CheckUsable, e.g. a bcache cache is
+//     attached); stacks without modes are dropped with a notice;
+//  7. raw targets: no member of any stack (writing there bypasses the
+//     cache and corrupts it), and for block devices not mounted, held or
+//     carrying a signature (io/device_guard.h);
 //  8. the results directory <results>/<run-id> does not exist yet.
 // Job sizes are then made absolute so every target sees the same LBA range:
 // an unset size becomes (smallest target - offset), percentages are resolved
@@ -26,11 +29,13 @@
 #define TIERBENCH_ORCHESTRATE_COMPARE_SETUP_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "cache/bcache_device.h"
+#include "cache/cache_layer.h"
 #include "cache/mode_file.h"
+#include "cache/layer_registry.h"
 #include "cache/sysfs.h"
 #include "db/db_cell.h"
 #include "io/device_guard.h"
@@ -48,22 +53,35 @@ struct PreparedWorkload {
   bool Writes() const;
 };
 
+// One cache stack of the compare and the layer object that controls it.
+struct CompareStack {
+  std::string device;  // where its cells do IO (--stack as given)
+  std::shared_ptr<CacheLayer> layer;
+  StackInfo info;  // as read during validation
+};
+
+// Cache capacities of the stacks differ by more than this (percent of the
+// largest): a cross-layer comparison is not at equal capacity.
+inline constexpr double kCacheCapacityTolerancePct = 5.0;
+
 struct CompareSetup {
   std::vector<ModeSpec> modes;
   std::vector<PreparedWorkload> workloads;
-  bool needs_bcache = false;
-  std::string bcache_name;    // "bcache0" ("" when no bcache mode)
-  std::string bcache_target;  // where bcache cells do IO (--bcache as given)
-  BcacheTopology topology;    // valid when needs_bcache
+  std::vector<CompareStack> stacks;  // one per layer that has modes
+  // Warnings that concern every cache cell (e.g. unequal cache capacity).
+  std::vector<std::string> stack_warnings;
   std::string host_root;      // --sysfs-root
   HostPaths host;             // <root>/proc, <root>/sys
   uint64_t region_bytes = 0;  // smallest target size; 0 when unknown
   std::string run_id;
   std::string run_dir;  // <results>/<run-id>
+
+  // The stack of `mode`'s layer; null for raw modes.
+  const CompareStack* StackFor(const ModeSpec& mode) const;
 };
 
-// `sysfs` is the tree behind --sysfs-root.
-CompareSetup PrepareCompare(const CompareOptions& opts, const Sysfs& sysfs);
+// `env.sysfs` is the tree behind --sysfs-root.
+CompareSetup PrepareCompare(const CompareOptions& opts, const LayerEnv& env);
 
 // Default run id: UTC time and the short host name, "20240131T120000Z-host".
 std::string DefaultRunId();

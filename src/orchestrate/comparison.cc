@@ -74,6 +74,7 @@ std::vector<ComparisonRow> Compare(const std::vector<MeasuredRow>& rows) {
   for (const Group& g : groups) {
     ComparisonRow c;
     c.mode = g.first->mode;
+    c.layer = g.first->layer;
     c.baseline = g.first->baseline;
     c.workload = g.first->workload;
     c.job = g.first->job;

@@ -24,6 +24,7 @@ namespace tierbench {
 // The part of one runs.csv row the comparison needs.
 struct MeasuredRow {
   std::string mode;       // mode name ("hdd", "writeback", ...)
+  std::string layer;      // "raw", "bcache", "dm-cache", ...
   std::string baseline;   // "hdd" / "ssd" for raw modes, "" for bcache modes
   std::string workload;   // workload name
   std::string job;        // job (or group) name
@@ -47,7 +48,7 @@ struct Spread {
 };
 
 struct ComparisonRow {
-  std::string mode, baseline, workload, job, direction, unit;
+  std::string mode, layer, baseline, workload, job, direction, unit;
   Spread iops;
   Spread p99;
   double bw_mib_s_median = 0;

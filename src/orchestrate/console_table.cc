@@ -30,10 +30,25 @@ std::string Latency(double us) {
 void PrintComparisonTable(const std::vector<ComparisonRow>& rows,
                           std::ostream& out) {
   std::vector<std::vector<std::string>> cells = {
-      {"mode", "workload", "job/dir", "IOPS", "MiB/s", "p99", "vs HDD",
-       "vs SSD", "warnings"}};
+      {"layer", "mode", "workload", "job/dir", "IOPS", "MiB/s", "p99",
+       "vs HDD", "vs SSD", "warnings"}};
   std::vector<std::string> notes;
+  // Rows grouped by layer (raw baselines first), in first-seen order within.
+  std::vector<std::string> layers = {"raw"};
   for (const ComparisonRow& r : rows) {
+    if (std::find(layers.begin(), layers.end(), r.layer) == layers.end()) {
+      layers.push_back(r.layer);
+    }
+  }
+  std::vector<const ComparisonRow*> ordered;
+  for (const std::string& layer : layers) {
+    for (const ComparisonRow& r : rows) {
+      if (r.layer == layer) ordered.push_back(&r);
+    }
+  }
+  std::string last_layer;
+  for (const ComparisonRow* row : ordered) {
+    const ComparisonRow& r = *row;
     std::string refs;
     for (const std::string& w : r.warnings) {
       auto it = std::find(notes.begin(), notes.end(), w);
@@ -41,11 +56,13 @@ void PrintComparisonTable(const std::vector<ComparisonRow>& rows,
       refs += "[" + std::to_string(it - notes.begin() + 1) + "]";
     }
     const bool tx = r.unit == "tx";
-    cells.push_back({r.mode, r.workload, r.job + "/" + r.direction,
+    cells.push_back({r.layer == last_layer ? "" : r.layer, r.mode, r.workload,
+                     r.job + "/" + r.direction,
                      Fixed(r.iops.median, 0) + (tx ? " tps" : ""),
                      tx ? "-" : Fixed(r.bw_mib_s_median, 1),
                      Latency(r.p99.median), Pct(r.iops_vs_hdd_pct),
                      Pct(r.iops_vs_ssd_pct), refs});
+    last_layer = r.layer;
   }
   std::vector<size_t> width(cells[0].size(), 0);
   for (const auto& row : cells) {
@@ -55,7 +72,7 @@ void PrintComparisonTable(const std::vector<ComparisonRow>& rows,
   for (const auto& row : cells) {
     std::string line;
     for (size_t i = 0; i < row.size(); ++i) {
-      const bool numeric = i >= 3 && i <= 7;
+      const bool numeric = i >= 4 && i <= 8;
       const std::string pad(width[i] - row[i].size(), ' ');
       line += numeric ? pad + row[i] : row[i] + (i + 1 < row.size() ? pad : "");
       if (i + 1 < row.size()) line += "  ";

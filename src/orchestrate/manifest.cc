@@ -8,7 +8,6 @@
 #include <ctime>
 #include <filesystem>
 
-#include "cache/bcache_device.h"
 #include "cache/queue_settings.h"
 #include "io/device_guard.h"
 #include "util/clock.h"
@@ -146,7 +145,7 @@ json BuildManifest(const CompareOptions& o, const CompareSetup& setup,
   char host[256] = {0};
   ::gethostname(host, sizeof host - 1);
   json options = {
-      {"bcache", o.bcache},
+      {"stacks", o.stacks},
       {"hdd", o.hdd},
       {"ssd", o.ssd},
       {"repeat", o.repeat},
@@ -168,22 +167,21 @@ json BuildManifest(const CompareOptions& o, const CompareSetup& setup,
       {"region_bytes", setup.region_bytes}};
   json devices = {{"hdd", RawTargetJson(o.hdd, setup, sysfs)},
                   {"ssd", RawTargetJson(o.ssd, setup, sysfs)},
-                  {"bcache", nullptr}};
-  if (setup.needs_bcache) {
-    BcacheDevice dev(sysfs, setup.bcache_name);
-    json b = {{"device", setup.bcache_target},
-              {"size_bytes", TargetSizeBytes(setup.bcache_target)},
-              {"description", dev.Describe()},
-              {"queue", ReadQueueSettings(sysfs, setup.bcache_name).ToJson()},
-              {"backing_queue",
-               ReadQueueSettings(sysfs, setup.topology.backing_name).ToJson()}};
-    json caches = json::array();
-    for (const std::string& c : setup.topology.cache_names) {
-      caches.push_back(ReadQueueSettings(sysfs, c).ToJson());
+                  {"stacks", json::array()}};
+  for (const CompareStack& st : setup.stacks) {
+    json j = {{"device", st.device},
+              {"layer", st.layer->layer()},
+              {"size_bytes", TargetSizeBytes(st.device)},
+              {"description", st.layer->DescribeJson()},
+              {"queue", ReadQueueSettings(sysfs, st.info.name).ToJson()}};
+    json members = json::array();
+    for (const std::string& m : st.info.members) {
+      if (m != st.info.name) members.push_back(ReadQueueSettings(sysfs, m).ToJson());
     }
-    b["cache_queues"] = caches;
-    devices["bcache"] = b;
+    j["member_queues"] = members;
+    devices["stacks"].push_back(j);
   }
+  devices["stack_warnings"] = setup.stack_warnings;
   json modes = json::array();
   for (const ModeSpec& m : setup.modes) {
     modes.push_back(
@@ -207,7 +205,7 @@ json BuildManifest(const CompareOptions& o, const CompareSetup& setup,
       {"options", options},
       {"devices", devices},
       {"modes", modes},
-      {"original_knobs", nullptr},
+      {"original_settings", json::object()},
       {"restore",
        {{"attempted", false}, {"ok", nullptr}, {"failures", json::array()}}},
       {"workloads", workloads},

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cache/layer_registry.h"
 #include "report/result_columns.h"
 #include "util/errors.h"
 
@@ -25,9 +26,6 @@ std::string Flag(const std::optional<bool>& v) {
   return v ? (*v ? "1" : "0") : "";
 }
 
-std::string IntOrEmpty(int64_t v) {
-  return v < 0 ? std::string() : std::to_string(v);
-}
 
 std::vector<std::string> RunsColumns() {
   std::vector<std::string> cols = RunsCsvLeadingColumns();
@@ -36,7 +34,9 @@ std::vector<std::string> RunsColumns() {
   return cols;
 }
 
-// The counter and knob columns of a cell (empty cells for raw ones).
+std::string Count(int64_t v) { return v < 0 ? std::string() : CsvNumber(v); }
+
+// The counter, setting and extra columns of a cell (empty for raw ones).
 std::vector<std::string> CounterValues(const CellRecord& rec) {
   std::vector<std::string> v;
   if (!rec.has_counters) {
@@ -44,34 +44,54 @@ std::vector<std::string> CounterValues(const CellRecord& rec) {
     v.push_back(Join(rec.warnings));
     return v;
   }
-  const CounterDelta& d = rec.delta;
+  const LayerDelta& d = rec.delta;
   const double ratio = d.read_hit_ratio_pct();
-  auto knob = [&rec](const std::string& name) {
-    auto it = rec.knobs_readback.knobs.find(name);
-    return it == rec.knobs_readback.knobs.end() ? std::string() : it->second;
-  };
-  v = {CsvNumber(d.stats.cache_hits),
-       CsvNumber(d.stats.cache_misses),
+  std::string settings;
+  for (const auto& [k, val] : rec.readback.settings) {
+    settings += (settings.empty() ? "" : " ") + k + "=" + val;
+  }
+  const bool dirty_known = d.dirty_before_bytes >= 0 && d.dirty_after_bytes >= 0;
+  v = {Count(d.common.read_hits),
+       Count(d.common.read_misses),
        ratio < 0 ? std::string() : CsvNumber(ratio, 1),
-       CsvNumber(d.stats.cache_bypass_hits),
-       CsvNumber(d.stats.cache_bypass_misses),
-       CsvNumber(d.stats.bypassed_bytes),
-       CsvNumber(d.dirty_before_bytes),
-       CsvNumber(d.dirty_after_bytes),
-       std::to_string(d.dirty_growth_bytes),
+       Count(d.common.write_hits),
+       Count(d.common.write_misses),
+       Count(d.common.bypassed_ios),
+       Count(d.common.bypassed_bytes),
+       Count(d.common.promotions),
+       Count(d.common.demotions),
+       Count(d.dirty_before_bytes),
+       Count(d.dirty_after_bytes),
+       dirty_known ? std::to_string(d.dirty_growth_bytes()) : std::string(),
        CsvNumber(rec.drain_before_s, 1),
        CsvNumber(rec.drain_after_s, 1),
-       CsvNumber(d.bcache.read_bytes()),
-       CsvNumber(d.bcache.write_bytes()),
-       CsvNumber(d.backing.read_bytes()),
-       CsvNumber(d.backing.write_bytes()),
+       CsvNumber(d.stack.read_bytes()),
+       CsvNumber(d.stack.write_bytes()),
+       CsvNumber(d.origin.read_bytes()),
+       CsvNumber(d.origin.write_bytes()),
        CsvNumber(d.cache.read_bytes()),
        CsvNumber(d.cache.write_bytes()),
-       knob("sequential_cutoff"),
-       IntOrEmpty(rec.cache_set.congested_read_threshold_us),
-       IntOrEmpty(rec.cache_set.congested_write_threshold_us),
-       IntOrEmpty(rec.cache_set.cache_available_percent),
-       Join(rec.warnings)};
+       Count(rec.stack.cache_bytes),
+       Count(rec.stack.cache_block_bytes),
+       std::to_string(rec.warm_passes),
+       settings};
+  for (const LayerKind& kind : AllLayerKinds()) {
+    for (const ExtraColumn& c : kind.extra_columns) {
+      if (kind.name != rec.mode->layer) {
+        v.emplace_back();
+        continue;
+      }
+      auto e = d.extra.find(c.key);
+      if (e != d.extra.end()) {
+        v.push_back(Count(e->second));
+        continue;
+      }
+      auto st = rec.readback.settings.find(c.key);
+      v.push_back(st == rec.readback.settings.end() ? std::string()
+                                                    : st->second);
+    }
+  }
+  v.push_back(Join(rec.warnings));
   return v;
 }
 
@@ -85,33 +105,43 @@ const std::vector<std::string>& RunsCsvLeadingColumns() {
 }
 
 const std::vector<std::string>& RunsCsvCounterColumns() {
-  static const std::vector<std::string> cols = {"cache_hits",
-                                                "cache_misses",
-                                                "cache_hit_ratio_pct",
-                                                "bypass_hits",
-                                                "bypass_misses",
-                                                "bypassed_bytes",
-                                                "dirty_before_bytes",
-                                                "dirty_after_bytes",
-                                                "dirty_growth_bytes",
-                                                "drain_before_s",
-                                                "drain_after_s",
-                                                "bcache_read_bytes",
-                                                "bcache_write_bytes",
-                                                "hdd_read_bytes",
-                                                "hdd_write_bytes",
-                                                "ssd_read_bytes",
-                                                "ssd_write_bytes",
-                                                "sequential_cutoff",
-                                                "congested_read_threshold_us",
-                                                "congested_write_threshold_us",
-                                                "cache_available_percent",
-                                                "warnings"};
+  static const std::vector<std::string> cols = [] {
+    std::vector<std::string> c = {"read_hits",
+                                  "read_misses",
+                                  "read_hit_ratio_pct",
+                                  "write_hits",
+                                  "write_misses",
+                                  "bypassed_ios",
+                                  "bypassed_bytes",
+                                  "promotions",
+                                  "demotions",
+                                  "dirty_before_bytes",
+                                  "dirty_after_bytes",
+                                  "dirty_growth_bytes",
+                                  "drain_before_s",
+                                  "drain_after_s",
+                                  "stack_read_bytes",
+                                  "stack_write_bytes",
+                                  "hdd_read_bytes",
+                                  "hdd_write_bytes",
+                                  "ssd_read_bytes",
+                                  "ssd_write_bytes",
+                                  "cache_bytes",
+                                  "cache_block_bytes",
+                                  "warm_passes",
+                                  "settings"};
+    for (const LayerKind& kind : AllLayerKinds()) {
+      for (const ExtraColumn& e : kind.extra_columns) c.push_back(e.column);
+    }
+    c.push_back("warnings");
+    return c;
+  }();
   return cols;
 }
 
 const std::vector<std::string>& ComparisonCsvColumns() {
   static const std::vector<std::string> cols = {"mode",
+                                                "layer",
                                                 "baseline",
                                                 "workload",
                                                 "job",
@@ -152,6 +182,7 @@ std::vector<MeasuredRow> MeasuredRowsOf(const CellRecord& rec) {
       const LatencyHistogram& hist = tx ? s.lat_hist : s.clat_hist;
       MeasuredRow r;
       r.mode = rec.mode->name;
+      r.layer = rec.mode->layer;
       r.baseline =
           rec.mode->is_raw() ? std::string(rec.mode->target_name()) : "";
       r.workload = rec.workload->name;
@@ -214,8 +245,8 @@ void ResultsWriter::WriteFileAtomically(const std::string& file,
 void ResultsWriter::AddCell(const CellRecord& rec) {
   std::vector<std::string> lead = {run_id_,
                                    rec.mode->name,
-                                   std::string(rec.mode->layer_name()),
-                                   rec.cache_mode_readback,
+                                   rec.mode->layer,
+                                   rec.readback.cache_mode,
                                    rec.workload->name,
                                    std::to_string(rec.cell.repetition),
                                    rec.target,
@@ -251,6 +282,7 @@ void ResultsWriter::WriteComparison(const std::vector<ComparisonRow>& rows) {
       noise = c.noise_vs_hdd.value_or(false) || c.noise_vs_ssd.value_or(false);
     }
     table.AddRow({c.mode,
+                  c.layer,
                   c.baseline,
                   c.workload,
                   c.job,

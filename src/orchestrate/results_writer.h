@@ -2,7 +2,8 @@
 //
 //   runs.csv        one row per finished cell, job and direction: the
 //                   compare columns (RunsCsvColumns()), the metric columns of
-//                   report/result_columns.h, the bcache counters and knobs,
+//                   report/result_columns.h, the layer's common counters,
+//                   its settings and extra columns (cache/layer_registry.h),
 //                   warnings. Rewritten (temp file + rename) after every cell,
 //                   so an interrupted compare leaves a valid file with every
 //                   finished cell.
@@ -26,8 +27,11 @@
 
 namespace tierbench {
 
-inline constexpr int kRunsCsvSchemaVersion = 1;
-inline constexpr int kComparisonCsvSchemaVersion = 1;
+// 2: layer-neutral counter columns (read_hits, write_hits, promotions, ...),
+// cache_bytes, settings and the layers' extra columns.
+inline constexpr int kRunsCsvSchemaVersion = 2;
+// 2: a "layer" column after "mode".
+inline constexpr int kComparisonCsvSchemaVersion = 2;
 
 // runs.csv: the columns before and after the metric columns.
 const std::vector<std::string>& RunsCsvLeadingColumns();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cache/bcache_diagnosis.h"
 #include "orchestrate/diagnosis.h"
 
 namespace tierbench {
@@ -29,14 +30,14 @@ CellObservation Base(const std::string& mode) {
   o.cache_mode = mode;
   o.state_before = "clean";
   o.cache_state = "cold";
-  o.sequential_cutoff = 4 * kMiB;
-  o.congested_read_threshold_us = 0;
-  o.congested_write_threshold_us = 0;
-  o.cache_available_percent = 90;
-  o.cache_block_size = 4096;
+  o.settings["sequential_cutoff"] = std::to_string(4 * kMiB);
+  o.settings["congested_read_threshold_us"] = std::to_string(0);
+  o.settings["congested_write_threshold_us"] = std::to_string(0);
+  o.delta.extra["cache_available_percent"] = 90;
+  o.cache_block_bytes = 4096;
   o.read_bytes = 100 * kMiB;
   o.write_bytes = 100 * kMiB;
-  o.dirty_after = mode == "writeback" ? 100 * kMiB : 0;
+  o.delta.dirty_after_bytes = mode == "writeback" ? 100 * kMiB : 0;
   o.jobs = {Job(RwPattern::kRandReadWrite)};
   return o;
 }
@@ -58,7 +59,7 @@ TEST(DiagnosisTest, Rules) {
       {"raw layer: no counter rules",
        [](CellObservation* o) {
          o->layer = "raw";
-         o->bypassed_bytes = 200 * kMiB;
+         o->delta.common.bypassed_bytes = 200 * kMiB;
          o->state_before = "no cache";
        },
        "",
@@ -66,7 +67,7 @@ TEST(DiagnosisTest, Rules) {
       {"no cache attached",
        [](CellObservation* o) {
          o->state_before = "no cache";
-         o->bypassed_bytes = 200 * kMiB;
+         o->delta.common.bypassed_bytes = 200 * kMiB;
        },
        "writeback",
        {"no cache attached"}},
@@ -74,7 +75,7 @@ TEST(DiagnosisTest, Rules) {
        [](CellObservation* o) {
          o->jobs = {Job(RwPattern::kRead)};
          o->write_bytes = 0;
-         o->bypassed_bytes = 100 * kMiB;
+         o->delta.common.bypassed_bytes = 100 * kMiB;
        },
        "writethrough",
        {"100% of IO bypassed the cache (sequential_cutoff = 4.0M): this cell "
@@ -82,104 +83,104 @@ TEST(DiagnosisTest, Rules) {
       {"small cutoff bypass: part measured the HDD",
        [](CellObservation* o) {
          o->jobs = {Job(RwPattern::kReadWrite)};
-         o->bypassed_bytes = 20 * kMiB;
+         o->delta.common.bypassed_bytes = 20 * kMiB;
        },
        "writethrough",
        {"10% of IO bypassed the cache (sequential_cutoff = 4.0M): that part"}},
       {"bypass below the threshold: silent",
-       [](CellObservation* o) { o->bypassed_bytes = 4 * kMiB; },
+       [](CellObservation* o) { o->delta.common.bypassed_bytes = 4 * kMiB; },
        "writethrough",
        {}},
       {"none bypasses by design: silent",
-       [](CellObservation* o) { o->bypassed_bytes = 200 * kMiB; },
+       [](CellObservation* o) { o->delta.common.bypassed_bytes = 200 * kMiB; },
        "none",
        {}},
       {"writearound bypasses writes by design: silent",
-       [](CellObservation* o) { o->bypassed_bytes = 100 * kMiB; },
+       [](CellObservation* o) { o->delta.common.bypassed_bytes = 100 * kMiB; },
        "writearound",
        {}},
       {"writearound reads bypassed too: cutoff",
        [](CellObservation* o) {
          o->jobs = {Job(RwPattern::kReadWrite)};
-         o->bypassed_bytes = 200 * kMiB;
+         o->delta.common.bypassed_bytes = 200 * kMiB;
        },
        "writearound",
        {"50% of IO bypassed the cache (sequential_cutoff"}},
       {"random IO bypassed with congestion thresholds: congestion",
        [](CellObservation* o) {
-         o->congested_read_threshold_us = 2000;
-         o->congested_write_threshold_us = 20000;
-         o->bypassed_bytes = 50 * kMiB;
+         o->settings["congested_read_threshold_us"] = std::to_string(2000);
+         o->settings["congested_write_threshold_us"] = std::to_string(20000);
+         o->delta.common.bypassed_bytes = 50 * kMiB;
        },
        "writethrough",
        {"by congestion (congested_read_threshold_us = 2000"}},
       {"cutoff 0 with congestion thresholds: congestion",
        [](CellObservation* o) {
-         o->sequential_cutoff = 0;
+         o->settings["sequential_cutoff"] = std::to_string(0);
          o->jobs = {Job(RwPattern::kRead)};
-         o->congested_read_threshold_us = 2000;
-         o->bypassed_bytes = 50 * kMiB;
+         o->settings["congested_read_threshold_us"] = std::to_string(2000);
+         o->delta.common.bypassed_bytes = 50 * kMiB;
        },
        "writethrough",
        {"by congestion"}},
       {"cutoff 0, congestion off: other cause",
        [](CellObservation* o) {
-         o->sequential_cutoff = 0;
-         o->bypassed_bytes = 50 * kMiB;
+         o->settings["sequential_cutoff"] = std::to_string(0);
+         o->delta.common.bypassed_bytes = 50 * kMiB;
        },
        "writethrough",
        {"with sequential_cutoff and congestion bypass off"}},
       {"cache nearly full",
-       [](CellObservation* o) { o->cache_available_percent = 3; },
+       [](CellObservation* o) { o->delta.extra["cache_available_percent"] = 3; },
        "writethrough",
        {"cache nearly full (cache_available_percent = 3)"}},
       {"none served by a warm cache (as-is)",
        [](CellObservation* o) {
          o->cache_state = "as-is";
-         o->bypass_hits = 1000;
-         o->bypassed_bytes = 200 * kMiB;
+         o->delta.extra["bypass_hits"] = 1000;
+         o->delta.common.bypassed_bytes = 200 * kMiB;
        },
        "none",
        {"reads hit the cache left warm by earlier cells (1000 hits in mode "
         "none) (fix: --cache-state cold)"}},
       {"none with hits after a cold reset",
-       [](CellObservation* o) { o->cache_hits = 5; },
+       [](CellObservation* o) { o->delta.common.read_hits = 5; },
        "none",
        {"right after a cold reset"}},
       {"writearound warm as-is",
        [](CellObservation* o) {
          o->cache_state = "as-is";
-         o->cache_hits = 7;
+         o->delta.common.read_hits = 7;
        },
        "writearound",
        {"left warm by earlier cells (7 hits in mode writearound)"}},
       {"writearound cold: its own read caching is fine",
-       [](CellObservation* o) { o->cache_hits = 7; },
+       [](CellObservation* o) { o->delta.common.read_hits = 7; },
        "writearound",
        {}},
       {"writethrough hits are the point: silent",
-       [](CellObservation* o) { o->cache_hits = 7; },
+       [](CellObservation* o) { o->delta.common.read_hits = 7; },
        "writethrough",
        {}},
       {"writeback degraded to writethrough",
        [](CellObservation* o) {
-         o->dirty_after = 0;
-         o->cache_available_percent = 30;
+         o->delta.dirty_after_bytes = 0;
+         o->delta.extra["cache_available_percent"] = 30;
        },
        "writeback",
        {"writeback wrote 100.0M but dirty data grew by 0 "
         "(cache_available_percent = 30): writes were not cached dirty"}},
       {"writeback overwrote dirty data: silent",
        [](CellObservation* o) {
-         o->dirty_before = 100 * kMiB;
-         o->dirty_after = 100 * kMiB;
+         o->delta.dirty_before_bytes = 100 * kMiB;
+         o->delta.dirty_after_bytes = 100 * kMiB;
        },
        "writeback",
        {}},
       {"writeback without writes: silent",
        [](CellObservation* o) {
          o->write_bytes = 0;
-         o->dirty_after = 0;
+         o->delta.dirty_after_bytes = 0;
        },
        "writeback",
        {}},
@@ -216,18 +217,19 @@ TEST(DiagnosisTest, Rules) {
       {"dirty data left before and after",
        [](CellObservation* o) {
          o->drain_before_timed_out = true;
-         o->dirty_before = 8 * kMiB;
+         o->delta.dirty_before_bytes = 8 * kMiB;
          o->drain_after_timed_out = true;
          o->dirty_left_after_drain = 2 * kMiB;
        },
        "writeback",
-       {"dirty data left before the cell (8.0M when the drain timed out)",
-        "2.0M still dirty when the post-cell drain timed out"}},
+       {"dirty data left before the cell (8MiB when the drain timed out)",
+        "2MiB still dirty when the post-cell drain timed out"}},
   };
   for (const Case& c : cases) {
     CellObservation o = Base(c.mode);
     c.edit(&o);
-    const std::vector<std::string> got = Diagnose(o);
+    const std::vector<std::string> got = DiagnoseCellWith(
+        o, o.layer == "raw" ? LayerRulesFn() : LayerRulesFn(DiagnoseBcache));
     ASSERT_EQ(got.size(), c.expect.size())
         << c.name << ": first = " << (got.empty() ? "" : got[0]);
     for (size_t i = 0; i < got.size(); ++i) {

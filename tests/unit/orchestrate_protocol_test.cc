@@ -104,7 +104,7 @@ class ProtocolTest : public ::testing::Test {
     WriteFile(job, "[" + rw + "]\nrw=" + rw +
                        "\nbs=4k\nsize=256k\nioengine=psync\ndirect=0\n");
     CompareOptions o;
-    o.bcache = bcache_target_;
+    o.stacks = {bcache_target_};
     o.hdd = dir_ + "/hdd.img";
     o.ssd = dir_ + "/ssd.img";
     o.mode_paths = {
@@ -180,11 +180,11 @@ TEST_F(ProtocolTest, RunsEveryCellAppliesModesAndRestores) {
     } else {
       EXPECT_EQ(r[Col(h, "layer")], "raw");
       EXPECT_EQ(r[Col(h, "target")], dir_ + "/" + mode + ".img");
-      EXPECT_TRUE(r[Col(h, "cache_hits")].empty());
+      EXPECT_TRUE(r[Col(h, "read_hits")].empty());
     }
     if (mode == "writeback") {
-      EXPECT_EQ(r[Col(h, "sequential_cutoff")], "0.0k");
-      EXPECT_EQ(r[Col(h, "congested_read_threshold_us")], "0");
+      EXPECT_EQ(r[Col(h, "bcache_sequential_cutoff")], "0.0k");
+      EXPECT_EQ(r[Col(h, "bcache_congested_read_threshold_us")], "0");
     }
     EXPECT_NE(r[Col(h, "ios")], "0");
   }
@@ -333,7 +333,7 @@ TEST_F(ProtocolTest, PercentOffsetsAreRoundedDownToTheJobAlignment) {
             "[a]\nrw=read\nbs=4k\nsize=64k\noffset=10%\n"
             "[b]\nrw=read\nbs=16k\nblockalign=8k\nsize=64k\noffset=30%\n");
   o.workload_paths = {job};
-  const CompareSetup setup = PrepareCompare(o, fake_.sysfs());
+  const CompareSetup setup = PrepareCompare(o, LayerEnv{fake_.sysfs(), nullptr});
   ASSERT_EQ(setup.workloads.size(), 1u);
   const std::vector<JobSpec>& jobs = setup.workloads[0].io.jobs;
   ASSERT_EQ(jobs.size(), 2u);
@@ -433,7 +433,7 @@ TEST_F(ProtocolTest, ValidationRefusesBeforeTouchingAnything) {
       {"no cache attached", [this](CompareOptions*) { fake_.Detach(); },
        kExitSystem, "has no cache attached"},
       {"not a bcache device",
-       [this](CompareOptions* o) { o->bcache = fake_.root() + "/dev/bcache7"; },
+       [this](CompareOptions* o) { o->stacks = {fake_.root() + "/dev/bcache7"}; },
        kExitSystem, "bcache7"},
       {"bad repeat", [](CompareOptions* o) { o->repeat = 0; }, kExitConfig,
        "--repeat"},
