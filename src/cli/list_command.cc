@@ -4,7 +4,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <string>
 
+#include "cache/layer_registry.h"
 #include "cli/commands.h"
 #include "io/engine_registry.h"
 #include "util/errors.h"
@@ -55,6 +57,13 @@ void RegisterListCommand(CLI::App& app, int* exit_code) {
     std::cout << "engines:\n";
     for (const EngineInfo& e : EngineRegistry::Default().engines()) {
       std::cout << "  " << e.name << " - " << e.description << "\n";
+    }
+    std::cout << "cache layers (compare --stack DEV detects which):\n";
+    for (const LayerKind& k : AllLayerKinds()) {
+      std::string modes;
+      for (const std::string& m : k.modes) modes += (modes.empty() ? "" : "|") + m;
+      std::cout << "  " << k.name << " - " << k.summary << "; modes " << modes
+                << "\n";
     }
     ListDir("modes", src / "modes");
     ListDir("workloads", src / "workloads");

@@ -2,9 +2,10 @@
 // it. Top-level keys (README "manifest.json" documents each):
 //   schema_version, tool, version, run_id, command_line, kernel{release,
 //   version, machine}, hostname, start_time, end_time, status, options{...},
-//   devices{bcache{device, description, queue, backing_queue, cache_queue},
-//   hdd{path, size_bytes, queue}, ssd{...}}, modes[{file, readback}],
-//   original_knobs, restore{attempted, ok, failures}, workloads[...],
+//   devices{stacks[{device, layer, size_bytes, description, queue,
+//   member_queues}], stack_warnings, hdd{path, size_bytes, queue}, ssd{...}},
+//   modes[{file, readback, stack}], original_settings{<device>: ...},
+//   restore{attempted, ok, failures}, workloads[...],
 //   tool_versions{fio, pgbench, postgres}, cells{planned, finished, failed}.
 //
 // Thread-safety: pure functions apart from reading the system (uname,
@@ -21,7 +22,7 @@
 
 namespace tierbench {
 
-inline constexpr int kManifestSchemaVersion = 1;
+inline constexpr int kManifestSchemaVersion = 2;
 
 // The static part: options, kernel, host, devices, modes, workloads, tools.
 // `sysfs` is the tree the devices are read from. Never throws for

@@ -149,7 +149,7 @@ TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
   const CsvRow* none_wiki = Find(rows, "none", "wiki-4k-qd32", "read");
   ASSERT_NE(none_wiki, nullptr);
   EXPECT_GT(Num(*none_wiki, "bypassed_bytes"), 0);
-  EXPECT_EQ(Num(*none_wiki, "cache_hits"), 0);
+  EXPECT_EQ(Num(*none_wiki, "read_hits"), 0);
 
   // Compare leaves the stack as it found it: attached, original knobs.
   const std::string lab = dir.path() + "/lab-compare/lab/";

@@ -198,7 +198,7 @@ TEST_F(ProtocolTest, RunsEveryCellAppliesModesAndRestores) {
   const auto m = nlohmann::json::parse(ReadAll(RunDir() + "/manifest.json"));
   EXPECT_EQ(m["status"], "complete");
   EXPECT_EQ(m["restore"]["ok"], true);
-  EXPECT_EQ(m["original_knobs"]["cache_mode"], "writethrough");
+  EXPECT_EQ(m["original_settings"][bcache_target_]["cache_mode"], "writethrough");
   EXPECT_EQ(m["modes"][2]["readback"]["cache_mode"], "writeback");
   EXPECT_EQ(m["cells"]["finished"], 8);
   EXPECT_EQ(m["workloads"][0]["jobs"][0]["size_bytes"], 256 * 1024);
