@@ -1,0 +1,89 @@
+#include "cache/dm_cache_diagnosis.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "util/units.h"
+
+namespace tierbench {
+namespace {
+
+int64_t NonNeg(int64_t v) { return v < 0 ? 0 : v; }
+
+std::string Pct(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f%%", v);
+  return buf;
+}
+
+uint64_t SmallestIo(const std::vector<JobSpec>& jobs) {
+  uint64_t smallest = 0;
+  for (const JobSpec& j : jobs) {
+    for (int d = 0; d < kNumDirs; ++d) {
+      uint64_t s = j.bs[d].min;
+      for (const auto& [size, pct] : j.bs[d].split) {
+        if (pct > 0) s = std::min(s == 0 ? size : s, size);
+      }
+      if (s > 0) smallest = smallest == 0 ? s : std::min(smallest, s);
+    }
+  }
+  return smallest;
+}
+
+}  // namespace
+
+std::vector<std::string> DiagnoseDmCache(const CellObservation& o) {
+  std::vector<std::string> out;
+  if (!o.has_counters) return out;
+  const CommonCounters& c = o.delta.common;
+  const int64_t hits = NonNeg(c.read_hits) + NonNeg(c.write_hits);
+  const int64_t misses = NonNeg(c.read_misses) + NonNeg(c.write_misses);
+  const int64_t promotions = NonNeg(c.promotions);
+  const bool caching = o.cache_mode == "writeback" ||
+                       o.cache_mode == "writethrough";
+  if (caching && hits + misses > 0 &&
+      100.0 * static_cast<double>(hits) / static_cast<double>(hits + misses) <
+          kDmCacheColdHitPct) {
+    std::string block;
+    if (o.cache_block_bytes > 0) {
+      block = " (" + FormatBytes(static_cast<uint64_t>(
+                         promotions * o.cache_block_bytes)) +
+              " of copies)";
+    }
+    out.push_back(
+        Pct(100.0 * static_cast<double>(misses) /
+            static_cast<double>(hits + misses)) +
+        " of IO missed the cache (" + std::to_string(NonNeg(c.write_misses)) +
+        " write and " + std::to_string(NonNeg(c.read_misses)) +
+        " read misses, " + std::to_string(promotions) +
+        " promotions" + block +
+        "): smq promotes gradually, IO to unpromoted blocks goes to the "
+        "origin with the promotion traffic on top, so this " + o.cache_state +
+        " cell measured the origin, not the cache (fix: --cache-state warm)");
+  }
+  if (caching && misses >= kDmCacheMinMisses &&
+      static_cast<double>(promotions) < 0.01 * static_cast<double>(misses)) {
+    auto it = o.settings.find("migration_threshold");
+    out.push_back("only " + std::to_string(promotions) + " promotions for " +
+                  std::to_string(misses) +
+                  " misses: promotion was held back by migration_threshold "
+                  "(" +
+                  (it == o.settings.end() ? std::string("default 2048")
+                                          : it->second) +
+                  " sectors of migration in flight) and smq's gradual "
+                  "promotion");
+  }
+  const uint64_t smallest = SmallestIo(o.jobs);
+  if (caching && promotions > 0 && o.cache_block_bytes > 0 && smallest > 0 &&
+      smallest < static_cast<uint64_t>(o.cache_block_bytes)) {
+    out.push_back(FormatBytes(smallest) + " IO on " +
+                  FormatBytes(static_cast<uint64_t>(o.cache_block_bytes)) +
+                  " cache blocks: every promotion copies a whole block (" +
+                  std::to_string(o.cache_block_bytes /
+                                 static_cast<int64_t>(smallest)) +
+                  "x the IO), so misses cost more than the IO itself");
+  }
+  return out;
+}
+
+}  // namespace tierbench
