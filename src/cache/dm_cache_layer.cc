@@ -25,15 +25,6 @@ std::string Secs(double s) {
   return buf;
 }
 
-const std::string* Find(
-    const std::vector<std::pair<std::string, std::string>>& args,
-    const std::string& key) {
-  for (const auto& [k, v] : args) {
-    if (k == key) return &v;
-  }
-  return nullptr;
-}
-
 uint64_t NonNeg(int64_t v) { return v < 0 ? 0 : static_cast<uint64_t>(v); }
 
 }  // namespace

@@ -6,6 +6,9 @@
 #include "cache/bcache_knobs.h"
 #include "cache/bcache_layer.h"
 #include "cache/bcache_values.h"
+#include "cache/dm_cache_layer.h"
+#include "cache/dm_device.h"
+#include "cache/dm_writecache_layer.h"
 #include "util/errors.h"
 
 namespace tierbench {
@@ -58,10 +61,100 @@ LayerKind BcacheKind() {
   return k;
 }
 
+Status CheckUnsigned(std::string_view name, std::string_view value,
+                     int64_t max, const std::string& fix) {
+  int64_t v = -1;
+  if (!ParseInteger(value, &v).ok() || v < 0 || v > max) {
+    return Status::InvalidArgument("knob \"" + std::string(name) +
+                                   "\" must be a whole number 0.." +
+                                   std::to_string(max) + ", not \"" +
+                                   std::string(value) + "\". Fix: " + fix);
+  }
+  return Status::Ok();
+}
+
+Status CheckDmCacheKnob(std::string_view, std::string_view name,
+                        std::string_view value) {
+  if (name == "policy") {
+    if (value == "smq" || value == "mq" || value == "cleaner" ||
+        value == "default") {
+      return Status::Ok();
+    }
+    return Status::InvalidArgument("unknown dm-cache policy \"" +
+                                   std::string(value) +
+                                   "\". Fix: smq, mq, cleaner or default");
+  }
+  if (name == "migration_threshold") {
+    return CheckUnsigned(name, value, int64_t{1} << 40,
+                         "sectors of migration in flight, e.g. 2048");
+  }
+  return Status::InvalidArgument(
+      "unknown dm-cache knob \"" + std::string(name) +
+      "\". Fix: use policy or migration_threshold");
+}
+
+Status CheckDmWritecacheKnob(std::string_view, std::string_view name,
+                             std::string_view value) {
+  for (const std::string& k : DmWritecacheKnobs()) {
+    if (k != name) continue;
+    const bool percent = name == "high_watermark" || name == "low_watermark";
+    return CheckUnsigned(name, value, percent ? 100 : int64_t{1} << 40,
+                         percent ? "a percentage of the cache blocks"
+                                 : "a whole number (writecache.rst)");
+  }
+  std::string names;
+  for (const std::string& k : DmWritecacheKnobs()) {
+    names += (names.empty() ? "" : ", ") + k;
+  }
+  return Status::InvalidArgument("unknown dm-writecache knob \"" +
+                                 std::string(name) + "\". Fix: use one of " +
+                                 names);
+}
+
+LayerKind DmCacheKind() {
+  LayerKind k;
+  k.name = kDmCacheLayerName;
+  k.summary =
+      "device-mapper cache target, smq policy (/dev/mapper/NAME; the mode is a "
+      "table reload)";
+  k.modes = {"writeback", "writethrough", "passthrough"};
+  k.knob_groups = {"knobs"};
+  k.check_knob = CheckDmCacheKnob;
+  k.extra_columns = {
+      {"dm_cache_policy", "policy", "policy as read back from the table"},
+      {"dm_cache_migration_threshold", "migration_threshold",
+       "migration_threshold (sectors) as the status line reports it"},
+      {"dm_cache_used_blocks", "cache_used_blocks",
+       "cache blocks in use after the cell"},
+      {"dm_cache_dirty_blocks", "dirty_blocks",
+       "dirty cache blocks after the cell"}};
+  return k;
+}
+
+LayerKind DmWritecacheKind() {
+  LayerKind k;
+  k.name = kDmWritecacheLayerName;
+  k.summary =
+      "device-mapper writecache target, writes only (/dev/mapper/NAME)";
+  k.modes = {"writeback"};
+  k.knob_groups = {"knobs"};
+  k.check_knob = CheckDmWritecacheKnob;
+  k.extra_columns = {
+      {"dm_writecache_high_watermark", "high_watermark",
+       "high_watermark as read back (empty: kernel default 50)"},
+      {"dm_writecache_free_blocks", "free_blocks",
+       "free cache blocks after the cell"},
+      {"dm_writecache_total_blocks", "total_blocks", "cache blocks in all"},
+      {"dm_writecache_writes_blocked", "writes_blocked_on_freelist",
+       "writes that waited for a free block during the cell"}};
+  return k;
+}
+
 }  // namespace
 
 const std::vector<LayerKind>& AllLayerKinds() {
-  static const std::vector<LayerKind> kinds = {BcacheKind()};
+  static const std::vector<LayerKind> kinds = {BcacheKind(), DmCacheKind(),
+                                               DmWritecacheKind()};
   return kinds;
 }
 
@@ -101,6 +194,41 @@ std::unique_ptr<CacheLayer> OpenCacheStack(const LayerEnv& env,
   if (BcacheLayer::Detect(sysfs, name)) {
     return std::make_unique<BcacheLayer>(sysfs, device);
   }
+  std::string kernel, dm_name;
+  if (DmDevice::Resolve(sysfs, device, &kernel, &dm_name)) {
+    std::shared_ptr<DmControl> dm = DmControlOrDefault(env.dm);
+    std::vector<DmTarget> table;
+    Status s = dm->GetTable(dm_name, &table);
+    if (!s.ok()) {
+      throw SysError::From("cannot read the table of dm device " + dm_name +
+                               " (" + device + ")",
+                           s);
+    }
+    const std::string type = table.size() == 1 ? table[0].type : "";
+    std::string uuid;
+    sysfs.Read("sys/block/" + kernel + "/dm/uuid", &uuid).ok();
+    if (type == kDmCacheTargetType && uuid.rfind("LVM-", 0) == 0) {
+      throw SysError(
+          "an LVM cached volume (lvmcache). Device: " + device +
+          "; tierbench does not reload LVM's tables behind its back, and "
+          "lvmcache support (lvchange --cachemode) is not built yet. Fix: "
+          "compare a plain dm-cache device, or `lvconvert --splitcache` "
+          "and build one");
+    }
+    if (type == kDmCacheTargetType) {
+      return std::make_unique<DmCacheLayer>(sysfs, dm, device);
+    }
+    if (type == kDmWritecacheTargetType) {
+      return std::make_unique<DmWritecacheLayer>(sysfs, dm, device);
+    }
+    throw SysError("dm device " + dm_name + " (" + device +
+                   ") is no cache stack: its table is " +
+                   (table.empty() ? std::string("empty")
+                                  : std::to_string(table.size()) +
+                                        " target(s), first '" +
+                                        table[0].type + "'") +
+                   ". Fix: give a dm `cache` or `writecache` device");
+  }
   const bool bcache_loaded = BcacheDevice::ModulePresent(sysfs);
   const bool dm_loaded = sysfs.Exists("sys/module/dm_mod") ||
                          sysfs.Exists("sys/class/misc/device-mapper");
@@ -113,7 +241,8 @@ std::unique_ptr<CacheLayer> OpenCacheStack(const LayerEnv& env,
   throw SysError("not a cache stack tierbench knows. Device: " + device +
                  "; Kernel name: " + name +
                  "; Fix: give --stack a registered bcache device "
-                 "(/dev/bcacheN); known layers: " +
+                 "(/dev/bcacheN) or a dm cache/writecache device "
+                 "(/dev/mapper/NAME); known layers: " +
                  LayerKindNames());
 }
 

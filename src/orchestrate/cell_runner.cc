@@ -255,7 +255,9 @@ CellRecord CellRunner::Run(const Cell& cell) {
   ThrowIfInterrupted("while preparing " + label);
   std::vector<std::string> notes;
   rec.readback = layer.ApplyMode(mode, &notes);
-  for (const std::string& n : notes) LogNotice(label + ": " + n);
+  // Steps the layer had to take (e.g. a drain before passthrough) stay
+  // beside the cell's numbers.
+  for (const std::string& n : notes) rec.warnings.push_back(n);
   rec.stack = layer.Describe();
   rec.drain_before_s = Drain(layer, label, &rec.drain_before_timed_out);
   DropCaches();
