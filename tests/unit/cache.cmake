@@ -2,6 +2,7 @@
 target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cache_bcache_device_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/cache_block_stat_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/cache_dm_layers_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/cache_dm_status_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/cache_fake_dm.cc
   ${CMAKE_CURRENT_LIST_DIR}/cache_fake_sysfs.cc
