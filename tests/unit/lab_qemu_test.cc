@@ -1,11 +1,12 @@
 // Unit tests of the lab's QEMU command line, console protocol and knob
-// comparison (orchestrate/lab_qemu.h, orchestrate/lab_runner.h).
+// comparison (lab/lab_qemu.h, lab/lab_runner.h).
+#include "lab/lab_qemu.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "orchestrate/lab_qemu.h"
-#include "orchestrate/lab_runner.h"
+#include "lab/lab_runner.h"
 
 namespace tierbench {
 namespace {
