@@ -149,6 +149,27 @@ std::vector<std::string> DiffKnobLines(const std::string& before,
   return diffs;
 }
 
+std::string LabConfText(const LabOptions& options, const std::string& run_id) {
+  std::ostringstream conf;
+  conf << "RUN_ID='" << run_id << "'\n"
+       << "HDD_SECTORS=" << options.hdd_bytes / kLabSectorBytes << "\n"
+       << "SSD_SECTORS=" << options.ssd_bytes / kLabSectorBytes << "\n"
+       << "BUCKET='" << options.bucket << "'\n"
+       << "INTERRUPT=" << (options.interrupt_compare ? "on-change" : "off")
+       << "\n";
+  std::string layers;
+  for (const std::string& l : options.layers)
+    layers += (layers.empty() ? "" : " ") + l;
+  conf << "LAYERS='" << layers << "'\n"
+       << "PART_BCACHE=" << kLabBcachePartition << "\n"
+       << "PART_DMCACHE=" << kLabDmCachePartition << "\n"
+       << "PART_WRITECACHE=" << kLabWritecachePartition << "\n"
+       << "PART_RAW=" << kLabRawPartition << "\n"
+       << "DMCACHE_META_SECTORS=" << kLabDmCacheMetaBytes / kLabSectorBytes
+       << "\n";
+  return conf.str();
+}
+
 LabRunner::LabRunner(LabOptions options,
                      std::function<void(const std::string&)> out)
     : options_(std::move(options)), out_(std::move(out)) {}
@@ -268,23 +289,7 @@ LabOutcome LabRunner::Run() {
   add_files("--workloads", "workloads", o.workload_files);
   for (const std::string& a : o.compare_args) args << a << "\n";
   WriteTextFile(in_dir + "/compare.args", args.str());
-  std::ostringstream conf;
-  conf << "RUN_ID='" << run_id << "'\n"
-       << "HDD_SECTORS=" << o.hdd_bytes / kLabSectorBytes << "\n"
-       << "SSD_SECTORS=" << o.ssd_bytes / kLabSectorBytes << "\n"
-       << "BUCKET='" << o.bucket << "'\n"
-       << "INTERRUPT=" << (o.interrupt_compare ? "on-change" : "off") << "\n";
-  std::string layers;
-  for (const std::string& l : o.layers)
-    layers += (layers.empty() ? "" : " ") + l;
-  conf << "LAYERS='" << layers << "'\n"
-       << "PART_BCACHE=" << kLabBcachePartition << "\n"
-       << "PART_DMCACHE=" << kLabDmCachePartition << "\n"
-       << "PART_WRITECACHE=" << kLabWritecachePartition << "\n"
-       << "PART_RAW=" << kLabRawPartition << "\n"
-       << "DMCACHE_META_SECTORS=" << kLabDmCacheMetaBytes / kLabSectorBytes
-       << "\n";
-  WriteTextFile(in_dir + "/lab.conf", conf.str());
+  WriteTextFile(in_dir + "/lab.conf", LabConfText(o, run_id));
   std::string in_tar = tmp + "/in.tar";
   RunTool({"tar", "-c", "-f", in_tar, "-C", in_dir, "."},
           "Cannot pack the lab input tar");

@@ -102,8 +102,14 @@ class LabRunner {
   std::function<void(const std::string&)> out_;
 };
 
+// The text of lab.conf (the contract in the header comment above) for
+// `options` and `run_id`. Pure.
+std::string LabConfText(const LabOptions& options, const std::string& run_id);
+
 // Lines "name=value" of `before` whose value differs (or is missing) in
-// `after`, as "name: before -> after". Pure; used for the interrupt check.
+// `after`, as "name: before -> after"; the name ends at the first '=', so
+// "dm:<name>=<table>" lines compare whole tables. Pure; used for the
+// interrupt check.
 std::vector<std::string> DiffKnobLines(const std::string& before,
                                        const std::string& after);
 
