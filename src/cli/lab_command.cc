@@ -1,5 +1,6 @@
-// `tierbench lab`: the bcache comparison on real kernel bcache inside a QEMU
-// guest (orchestrate/lab_runner.h), for machines whose kernel has no bcache.
+// `tierbench lab`: the comparison on real kernel caches (bcache, dm-cache,
+// dm-writecache) inside a QEMU guest (lab/lab_runner.h), for machines whose
+// kernel has none of them.
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -7,7 +8,8 @@
 
 #include "cli/commands.h"
 #include "cli/option_values.h"
-#include "orchestrate/lab_runner.h"
+#include "lab/lab_layers.h"
+#include "lab/lab_runner.h"
 #include "util/errors.h"
 #include "util/log.h"
 
@@ -24,7 +26,7 @@ const char* const kQuickModes[] = {"hdd",       "ssd",         "writethrough",
 constexpr const char* kQuickRuntime = "3";
 constexpr const char* kQuickRampTime = "1";
 // 32M: anandtech-mix places its jobs at offsets up to 60% of the target,
-// so --size must stay under 40% of the smallest target (the 512 MiB raw
+// so --size must stay under 40% of the smallest target (the 256 MiB raw
 // SSD region); a small region also keeps writeback's dirty data dense, so
 // its drain (HDD at 150 IOPS) takes seconds instead of minutes.
 constexpr const char* kQuickSize = "32M";
@@ -34,7 +36,11 @@ constexpr const char* kQuickStatsLag = "14";
 struct LabArgs {
   LabOptions options;
   bool quick = false;
-  std::string hdd_size = "2G", ssd_size = "1G";
+  // 2G: four 511 MiB HDD regions; 1041M: a 256 MiB cache for every layer
+  // (LabSsdBytesForCache) plus dm-cache's metadata.
+  std::string hdd_size = "2G", ssd_size = "1041M";
+  std::string layers;  // --layers, when given
+  CLI::Option* layers_option = nullptr;
   std::string hdd_bw = "120000000", ssd_bw = "0";
   std::string runtime, ramp_time, size, repeat, cache_state, stats_lag;
   std::vector<std::string> extra;
@@ -72,6 +78,15 @@ void RunLab(LabArgs& a) {
   }
   // The guest has no source tree: name the shipped modes explicitly.
   if (o.mode_files.empty()) o.mode_files = ShippedModes(source + "/modes");
+  if (a.layers_option != nullptr && a.layers_option->count() > 0) {
+    Status s = ParseLabLayers(a.layers, &o.layers);
+    if (!s.ok()) {
+      throw ConfigError("Bad value for --layers: '" + a.layers +
+                        "': " + s.message() +
+                        ". Fix: a comma-separated list, e.g. "
+                        "--layers bcache,dm-writecache");
+    }
+  }
   o.hdd_bytes = SizeOption("--hdd-size", a.hdd_size);
   o.ssd_bytes = SizeOption("--ssd-size", a.ssd_size);
   o.hdd_bytes_per_sec = SizeOption("--hdd-bw", a.hdd_bw);
@@ -98,8 +113,8 @@ void RunLab(LabArgs& a) {
       for (const std::string& d : r.knobs_not_restored)
         list += (list.empty() ? "" : "; ") + d;
       throw RunError(
-          "The interrupted compare left bcache knobs changed. Knobs: " + list +
-          "; Files: " + r.run_dir + "/lab/knobs-{before,after}.txt");
+          "The interrupted compare left knobs or dm tables changed. Knobs: " +
+          list + "; Files: " + r.run_dir + "/lab/knobs-{before,after}.txt");
     }
     LogNotice("lab: interrupted compare exited 130 and restored every knob (" +
               r.run_dir + "/lab/knobs-before.txt = knobs-after.txt)");
@@ -119,14 +134,18 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
   LabOptions& o = args->options;
   CLI::App* cmd = app.add_subcommand(
       "lab",
-      "Run `tierbench compare` on real kernel bcache inside a throwaway QEMU "
-      "guest "
-      "(Debian's kernel, emulated HDD and SSD), for machines without bcache.");
+      "Run `tierbench compare` on real kernel bcache, dm-cache and "
+      "dm-writecache inside a throwaway QEMU guest (Debian's kernel, emulated "
+      "HDD and SSD), for machines whose kernel has none of them.");
   cmd->add_flag(
       "--quick", args->quick,
       "Demo run: modes hdd ssd writethrough writeback writearound none, "
       "workloads anandtech-mix randread-4k randwrite-4k, --runtime 3 "
       "--ramp-time 1 --size 32M --stats-lag 14 (each only where not given)");
+  args->layers_option =
+      cmd->add_option("--layers", args->layers,
+                      "Stacks to build and compare, comma-separated, in this "
+                      "order (default: bcache,dm-cache,dm-writecache)");
   cmd->add_option("--modes", o.mode_files,
                   "Mode files (default: every modes/*.json)")
       ->check(CLI::ExistingFile);
@@ -151,10 +170,13 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
                   "Any other compare option, one argument each (repeatable), "
                   "e.g. --compare-arg=--drain-timeout --compare-arg=60");
   cmd->add_option("--hdd-size", args->hdd_size,
-                  "HDD image size (half bcache backing, half raw baseline)")
+                  "HDD image size (four equal regions: bcache backing, "
+                  "dm-cache origin, dm-writecache origin, raw baseline)")
       ->capture_default_str();
   cmd->add_option("--ssd-size", args->ssd_size,
-                  "SSD image size (half bcache cache, half raw baseline)")
+                  "SSD image size (four regions: bcache cache, dm-cache "
+                  "metadata + cache, dm-writecache cache, raw baseline; "
+                  "every layer gets the same cache size)")
       ->capture_default_str();
   cmd->add_option("--hdd-iops", o.hdd_iops, "HDD IOPS limit")
       ->capture_default_str();
@@ -195,8 +217,8 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
       "Where the built guest is kept (default <tierbench dir>/lab)");
   cmd->add_flag(
       "--interrupt-compare", o.interrupt_compare,
-      "Test aid: SIGINT the compare once it switched cache_mode, then "
-      "check in the guest that it restored every knob");
+      "Test aid: SIGINT the compare once it changed a knob or dm table, "
+      "then check that it restored every one");
   cmd->callback([args, exit_code]() {
     RunLab(*args);
     *exit_code = kExitOk;

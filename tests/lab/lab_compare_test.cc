@@ -1,7 +1,8 @@
 // Lab tests: `tierbench compare` on REAL kernel bcache inside the QEMU guest
-// (tierbench lab). One guest run per test; the assertions read the runs.csv
-// it brings back and check that the cache modes behave as bcache's code
-// says they must (reference-notes §3.4), with deliberately large ratios.
+// (tierbench lab, which also builds the dm-cache and dm-writecache stacks). One
+// guest run per test; the assertions read the runs.csv it brings back and check
+// that the cache modes behave as bcache's code says they must (reference-notes
+// §3.4), with deliberately large ratios.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -162,8 +163,8 @@ TEST(LabCompare, InterruptedCompareRestoresModeAndKnobs) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
   ASSERT_FALSE(dir.path().empty());
-  // The guest sends SIGINT once compare changed a knob (mid-run), then
-  // compares every knob with what it was before compare started.
+  // The guest sends SIGINT once compare changed a knob or dm table (mid-run),
+  // then compares every line with what it was before compare started.
   std::vector<std::string> args = {"--interrupt-compare",
                                    "--modes",
                                    Mode("writeback"),
@@ -183,6 +184,12 @@ TEST(LabCompare, InterruptedCompareRestoresModeAndKnobs) {
   std::string before = ReadText(lab + "knobs-before.txt");
   ASSERT_NE(before.find("cache_mode=[writethrough]"), std::string::npos)
       << before;
+  // Every layer's stack is in the snapshot: the dm stacks as their live
+  // tables, which hold mode and policy (lab/lab_runner.h).
+  EXPECT_NE(before.find("\ndm:tb-dmcache=0 "), std::string::npos) << before;
+  EXPECT_NE(before.find(" 64 1 writethrough smq 0"), std::string::npos)
+      << before;
+  EXPECT_NE(before.find("\ndm:tb-writecache=0 "), std::string::npos) << before;
   // Mid-run the mode really was switched (else the test proves nothing)...
   EXPECT_NE(ReadText(lab + "knobs-during.txt"), before);
   EXPECT_NE(ReadText(lab + "knobs-during.txt").find("[writeback]"),
@@ -192,6 +199,9 @@ TEST(LabCompare, InterruptedCompareRestoresModeAndKnobs) {
   EXPECT_EQ(ReadText(lab + "knobs-after.txt"), before);
   const std::string state = ReadText(lab + "state-after.txt");
   EXPECT_TRUE(state == "clean\n" || state == "dirty\n") << state;
+  const std::string dm = ReadText(lab + "dm-status-after.txt");
+  EXPECT_NE(dm.find("tb-dmcache: 0 "), std::string::npos) << dm;
+  EXPECT_NE(dm.find("tb-writecache: 0 "), std::string::npos) << dm;
 }
 
 // The DB workload (PostgreSQL on ext4 on the device, TPC-B driver) on real

@@ -3,7 +3,4 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/orchestrate_comparison_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/orchestrate_diagnosis_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/orchestrate_protocol_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/orchestrate_lab_child_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/orchestrate_lab_disk_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/orchestrate_lab_qemu_test.cc
 )

@@ -7,8 +7,8 @@
 // different disks.
 //
 // All functions are pure and thread-safe.
-#ifndef TIERBENCH_ORCHESTRATE_LAB_QEMU_H_
-#define TIERBENCH_ORCHESTRATE_LAB_QEMU_H_
+#ifndef TIERBENCH_LAB_LAB_QEMU_H_
+#define TIERBENCH_LAB_LAB_QEMU_H_
 
 #include <cstdint>
 #include <string>
@@ -61,4 +61,4 @@ LabConsoleLine ParseLabConsoleLine(const std::string& line);
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_ORCHESTRATE_LAB_QEMU_H_
+#endif  // TIERBENCH_LAB_LAB_QEMU_H_

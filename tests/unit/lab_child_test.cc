@@ -1,11 +1,11 @@
-// Unit tests of LabChild (orchestrate/lab_child.h) with /bin/sh children.
+// Unit tests of LabChild (lab/lab_child.h) with /bin/sh children.
+#include "lab/lab_child.h"
+
 #include <gtest/gtest.h>
 #include <signal.h>
 
 #include <string>
 #include <vector>
-
-#include "orchestrate/lab_child.h"
 
 namespace tierbench {
 namespace {

@@ -1,11 +1,13 @@
-// Unit tests of the lab's QEMU command line, console protocol and knob
-// comparison (orchestrate/lab_qemu.h, orchestrate/lab_runner.h).
+// Unit tests of the lab's QEMU command line, console protocol, knob
+// comparison and lab.conf (lab/lab_qemu.h, lab/lab_runner.h).
+#include "lab/lab_qemu.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "orchestrate/lab_qemu.h"
-#include "orchestrate/lab_runner.h"
+#include "lab/lab_layers.h"
+#include "lab/lab_runner.h"
 
 namespace tierbench {
 namespace {
@@ -120,6 +122,50 @@ TEST(DiffKnobLines, ReportsChangedAndMissingKnobsOnly) {
       "[writeback] writearound none");
   EXPECT_EQ(d[1], "congested_read_threshold_us: 2000 -> 0");
   EXPECT_EQ(d[2], "writeback_percent: 10 -> (missing)");
+}
+
+TEST(DiffKnobLines, ComparesDmTablesAsWholeLines) {
+  std::string before =
+      "cache_mode=[writethrough] writeback\n"
+      "dm:tb-dmcache=0 1046528 cache 252:0 252:1 253:2 64 1 writethrough "
+      "smq 0\n"
+      "dm:tb-writecache=0 1046528 writecache s 253:3 253:19 4096 0\n";
+  EXPECT_TRUE(DiffKnobLines(before, before).empty());
+  std::string after =
+      "cache_mode=[writethrough] writeback\n"
+      "dm:tb-dmcache=0 1046528 cache 252:0 252:1 253:2 64 1 writeback smq "
+      "0\n";
+  std::vector<std::string> d = DiffKnobLines(before, after);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0],
+            "dm:tb-dmcache: 0 1046528 cache 252:0 252:1 253:2 64 1 "
+            "writethrough smq 0 -> 0 1046528 cache 252:0 252:1 253:2 64 1 "
+            "writeback smq 0");
+  EXPECT_EQ(d[1],
+            "dm:tb-writecache: 0 1046528 writecache s 253:3 253:19 4096 0 -> "
+            "(missing)");
+}
+
+TEST(LabConfText, HoldsLayersInOrderAndThePartitionMap) {
+  LabOptions o;
+  EXPECT_EQ(o.layers, AllLabLayers());
+  o.layers = {"dm-writecache", "bcache"};
+  o.hdd_bytes = 2ull << 30;
+  o.ssd_bytes = 1041ull << 20;
+  o.interrupt_compare = true;
+  EXPECT_EQ(LabConfText(o, "r1"),
+            "RUN_ID='r1'\n"
+            "HDD_SECTORS=4194304\n"
+            "SSD_SECTORS=2131968\n"
+            "BUCKET='64k'\n"
+            "INTERRUPT=on-change\n"
+            "LAYERS='dm-writecache bcache'\n"
+            "PART_BCACHE=1\n"
+            "PART_DMCACHE=2\n"
+            "PART_WRITECACHE=3\n"
+            "PART_RAW=4\n"
+            "DMCACHE_META_SECTORS=32768\n");
+  EXPECT_EQ(LabOptions().ssd_bytes, LabSsdBytesForCache(256ull << 20));
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "orchestrate/lab_guest.h"
+#include "lab/lab_guest.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "orchestrate/lab_child.h"
+#include "lab/lab_child.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 #include "util/scope_guard.h"

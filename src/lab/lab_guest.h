@@ -11,8 +11,8 @@
 // A lock file serialises concurrent builders.
 //
 // Thread-safety: one object per thread; concurrent processes are safe.
-#ifndef TIERBENCH_ORCHESTRATE_LAB_GUEST_H_
-#define TIERBENCH_ORCHESTRATE_LAB_GUEST_H_
+#ifndef TIERBENCH_LAB_LAB_GUEST_H_
+#define TIERBENCH_LAB_LAB_GUEST_H_
 
 #include <cstdint>
 #include <functional>
@@ -64,4 +64,4 @@ class LabGuestCache {
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_ORCHESTRATE_LAB_GUEST_H_
+#endif  // TIERBENCH_LAB_LAB_GUEST_H_

@@ -1,4 +1,4 @@
-#include "orchestrate/lab_runner.h"
+#include "lab/lab_runner.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -14,10 +14,11 @@
 #include <set>
 #include <sstream>
 
-#include "orchestrate/lab_child.h"
-#include "orchestrate/lab_disk.h"
-#include "orchestrate/lab_guest.h"
-#include "orchestrate/lab_qemu.h"
+#include "lab/lab_child.h"
+#include "lab/lab_disk.h"
+#include "lab/lab_guest.h"
+#include "lab/lab_layers.h"
+#include "lab/lab_qemu.h"
 #include "util/clock.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
@@ -31,7 +32,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr uint64_t kMinHddRegionBytes = 64ull << 20;
-constexpr uint64_t kMinSsdRegionBytes = 64ull << 20;
+constexpr uint64_t kMinSsdCacheBytes = 64ull << 20;
 constexpr uint64_t kOutputDiskBytes = 1ull << 30;
 constexpr size_t kConsoleTailLines = 12;
 constexpr int kPollMs = 200;
@@ -148,6 +149,27 @@ std::vector<std::string> DiffKnobLines(const std::string& before,
   return diffs;
 }
 
+std::string LabConfText(const LabOptions& options, const std::string& run_id) {
+  std::ostringstream conf;
+  conf << "RUN_ID='" << run_id << "'\n"
+       << "HDD_SECTORS=" << options.hdd_bytes / kLabSectorBytes << "\n"
+       << "SSD_SECTORS=" << options.ssd_bytes / kLabSectorBytes << "\n"
+       << "BUCKET='" << options.bucket << "'\n"
+       << "INTERRUPT=" << (options.interrupt_compare ? "on-change" : "off")
+       << "\n";
+  std::string layers;
+  for (const std::string& l : options.layers)
+    layers += (layers.empty() ? "" : " ") + l;
+  conf << "LAYERS='" << layers << "'\n"
+       << "PART_BCACHE=" << kLabBcachePartition << "\n"
+       << "PART_DMCACHE=" << kLabDmCachePartition << "\n"
+       << "PART_WRITECACHE=" << kLabWritecachePartition << "\n"
+       << "PART_RAW=" << kLabRawPartition << "\n"
+       << "DMCACHE_META_SECTORS=" << kLabDmCacheMetaBytes / kLabSectorBytes
+       << "\n";
+  return conf.str();
+}
+
 LabRunner::LabRunner(LabOptions options,
                      std::function<void(const std::string&)> out)
     : options_(std::move(options)), out_(std::move(out)) {}
@@ -155,6 +177,11 @@ LabRunner::LabRunner(LabOptions options,
 LabOutcome LabRunner::Run() {
   const LabOptions& o = options_;
   // --- inputs ---------------------------------------------------------------
+  Status layers_ok = CheckLabLayers(o.layers);
+  if (!layers_ok.ok()) {
+    throw ConfigError("Bad lab layers: " + layers_ok.message() +
+                      ". Fix: pass --layers with a comma-separated list");
+  }
   if (o.workload_files.empty()) {
     throw ConfigError(
         "No workload for the lab. Fix: pass --workloads FILE... or --quick");
@@ -228,9 +255,9 @@ LabOutcome LabRunner::Run() {
   });
 
   std::vector<LabPartition> hdd_layout, ssd_layout;
-  Status s = LabTwoRegionLayout(o.hdd_bytes, kMinHddRegionBytes, &hdd_layout);
+  Status s = LabHddLayout(o.hdd_bytes, kMinHddRegionBytes, &hdd_layout);
   if (!s.ok()) throw ConfigError("Bad --hdd-size. " + s.message());
-  s = LabTwoRegionLayout(o.ssd_bytes, kMinSsdRegionBytes, &ssd_layout);
+  s = LabSsdLayout(o.ssd_bytes, kMinSsdCacheBytes, &ssd_layout);
   if (!s.ok()) throw ConfigError("Bad --ssd-size. " + s.message());
   std::string hdd_image = tmp + "/hdd.img";
   CheckStatus(CreateLabDiskImage(hdd_image, o.hdd_bytes, hdd_layout),
@@ -262,13 +289,7 @@ LabOutcome LabRunner::Run() {
   add_files("--workloads", "workloads", o.workload_files);
   for (const std::string& a : o.compare_args) args << a << "\n";
   WriteTextFile(in_dir + "/compare.args", args.str());
-  std::ostringstream conf;
-  conf << "RUN_ID='" << run_id << "'\n"
-       << "HDD_SECTORS=" << o.hdd_bytes / kLabSectorBytes << "\n"
-       << "SSD_SECTORS=" << o.ssd_bytes / kLabSectorBytes << "\n"
-       << "BUCKET='" << o.bucket << "'\n"
-       << "INTERRUPT=" << (o.interrupt_compare ? "on-change" : "off") << "\n";
-  WriteTextFile(in_dir + "/lab.conf", conf.str());
+  WriteTextFile(in_dir + "/lab.conf", LabConfText(o, run_id));
   std::string in_tar = tmp + "/in.tar";
   RunTool({"tar", "-c", "-f", in_tar, "-C", in_dir, "."},
           "Cannot pack the lab input tar");

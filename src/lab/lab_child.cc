@@ -1,4 +1,4 @@
-#include "orchestrate/lab_child.h"
+#include "lab/lab_child.h"
 
 #include <fcntl.h>
 #include <poll.h>

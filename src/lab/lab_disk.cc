@@ -1,8 +1,9 @@
-#include "orchestrate/lab_disk.h"
+#include "lab/lab_disk.h"
 
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "util/units.h"
@@ -23,30 +24,65 @@ void PutLe32(std::string* s, size_t at, uint64_t v) {
 
 }  // namespace
 
-Status LabTwoRegionLayout(uint64_t disk_bytes, uint64_t min_region_bytes,
-                          std::vector<LabPartition>* out) {
-  // The first MiB holds the MBR; the rest is split into two equal regions,
-  // each a whole number of MiB.
-  uint64_t usable =
-      disk_bytes > kLabAlignBytes ? disk_bytes - kLabAlignBytes : 0;
-  uint64_t region = usable / 2 / kLabAlignBytes * kLabAlignBytes;
-  if (region == 0 || region < min_region_bytes) {
-    return Status::InvalidArgument("disk of " + FormatBytes(disk_bytes) +
-                                   " too small for two regions of " +
-                                   FormatBytes(min_region_bytes) +
-                                   " (plus 1MiB for the partition table)");
+Status LabRegionLayout(uint64_t disk_bytes,
+                       const std::vector<uint64_t>& extra_bytes,
+                       uint64_t min_base_bytes,
+                       std::vector<LabPartition>* out) {
+  const size_t count = extra_bytes.size();
+  if (count == 0 || count > kLabMaxRegions) {
+    return Status::InvalidArgument("a lab disk holds 1 to 4 regions, not " +
+                                   std::to_string(count));
+  }
+  uint64_t extras = 0;
+  for (uint64_t e : extra_bytes) {
+    if (e % kLabAlignBytes != 0) {
+      return Status::InvalidArgument("region extra of " + FormatBytes(e) +
+                                     " is not a whole number of MiB");
+    }
+    extras += e;
+  }
+  // The first MiB holds the MBR; the rest is shared out in whole MiB.
+  uint64_t usable = disk_bytes > kLabAlignBytes + extras
+                        ? disk_bytes - kLabAlignBytes - extras
+                        : 0;
+  uint64_t base = usable / count / kLabAlignBytes * kLabAlignBytes;
+  if (base == 0 || base < min_base_bytes) {
+    return Status::InvalidArgument(
+        "disk of " + FormatBytes(disk_bytes) + " too small for " +
+        std::to_string(count) + " regions of " +
+        FormatBytes(std::max(min_base_bytes, kLabAlignBytes)) +
+        (extras ? " (plus " + FormatBytes(extras) + " of extras)" : "") +
+        " after 1MiB for the partition table; needs " +
+        FormatBytes(LabDiskBytesFor(std::max(min_base_bytes, kLabAlignBytes),
+                                    extra_bytes)));
   }
   if (disk_bytes / kLabSectorBytes > kMbrMaxSectors) {
     return Status::InvalidArgument(
         "disk of " + FormatBytes(disk_bytes) +
         " too large for an MBR partition table (2TiB)");
   }
-  uint64_t region_sectors = region / kLabSectorBytes;
-  uint64_t first = kLabAlignBytes / kLabSectorBytes;
+  uint64_t next = kLabAlignBytes / kLabSectorBytes;
   out->clear();
-  out->push_back({first, region_sectors});
-  out->push_back({first + region_sectors, region_sectors});
+  for (uint64_t e : extra_bytes) {
+    uint64_t sectors = (base + e) / kLabSectorBytes;
+    out->push_back({next, sectors});
+    next += sectors;
+  }
   return Status::Ok();
+}
+
+Status LabEqualRegionLayout(uint64_t disk_bytes, size_t count,
+                            uint64_t min_region_bytes,
+                            std::vector<LabPartition>* out) {
+  return LabRegionLayout(disk_bytes, std::vector<uint64_t>(count, 0),
+                         min_region_bytes, out);
+}
+
+uint64_t LabDiskBytesFor(uint64_t base_bytes,
+                         const std::vector<uint64_t>& extra_bytes) {
+  uint64_t bytes = kLabAlignBytes + base_bytes * extra_bytes.size();
+  for (uint64_t e : extra_bytes) bytes += e;
+  return bytes;
 }
 
 std::string LabMasterBootRecord(const std::vector<LabPartition>& partitions) {

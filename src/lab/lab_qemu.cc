@@ -1,4 +1,4 @@
-#include "orchestrate/lab_qemu.h"
+#include "lab/lab_qemu.h"
 
 #include <charconv>
 #include <string_view>

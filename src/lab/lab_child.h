@@ -9,8 +9,8 @@
 // when an exception unwinds.
 //
 // Thread-safety: one LabChild is used by one thread.
-#ifndef TIERBENCH_ORCHESTRATE_LAB_CHILD_H_
-#define TIERBENCH_ORCHESTRATE_LAB_CHILD_H_
+#ifndef TIERBENCH_LAB_LAB_CHILD_H_
+#define TIERBENCH_LAB_LAB_CHILD_H_
 
 #include <sys/types.h>
 
@@ -64,4 +64,4 @@ Status RunLabTool(const std::vector<std::string>& argv, int* exit_code,
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_ORCHESTRATE_LAB_CHILD_H_
+#endif  // TIERBENCH_LAB_LAB_CHILD_H_
