@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/option_values.h"
+#include "cache/mode_file.h"
 #include "lab/lab_layers.h"
 #include "lab/lab_runner.h"
 #include "util/errors.h"
@@ -21,8 +22,13 @@ namespace fs = std::filesystem;
 // What --quick runs: short cells over the shipped workloads the demo shows.
 const char* const kQuickWorkloads[] = {"anandtech-mix.fio", "randread-4k.fio",
                                        "randwrite-4k.fio"};
-const char* const kQuickModes[] = {"hdd",       "ssd",         "writethrough",
-                                   "writeback", "writearound", "none"};
+// Every layer's modes; those of layers not in --layers are left out.
+const char* const kQuickModes[] = {
+    "hdd",          "ssd",
+    "writethrough", "writeback",
+    "writearound",  "none",
+    "dm-cache-writethrough", "dm-cache-writeback",
+    "dm-cache-passthrough",  "dm-writecache"};
 constexpr const char* kQuickRuntime = "3";
 constexpr const char* kQuickRampTime = "1";
 // 32M: anandtech-mix places its jobs at offsets up to 60% of the target,
@@ -60,6 +66,7 @@ std::vector<std::string> ShippedModes(const std::string& dir) {
 void RunLab(LabArgs& a) {
   LabOptions& o = a.options;
   const std::string source = TIERBENCH_SOURCE_DIR;
+  const bool modes_given = !o.mode_files.empty();
   if (a.quick) {
     if (o.workload_files.empty()) {
       for (const char* w : kQuickWorkloads) {
@@ -76,8 +83,6 @@ void RunLab(LabArgs& a) {
     if (a.size.empty()) a.size = kQuickSize;
     if (a.stats_lag.empty()) a.stats_lag = kQuickStatsLag;
   }
-  // The guest has no source tree: name the shipped modes explicitly.
-  if (o.mode_files.empty()) o.mode_files = ShippedModes(source + "/modes");
   if (a.layers_option != nullptr && a.layers_option->count() > 0) {
     Status s = ParseLabLayers(a.layers, &o.layers);
     if (!s.ok()) {
@@ -86,6 +91,20 @@ void RunLab(LabArgs& a) {
                         ". Fix: a comma-separated list, e.g. "
                         "--layers bcache,dm-writecache");
     }
+  }
+  // The guest has no source tree: name the shipped modes explicitly, those
+  // of the layers it builds (and the raw baselines).
+  if (o.mode_files.empty()) o.mode_files = ShippedModes(source + "/modes");
+  if (!modes_given) {
+    std::vector<std::string> kept;
+    for (const std::string& f : o.mode_files) {
+      const ModeSpec m = LoadModeFile(f);
+      if (m.is_raw() || std::find(o.layers.begin(), o.layers.end(),
+                                  m.layer) != o.layers.end()) {
+        kept.push_back(f);
+      }
+    }
+    o.mode_files = kept;
   }
   o.hdd_bytes = SizeOption("--hdd-size", a.hdd_size);
   o.ssd_bytes = SizeOption("--ssd-size", a.ssd_size);
@@ -139,7 +158,9 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
       "HDD and SSD), for machines whose kernel has none of them.");
   cmd->add_flag(
       "--quick", args->quick,
-      "Demo run: modes hdd ssd writethrough writeback writearound none, "
+      "Demo run: modes hdd ssd, bcache writethrough writeback writearound "
+      "none, dm-cache-{writethrough,writeback,passthrough}, dm-writecache "
+      "(those of --layers), "
       "workloads anandtech-mix randread-4k randwrite-4k, --runtime 3 "
       "--ramp-time 1 --size 32M --stats-lag 14 (each only where not given)");
   args->layers_option =

@@ -4,6 +4,9 @@
 #ifndef TIERBENCH_TESTS_LAB_LAB_TEST_UTIL_H_
 #define TIERBENCH_TESTS_LAB_LAB_TEST_UTIL_H_
 
+#include <gtest/gtest.h>
+
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -43,6 +46,55 @@ class ScratchDir {
  private:
   std::string path_;
 };
+
+inline const std::string kSource = TIERBENCH_SOURCE_DIR;
+
+inline std::string Mode(const std::string& name) {
+  return kSource + "/modes/" + name + ".json";
+}
+inline std::string Workload(const std::string& name) {
+  return kSource + "/workloads/" + name + ".fio";
+}
+
+inline double Num(const CsvRow& row, const std::string& col) {
+  auto it = row.find(col);
+  if (it == row.end() || it->second.empty()) return -1;
+  return std::strtod(it->second.c_str(), nullptr);
+}
+
+inline std::string Get(const CsvRow& row, const std::string& col) {
+  auto it = row.find(col);
+  return it == row.end() ? "" : it->second;
+}
+
+// The first row of (mode, workload, direction).
+inline const CsvRow* Find(const std::vector<CsvRow>& rows, const std::string& mode,
+                   const std::string& workload, const std::string& direction) {
+  for (const CsvRow& r : rows) {
+    if (Get(r, "mode") == mode && Get(r, "workload") == workload &&
+        Get(r, "direction") == direction) {
+      return &r;
+    }
+  }
+  return nullptr;
+}
+
+#define TIERBENCH_REQUIRE_LAB()                                \
+  do {                                                         \
+    std::string why = LabUnavailableReason();                  \
+    if (!why.empty()) GTEST_SKIP() << "SKIPPED: lab: " << why; \
+  } while (0)
+
+// Runs the lab; skips when the kernel package cannot be obtained, fails
+// with the lab's output otherwise.
+#define TIERBENCH_RUN_LAB(args, expected_rc)                                \
+  std::string output;                                                       \
+  int rc = RunLab(args, &output);                                           \
+  if (rc == 3 && KernelPackageUnavailable(output))                          \
+    GTEST_SKIP() << "SKIPPED: lab: Debian kernel package unobtainable: "    \
+                 << output.substr(output.size() > 400 ? output.size() - 400 \
+                                                      : 0);                 \
+  ASSERT_EQ(rc, expected_rc) << output
 
 }  // namespace tierbench::labtest
 
