@@ -215,6 +215,13 @@ std::unique_ptr<CacheLayer> OpenCacheStack(const LayerEnv& env,
           "compare a plain dm-cache device, or `lvconvert --splitcache` "
           "and build one");
     }
+    if (type == kDmWritecacheTargetType && uuid.rfind("LVM-", 0) == 0) {
+      throw SysError(
+          "an LVM writecache volume. Device: " + device +
+          "; tierbench does not reload LVM's tables behind its back. Fix: "
+          "compare a plain dm-writecache device (dmsetup create), or "
+          "`lvconvert --splitcache` and build one");
+    }
     if (type == kDmCacheTargetType) {
       return std::make_unique<DmCacheLayer>(sysfs, dm, device);
     }

@@ -188,7 +188,9 @@ ModeSpec LoadModeFile(const std::string& path) {
 std::vector<std::string> DefaultModePaths(const std::string& modes_dir) {
   std::vector<std::string> paths;
   for (const char* name :
-       {"hdd", "ssd", "writethrough", "writeback", "writearound", "none"}) {
+       {"hdd", "ssd", "writethrough", "writeback", "writearound", "none",
+        "dm-cache-writethrough", "dm-cache-writeback", "dm-cache-passthrough",
+        "dm-writecache"}) {
     paths.push_back(modes_dir + "/" + name + ".json");
   }
   return paths;

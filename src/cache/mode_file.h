@@ -65,7 +65,9 @@ ModeSpec LoadModeFile(const std::string& path);
 ModeSpec ParseModeJson(std::string_view text, const std::string& origin);
 
 // The default mode list of `tierbench compare`: <dir>/{hdd,ssd,writethrough,
-// writeback,writearound,none}.json.
+// writeback,writearound,none,dm-cache-writethrough,dm-cache-writeback,
+// dm-cache-passthrough,dm-writecache}.json (compare keeps those of the
+// layers whose --stack is given).
 std::vector<std::string> DefaultModePaths(const std::string& modes_dir);
 
 }  // namespace tierbench

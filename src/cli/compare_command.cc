@@ -80,7 +80,10 @@ void Run(CompareArgs& a, int* exit_code) {
     }
   }
   o.stacks.insert(o.stacks.end(), a.bcache.begin(), a.bcache.end());
-  if (o.mode_paths.empty()) o.mode_paths = DefaultModes();
+  if (o.mode_paths.empty()) {
+    o.mode_paths = DefaultModes();
+    o.modes_are_default = true;
+  }
   o.command_line = CommandLine();
   CompareRunner runner(o);
   const CompareSummary summary = runner.Run(std::cout);
@@ -109,8 +112,8 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
                   "raw SSD baseline: a block device or file that is NOT the "
                   "stack's cache device");
   cmd->add_option("--modes", o.mode_paths,
-                  "mode files (modes/*.json); default: modes/{hdd,ssd,"
-                  "writethrough,writeback,writearound,none}.json");
+                  "mode files (modes/*.json); default: hdd, ssd and the "
+                  "shipped modes of the layers of the --stack devices");
   cmd->add_option("--workloads", o.workload_paths,
                   "fio job files (.fio) and DB workload files (.json with "
                   "\"kind\": \"pgbench\")")

@@ -27,6 +27,9 @@ struct CompareOptions {
   std::string hdd;     // --hdd: raw HDD baseline device or file
   std::string ssd;     // --ssd: raw SSD baseline device or file
   std::vector<std::string> mode_paths;         // --modes
+  // mode_paths is the default list (no --modes): the cache modes of layers
+  // without a --stack are left out instead of refused.
+  bool modes_are_default = false;
   std::vector<std::string> workload_paths;     // --workloads (.fio / .json)
   int repeat = 1;                              // --repeat
   CacheState cache_state = CacheState::kCold;  // --cache-state

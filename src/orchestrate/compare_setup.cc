@@ -147,6 +147,47 @@ std::vector<PreparedWorkload> LoadWorkloads(const CompareOptions& o,
 // every cache mode has its stack and each stack is usable.
 void OpenStacks(const CompareOptions& o, const LayerEnv& env,
                 CompareSetup* setup) {
+  std::vector<CompareStack> all;
+  auto opened_layer = [&all](const std::string& layer) {
+    return std::any_of(all.begin(), all.end(), [&](const CompareStack& s) {
+      return s.layer->layer() == layer;
+    });
+  };
+  // The stacks are opened (and their layers detected) first: the default
+  // mode list keeps only the modes of the layers given.
+  const bool any_cache_mode =
+      std::any_of(setup->modes.begin(), setup->modes.end(),
+                  [](const ModeSpec& m) { return !m.is_raw(); });
+  if (any_cache_mode) {
+    std::set<std::string> devices;
+    for (const std::string& dev : o.stacks) {
+      if (!devices.insert(dev).second) {
+        throw ConfigError("--stack " + dev +
+                          " is given twice. Fix: name each stack once");
+      }
+      CompareStack st;
+      st.device = dev;
+      st.layer = std::shared_ptr<CacheLayer>(OpenCacheStack(env, dev));
+      for (const CompareStack& other : all) {
+        if (other.layer->layer() == st.layer->layer()) {
+          throw ConfigError(
+              "two stacks of layer " + st.layer->layer() + ": " +
+              other.device + " and " + dev +
+              ". Key: --stack; Fix: compare one stack per layer in a run "
+              "(its mode files say only the layer, not the device)");
+        }
+      }
+      st.info = st.layer->Describe();
+      all.push_back(std::move(st));
+    }
+  }
+  if (o.modes_are_default && !all.empty()) {
+    std::vector<ModeSpec> kept;
+    for (ModeSpec& m : setup->modes) {
+      if (m.is_raw() || opened_layer(m.layer)) kept.push_back(std::move(m));
+    }
+    setup->modes = std::move(kept);
+  }
   std::vector<std::string> needed;  // layers with modes, first-seen order
   for (const ModeSpec& m : setup->modes) {
     if (!m.is_raw() && std::find(needed.begin(), needed.end(), m.layer) ==
@@ -165,28 +206,6 @@ void OpenStacks(const CompareOptions& o, const LayerEnv& env,
         }() +
         "; Fix: --stack /dev/bcache0 (a bcache device) or --stack "
         "/dev/mapper/NAME (a dm-cache or dm-writecache device)");
-  }
-  std::set<std::string> devices;
-  std::vector<CompareStack> all;
-  for (const std::string& dev : o.stacks) {
-    if (!devices.insert(dev).second) {
-      throw ConfigError("--stack " + dev +
-                        " is given twice. Fix: name each stack once");
-    }
-    CompareStack st;
-    st.device = dev;
-    st.layer = std::shared_ptr<CacheLayer>(OpenCacheStack(env, dev));
-    for (const CompareStack& other : all) {
-      if (other.layer->layer() == st.layer->layer()) {
-        throw ConfigError(
-            "two stacks of layer " + st.layer->layer() + ": " +
-            other.device + " and " + dev +
-            ". Key: --stack; Fix: compare one stack per layer in a run (its "
-            "mode files say only the layer, not the device)");
-      }
-    }
-    st.info = st.layer->Describe();
-    all.push_back(std::move(st));
   }
   for (const std::string& layer : needed) {
     auto it = std::find_if(all.begin(), all.end(), [&](const CompareStack& s) {

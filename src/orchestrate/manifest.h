@@ -4,7 +4,7 @@
 //   version, machine}, hostname, start_time, end_time, status, options{...},
 //   devices{stacks[{device, layer, size_bytes, description, queue,
 //   member_queues}], stack_warnings, hdd{path, size_bytes, queue}, ssd{...}},
-//   modes[{file, readback, stack}], original_settings{<device>: ...},
+//   modes[{file, path, readback, stack}], original_settings{<device>: ...},
 //   restore{attempted, ok, failures}, workloads[...],
 //   tool_versions{fio, pgbench, postgres}, cells{planned, finished, failed}.
 //

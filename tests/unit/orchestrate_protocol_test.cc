@@ -323,6 +323,28 @@ TEST_F(ProtocolTest, ColdCacheDetachFinishingLateLeavesKnobsAndEndStateIntact) {
             "2000");
 }
 
+// The default mode list names every layer's modes: those of layers without
+// a --stack are left out; an explicit list with such a mode is refused.
+TEST_F(ProtocolTest, DefaultModesKeepOnlyTheLayersGiven) {
+  CompareOptions o = Options("read");
+  o.mode_paths.push_back(
+      Mode("dmc", "\"layer\": \"dm-cache\", \"cache_mode\": \"writeback\""));
+  try {
+    PrepareCompare(o, LayerEnv{fake_.sysfs(), nullptr});
+    FAIL() << "a dm-cache mode without a dm-cache stack was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("need a dm-cache stack"),
+              std::string::npos)
+        << e.what();
+  }
+  o.modes_are_default = true;
+  const CompareSetup setup = PrepareCompare(o, LayerEnv{fake_.sysfs(), nullptr});
+  ASSERT_EQ(setup.modes.size(), 4u);
+  for (const ModeSpec& m : setup.modes) EXPECT_NE(m.layer, "dm-cache");
+  ASSERT_EQ(setup.stacks.size(), 1u);
+  EXPECT_EQ(setup.stacks[0].layer->layer(), "bcache");
+}
+
 // The lab's --quick failed on anandtech-mix: offset=10% of a 1 GiB
 // partition is not a multiple of 512, and direct IO refused it. fio rounds
 // a percentage offset down to blockalign (else the minimum block size).
