@@ -59,7 +59,11 @@ std::vector<std::string> DiagnoseDmCache(const CellObservation& o) {
         " promotions" + block +
         "): smq promotes gradually, IO to unpromoted blocks goes to the "
         "origin with the promotion traffic on top, so this " + o.cache_state +
-        " cell measured the origin, not the cache (fix: --cache-state warm)");
+        " cell measured the origin, not the cache" +
+        (o.cache_state == "warm"
+             ? " (the warm-up did not promote these blocks: a smaller region "
+               "or a larger cache)"
+             : " (fix: --cache-state warm)"));
   }
   if (caching && misses >= kDmCacheMinMisses &&
       static_cast<double>(promotions) < 0.01 * static_cast<double>(misses)) {

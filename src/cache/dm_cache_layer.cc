@@ -15,9 +15,9 @@ namespace {
 
 constexpr double kPollSeconds = 0.5;
 constexpr char kDefaultPolicy[] = "smq";
-// A warm-up pass that promotes fewer blocks than this share of the region's
-// cache blocks ends the warm-up.
-constexpr double kWarmPromotionFraction = 0.01;
+// A warm-up pass whose reads hit the cache at least this often ends the
+// warm-up.
+constexpr double kWarmReadHitPct = 90.0;
 
 std::string Secs(double s) {
   char buf[32];
@@ -285,13 +285,12 @@ bool DmCacheLayer::BeginWarm(std::string* /*why_not*/) {
 }
 
 bool DmCacheLayer::WarmNeedsAnotherPass(const LayerDelta& pass,
-                                        uint64_t region_bytes) const {
-  const DmCacheTable t = ReadTable();
-  const uint64_t block = t.block_sectors * 512;
-  if (block == 0 || region_bytes == 0) return false;
-  const double region_blocks = static_cast<double>(region_bytes) / block;
-  return static_cast<double>(NonNeg(pass.common.promotions)) >=
-         std::max(1.0, kWarmPromotionFraction * region_blocks);
+                                        uint64_t /*region_bytes*/) const {
+  // smq promotes gradually and only after it has seen a block hot: the
+  // first pass promotes little, later ones more. Warm means the pass's own
+  // reads were served by the cache.
+  const double hit_pct = pass.read_hit_ratio_pct();
+  return hit_pct < 0 || hit_pct < kWarmReadHitPct;
 }
 
 tierbench::Status DmCacheLayer::WaitClean(double timeout_s,

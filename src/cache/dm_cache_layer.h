@@ -15,8 +15,9 @@
 //   cold      drain, reload in passthrough, message `invalidate_cblocks
 //             0-<total>` (the kernel allows it only in passthrough), check
 //             that no block is in use; the cell's ApplyMode follows.
-//   warm      writethrough, then read passes until a pass promotes fewer
-//             than 1% of the region's cache blocks: smq promotes gradually.
+//   warm      writethrough, then read passes until 90% of a pass's reads
+//             hit the cache: smq promotes gradually, only blocks it has
+//             seen hot (the compare stops after kMaxWarmPasses and warns).
 //   drain     waits for the status line's dirty count to reach 0 (smq
 //             writes back everything once the device is idle for a second).
 //   counters  the status line: read/write hits and misses, promotions,

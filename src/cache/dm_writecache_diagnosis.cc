@@ -25,7 +25,9 @@ std::vector<std::string> DiagnoseDmWritecache(const CellObservation& o) {
   const CommonCounters& c = o.delta.common;
   const int64_t reads = (c.read_hits < 0 ? 0 : c.read_hits) +
                         (c.read_misses < 0 ? 0 : c.read_misses);
-  if (reads > 0 && c.read_misses > 0 &&
+  // Only where reads are part of the workload (a write job's stray reads,
+  // e.g. of a partition table, say nothing).
+  if (o.read_bytes >= kDmWritecacheMinReadBytes && c.read_misses > 0 &&
       100.0 * static_cast<double>(c.read_misses) / static_cast<double>(reads) >
           kDmWritecacheReadMissPct) {
     out.push_back(Pct(100.0 * static_cast<double>(c.read_misses) /

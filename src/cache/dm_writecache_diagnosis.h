@@ -19,6 +19,8 @@ namespace tierbench {
 
 // The kernel's default high_watermark (percent of blocks in use).
 inline constexpr int kDmWritecacheDefaultHighWatermark = 50;
+// Reads below this many bytes in a cell are not judged.
+inline constexpr uint64_t kDmWritecacheMinReadBytes = 1 << 20;
 // Read misses above this share of reads are flagged.
 inline constexpr double kDmWritecacheReadMissPct = 50.0;
 

@@ -319,6 +319,11 @@ TEST(DmLayersTest, DmCacheDiagnosisFlagsAColdCellAndWholeBlockCopies) {
   ASSERT_EQ(w.size(), 2u) << (w.empty() ? "" : w[0]);
   EXPECT_NE(w[0].find("97% of IO missed the cache"), std::string::npos) << w[0];
   EXPECT_NE(w[0].find("measured the origin"), std::string::npos);
+  EXPECT_NE(w[0].find("fix: --cache-state warm"), std::string::npos);
+  o.cache_state = "warm";
+  EXPECT_NE(DiagnoseDmCache(o)[0].find("the warm-up did not promote"),
+            std::string::npos);
+  o.cache_state = "cold";
   EXPECT_NE(w[1].find("8x the IO"), std::string::npos) << w[1];
   // Warm: mostly hits, silent.
   o.delta.common = {0, 0, 4000, 10, -1, -1, 0, 0};
@@ -338,6 +343,11 @@ TEST(DmLayersTest, WritecacheDiagnosisFlagsUncachedReadsAndTheWatermark) {
   CellObservation o = Observed("dm-writecache", "writeback");
   o.delta.common = {10, 990, 0, 1000, 0, -1, -1, -1};
   o.delta.extra = {{"total_blocks", 1000}, {"free_blocks", 900}};
+  // A write job's few stray reads say nothing...
+  o.read_bytes = 33 * 4096;
+  EXPECT_TRUE(DiagnoseDmWritecache(o).empty());
+  // ...a workload that reads does.
+  o.read_bytes = 1000 * 4096;
   std::vector<std::string> w = DiagnoseDmWritecache(o);
   ASSERT_EQ(w.size(), 1u);
   EXPECT_NE(w[0].find("99% of reads missed"), std::string::npos) << w[0];
