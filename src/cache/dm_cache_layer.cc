@@ -18,6 +18,8 @@ constexpr char kDefaultPolicy[] = "smq";
 // A warm-up pass whose reads hit the cache at least this often ends the
 // warm-up.
 constexpr double kWarmReadHitPct = 90.0;
+// ...or a pass that promoted nothing and gained less than this.
+constexpr double kWarmMinGainPct = 1.0;
 
 std::string Secs(double s) {
   char buf[32];
@@ -275,6 +277,7 @@ void DmCacheLayer::MakeCold(double timeout_s) {
 }
 
 bool DmCacheLayer::BeginWarm(std::string* /*why_not*/) {
+  last_warm_hit_pct_ = -1;
   // Reads promote in writethrough (passthrough would bypass the policy).
   DmCacheTable t = ReadTable();
   if (t.IoMode() == "passthrough") {
@@ -290,7 +293,15 @@ bool DmCacheLayer::WarmNeedsAnotherPass(const LayerDelta& pass,
   // first pass promotes little, later ones more. Warm means the pass's own
   // reads were served by the cache.
   const double hit_pct = pass.read_hit_ratio_pct();
-  return hit_pct < 0 || hit_pct < kWarmReadHitPct;
+  const double last = last_warm_hit_pct_;
+  last_warm_hit_pct_ = hit_pct;
+  if (hit_pct >= kWarmReadHitPct) return false;
+  // Promotion stalled: another pass would not change the cache.
+  if (last >= 0 && hit_pct >= 0 && hit_pct - last < kWarmMinGainPct &&
+      NonNeg(pass.common.promotions) == 0) {
+    return false;
+  }
+  return true;
 }
 
 tierbench::Status DmCacheLayer::WaitClean(double timeout_s,

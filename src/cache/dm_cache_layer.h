@@ -92,6 +92,7 @@ class DmCacheLayer : public CacheLayer {
   std::string layer_;
   DmDevice dev_;
   std::optional<DmTarget> original_;
+  mutable double last_warm_hit_pct_ = -1;  // of the previous warm-up pass
 };
 
 }  // namespace tierbench

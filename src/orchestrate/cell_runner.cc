@@ -206,6 +206,7 @@ void CellRunner::PrepareCacheState(CacheLayer& layer, const std::string& device,
       }
       const uint64_t region = WorkloadRegionBytes(w);
       const std::set<std::string> gauges = layer.GaugeKeys();
+      double last_hit = -1;
       for (int pass = 1; pass <= kMaxWarmPasses; ++pass) {
         const LayerCounters before = layer.TakeCounters();
         Prefill(w, device);
@@ -213,12 +214,27 @@ void CellRunner::PrepareCacheState(CacheLayer& layer, const std::string& device,
         rec->warm_passes = pass;
         const LayerDelta d =
             DiffLayerCounters(before, layer.TakeCounters(), gauges);
+        const double hit = d.read_hit_ratio_pct();
+        last_hit = hit;
+        if (hit >= 0 || d.common.promotions >= 0) {
+          char line[160];
+          std::snprintf(line, sizeof line,
+                        "warm-up pass %d of %s: %.0f%% of reads hit, %lld "
+                        "promotions",
+                        pass, w.name.c_str(), hit < 0 ? 0.0 : hit,
+                        static_cast<long long>(
+                            std::max<int64_t>(0, d.common.promotions)));
+          LogNotice(line);
+        }
         if (!layer.WarmNeedsAnotherPass(d, region)) return;
       }
+      char pct[32];
+      std::snprintf(pct, sizeof pct, "%.0f%%", last_hit < 0 ? 0.0 : last_hit);
       rec->warnings.push_back(
           "the cache was still promoting after " +
-          std::to_string(kMaxWarmPasses) +
-          " prefill passes: the cell started only partly warm");
+          std::to_string(kMaxWarmPasses) + " prefill passes (" + pct +
+          " of the last pass's reads hit): the cell started only partly "
+          "warm");
       return;
     }
     case CacheState::kAsIs:
