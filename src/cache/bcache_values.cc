@@ -4,6 +4,8 @@
 #include <limits>
 #include <map>
 
+#include "util/strings.h"
+
 namespace tierbench {
 namespace {
 
@@ -85,17 +87,6 @@ Status PartsToBytes(std::string_view text, const HumanParts& parts,
   }
   *out = static_cast<uint64_t>(bytes);
   return Status::Ok();
-}
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() &&
-         (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
-    s.remove_suffix(1);
-  }
-  return s;
 }
 
 // Splits "key:<blanks>value" lines into a map; lines without ':' are skipped.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "util/strings.h"
+
 namespace tierbench {
 namespace {
 
@@ -10,13 +12,6 @@ std::vector<uint64_t> SsdExtras() {
   std::vector<uint64_t> extras(kLabPartitions, 0);
   extras[kLabDmCachePartition - 1] = kLabDmCacheMetaBytes;
   return extras;
-}
-
-std::string Trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  size_t e = s.find_last_not_of(" \t");
-  return s.substr(b, e - b + 1);
 }
 
 }  // namespace
@@ -59,7 +54,7 @@ Status ParseLabLayers(const std::string& text, std::vector<std::string>* out) {
   size_t start = 0;
   for (;;) {
     size_t comma = text.find(',', start);
-    std::string name = Trim(text.substr(
+    std::string name = TrimmedCopy(text.substr(
         start, comma == std::string::npos ? std::string::npos : comma - start));
     if (name.empty()) {
       if (Trim(text).empty()) break;  // "" or "  ": reported as empty below

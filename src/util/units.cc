@@ -9,20 +9,10 @@
 #include <limits>
 #include <string>
 
+#include "util/strings.h"
+
 namespace tierbench {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 // Splits "12.5KiB" into number text "12.5" and unit text "KiB".
 bool SplitNumber(std::string_view s, std::string_view* number, std::string_view* unit) {

@@ -15,6 +15,8 @@
 #include "util/units.h"
 #include "workload/job_file_options.h"
 
+#include "util/strings.h"
+
 namespace tierbench {
 
 const char* RwPatternName(RwPattern p) {
@@ -38,14 +40,6 @@ const char* RwPatternName(RwPattern p) {
 namespace {
 
 constexpr uint64_t kSectorBytes = 512;
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-    s.remove_suffix(1);
-  return s;
-}
 
 // Cuts a trailing comment: '#' or ';' preceded by blank space.
 std::string_view StripTrailingComment(std::string_view s) {

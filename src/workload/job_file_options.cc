@@ -12,6 +12,8 @@
 #include "util/errors.h"
 #include "util/units.h"
 
+#include "util/strings.h"
+
 namespace tierbench {
 namespace {
 
@@ -36,27 +38,12 @@ struct Ctx {
   }
 };
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-    s.remove_suffix(1);
-  return std::string(s);
-}
-
 std::vector<std::string> Split(std::string_view s, char sep) {
   std::vector<std::string> parts;
   size_t start = 0;
   while (true) {
     const size_t end = s.find(sep, start);
-    parts.push_back(Trim(s.substr(start, end - start)));
+    parts.push_back(TrimmedCopy(s.substr(start, end - start)));
     if (end == std::string_view::npos) break;
     start = end + 1;
   }
@@ -67,7 +54,7 @@ std::vector<std::string> Split(std::string_view s, char sep) {
 // on/off.
 bool ParseBool(const Ctx& c) {
   if (!c.line.value) return true;  // bare option: set
-  const std::string v = Lower(Trim(*c.line.value));
+  const std::string v = Lower(TrimmedCopy(*c.line.value));
   if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
   if (v == "0" || v == "false" || v == "no" || v == "off") return false;
   c.Fail("'" + v + "' is not a boolean", std::string("write ") +
@@ -101,7 +88,7 @@ uint64_t ParseUint(const Ctx& c, const std::string& text, uint64_t min,
 }
 
 uint32_t ParseU32(const Ctx& c, uint32_t min, uint32_t max) {
-  return static_cast<uint32_t>(ParseUint(c, Trim(c.Value()), min, max));
+  return static_cast<uint32_t>(ParseUint(c, TrimmedCopy(c.Value()), min, max));
 }
 
 uint64_t ParseBytes(const Ctx& c, const std::string& text) {
@@ -124,12 +111,12 @@ uint64_t ParseBlockSize(const Ctx& c, const std::string& text) {
 
 // "1G" or "20%". allow_zero: offset=0 is valid, size=0 is not.
 SizeSpec ParseSizeOrPercent(const Ctx& c, bool allow_zero) {
-  const std::string v = Trim(c.Value());
+  const std::string v = TrimmedCopy(c.Value());
   SizeSpec spec;
   spec.set = true;
   if (!v.empty() && v.back() == '%') {
     const std::string number =
-        Trim(std::string_view(v).substr(0, v.size() - 1));
+        TrimmedCopy(std::string_view(v).substr(0, v.size() - 1));
     char* end = nullptr;
     const double p = std::strtod(number.c_str(), &end);
     const bool ok = !number.empty() && end == number.c_str() + number.size() &&
@@ -151,7 +138,7 @@ SizeSpec ParseSizeOrPercent(const Ctx& c, bool allow_zero) {
 
 uint64_t ParseDurationNs(const Ctx& c, uint64_t default_unit_ns) {
   uint64_t ns = 0;
-  const Status s = ParseDuration(Trim(c.Value()), default_unit_ns, &ns);
+  const Status s = ParseDuration(TrimmedCopy(c.Value()), default_unit_ns, &ns);
   if (!s.ok()) c.Fail(s.message(), "use e.g. 30 (seconds), 500ms or 2m");
   return ns;
 }
@@ -178,11 +165,11 @@ std::vector<std::pair<uint64_t, uint32_t>> ParseSplit(const Ctx& c,
     if (entry.empty()) continue;
     const size_t slash = entry.find('/');
     const uint64_t size =
-        ParseBlockSize(c, Trim(std::string_view(entry).substr(0, slash)));
+        ParseBlockSize(c, TrimmedCopy(std::string_view(entry).substr(0, slash)));
     const std::string weight =
         slash == std::string::npos
             ? ""
-            : Trim(std::string_view(entry).substr(slash + 1));
+            : TrimmedCopy(std::string_view(entry).substr(slash + 1));
     if (weight.empty()) {
       blank.push_back(split.size());
       split.emplace_back(size, 0);
@@ -245,7 +232,7 @@ const std::vector<OptionDef>& Options() {
       {"name",
        {},
        [](const Ctx& c) {
-         c.draft->spec.name = Trim(c.Value());
+         c.draft->spec.name = TrimmedCopy(c.Value());
          if (c.draft->spec.name.empty())
            c.Fail("the name is empty", "write name=<job name>");
        }},
@@ -254,7 +241,7 @@ const std::vector<OptionDef>& Options() {
       {"filename",
        {},
        [](const Ctx& c) {
-         const std::string v = Trim(c.Value());
+         const std::string v = TrimmedCopy(c.Value());
          std::string out;
          for (size_t i = 0; i < v.size(); ++i) {
            if (v[i] == '\\' && i + 1 < v.size() && v[i + 1] == ':') {
@@ -275,7 +262,7 @@ const std::vector<OptionDef>& Options() {
       {"directory",
        {},
        [](const Ctx& c) {
-         c.draft->directory = Trim(c.Value());
+         c.draft->directory = TrimmedCopy(c.Value());
          if (c.draft->directory.empty())
            c.Fail("the directory is empty", "write directory=<dir>");
        }},
@@ -290,7 +277,7 @@ const std::vector<OptionDef>& Options() {
              {"rw", RwPattern::kReadWrite},
              {"readwrite", RwPattern::kReadWrite},
              {"randrw", RwPattern::kRandReadWrite}};
-         const std::string v = Trim(c.Value());
+         const std::string v = TrimmedCopy(c.Value());
          for (const auto& [text, pattern] : kPatterns) {
            if (v == text) {
              c.draft->spec.rw = pattern;
@@ -340,9 +327,9 @@ const std::vector<OptionDef>& Options() {
                     "write min-max, e.g. 4k-64k");
            }
            const uint64_t lo =
-               ParseBlockSize(c, Trim(std::string_view(v[d]).substr(0, dash)));
+               ParseBlockSize(c, TrimmedCopy(std::string_view(v[d]).substr(0, dash)));
            const uint64_t hi =
-               ParseBlockSize(c, Trim(std::string_view(v[d]).substr(dash + 1)));
+               ParseBlockSize(c, TrimmedCopy(std::string_view(v[d]).substr(dash + 1)));
            if (lo > hi)
              c.Fail("the minimum is larger than the maximum", "write min-max");
            c.draft->spec.bs[d].min = lo;
@@ -399,7 +386,7 @@ const std::vector<OptionDef>& Options() {
       {"ioengine",
        {},
        [](const Ctx& c) {
-         const std::string v = Trim(c.Value());
+         const std::string v = TrimmedCopy(c.Value());
          if (v == "libaio" || v == "psync" || v == "null") {
            c.draft->spec.ioengine = v;
          } else if (v == "sync") {
@@ -443,7 +430,7 @@ const std::vector<OptionDef>& Options() {
       {"randseed",
        {},
        [](const Ctx& c) {
-         c.draft->spec.randseed = ParseUint(c, Trim(c.Value()), 0, UINT64_MAX);
+         c.draft->spec.randseed = ParseUint(c, TrimmedCopy(c.Value()), 0, UINT64_MAX);
          c.draft->spec.randseed_set = true;
        }},
       {"group_reporting",
