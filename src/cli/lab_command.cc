@@ -28,7 +28,9 @@ const char* const kQuickModes[] = {
     "writethrough", "writeback",
     "writearound",  "none",
     "dm-cache-writethrough", "dm-cache-writeback",
-    "dm-cache-passthrough",  "dm-writecache"};
+    "dm-cache-passthrough",  "dm-writecache",
+    "lvmcache-writethrough", "lvmcache-writeback",
+    "lvmcache-passthrough"};
 constexpr const char* kQuickRuntime = "3";
 constexpr const char* kQuickRampTime = "1";
 // 32M: anandtech-mix places its jobs at offsets up to 60% of the target,
