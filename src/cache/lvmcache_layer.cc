@@ -234,13 +234,20 @@ RestoreReport LvmcacheLayer::RestoreOriginal() noexcept {
       argv.push_back(settings);
     }
     argv.push_back(vg_lv_);
-    RunLvm(argv);
+    // The read-back decides: lvchange has been seen to exit non-zero after
+    // "Logical volume ... changed" when it resets a setting to default.
+    std::string error;
+    try {
+      RunLvm(argv);
+    } catch (const SysError& e) {
+      error = e.what();
+    }
     const LvmCacheConfig after = LvsConfig();
     if (after.mode != orig.mode || after.policy != orig.policy ||
         after.settings != orig.settings) {
-      report.failures.push_back("lvs reads back '" + after.ToString() +
-                                "', not the original '" + orig.ToString() +
-                                "'");
+      report.failures.push_back(
+          (error.empty() ? "" : error + "; ") + "lvs reads back '" +
+          after.ToString() + "', not the original '" + orig.ToString() + "'");
     }
   } catch (const std::exception& e) {
     report.failures.push_back(e.what());
@@ -286,8 +293,15 @@ void LvmcacheLayer::LvchangeMode(const std::string& mode,
 }
 
 LayerReadback LvmcacheLayer::ReadBack() const {
-  const LayerReadback rb = DmCacheLayer::ReadBack();
+  LayerReadback rb = DmCacheLayer::ReadBack();
   const LvmCacheConfig lvs = LvsConfig();
+  // LVM loads "mq" for smq when it cannot confirm the kernel's smq module
+  // (no modprobe, e.g. the lab guest); since Linux 4.6 the kernel's "mq" is
+  // smq under its old name. The policy LVM was told is the one to report.
+  if (rb.settings["policy"] == "mq" && lvs.policy == "smq") {
+    rb.settings["table_policy"] = "mq";
+    rb.settings["policy"] = "smq";
+  }
   auto mismatch = [&](const std::string& what, const std::string& table,
                       const std::string& lvm) {
     throw SysError("lvmcache " + vg_lv_ + ": the live dm table says " + what +

@@ -106,7 +106,10 @@ class LvmcacheLayer : public DmCacheLayer {
   nlohmann::json OriginalJson() const override;
   RestoreReport RestoreOriginal() noexcept override;
   // The dm table's view (DmCacheLayer::ReadBack), checked against lvs:
-  // mode, policy and every lvs setting must agree, else SysError.
+  // mode, policy and every lvs setting must agree, else SysError. A table
+  // policy "mq" where lvs says "smq" agrees (LVM loads the kernel's alias
+  // when it cannot probe the smq module); it is reported as "smq" with
+  // "table_policy" = "mq".
   LayerReadback ReadBack() const override;
   void MakeCold(double timeout_s) override;
   bool BeginWarm(std::string* why_not) override;

@@ -280,6 +280,15 @@ TEST(LvmcacheTest, SwitchesModesWithLvchangeAndReadsBackTheTable) {
   EXPECT_GE(tree.lvm().reloads, 2);
 }
 
+TEST(LvmcacheTest, TheKernelsMqAliasAgreesWithLvmsSmq) {
+  FakeLvmTree tree;
+  auto layer = tree.Open();
+  tree.lvm().policy = "smq";  // LVM was told smq, loaded mq (lab guest)
+  const LayerReadback rb = layer->ReadBack();
+  EXPECT_EQ(rb.settings.at("policy"), "smq");
+  EXPECT_EQ(rb.settings.at("table_policy"), "mq");
+}
+
 TEST(LvmcacheTest, ATableThatDisagreesWithLvsIsASysError) {
   FakeLvmTree tree;
   auto layer = tree.Open();
