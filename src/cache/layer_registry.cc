@@ -9,6 +9,7 @@
 #include "cache/dm_cache_layer.h"
 #include "cache/dm_device.h"
 #include "cache/dm_writecache_layer.h"
+#include "cache/lvmcache_layer.h"
 #include "util/errors.h"
 
 namespace tierbench {
@@ -131,6 +132,26 @@ LayerKind DmCacheKind() {
   return k;
 }
 
+LayerKind LvmcacheKind() {
+  LayerKind k;
+  k.name = kLvmcacheLayerName;
+  k.summary =
+      "LVM cached LV, dm cache target (/dev/VG/LV; the mode is `lvchange "
+      "--cachemode`, LVM's default writethrough)";
+  k.modes = {"writeback", "writethrough", "passthrough"};
+  k.knob_groups = {"knobs"};
+  k.check_knob = CheckDmCacheKnob;
+  k.extra_columns = {
+      {"lvmcache_policy", "policy", "policy as read back from the table"},
+      {"lvmcache_migration_threshold", "migration_threshold",
+       "migration_threshold (sectors) as the status line reports it"},
+      {"lvmcache_used_blocks", "cache_used_blocks",
+       "cache blocks in use after the cell"},
+      {"lvmcache_dirty_blocks", "dirty_blocks",
+       "dirty cache blocks after the cell"}};
+  return k;
+}
+
 LayerKind DmWritecacheKind() {
   LayerKind k;
   k.name = kDmWritecacheLayerName;
@@ -153,8 +174,8 @@ LayerKind DmWritecacheKind() {
 }  // namespace
 
 const std::vector<LayerKind>& AllLayerKinds() {
-  static const std::vector<LayerKind> kinds = {BcacheKind(), DmCacheKind(),
-                                               DmWritecacheKind()};
+  static const std::vector<LayerKind> kinds = {
+      BcacheKind(), DmCacheKind(), DmWritecacheKind(), LvmcacheKind()};
   return kinds;
 }
 
@@ -208,12 +229,8 @@ std::unique_ptr<CacheLayer> OpenCacheStack(const LayerEnv& env,
     std::string uuid;
     sysfs.Read("sys/block/" + kernel + "/dm/uuid", &uuid).ok();
     if (type == kDmCacheTargetType && uuid.rfind("LVM-", 0) == 0) {
-      throw SysError(
-          "an LVM cached volume (lvmcache). Device: " + device +
-          "; tierbench does not reload LVM's tables behind its back, and "
-          "lvmcache support (lvchange --cachemode) is not built yet. Fix: "
-          "compare a plain dm-cache device, or `lvconvert --splitcache` "
-          "and build one");
+      // LVM owns this table: the lvm tools change it, never a reload.
+      return std::make_unique<LvmcacheLayer>(sysfs, dm, device, env.lvm);
     }
     if (type == kDmWritecacheTargetType && uuid.rfind("LVM-", 0) == 0) {
       throw SysError(

@@ -11,8 +11,9 @@
 //   bcache        sys/block/<name>/bcache exists (a registered bcache device)
 //   dm targets    sys/block/<name>/dm exists; the live table's target type
 //                 names the layer (cache -> dm-cache, writecache ->
-//                 dm-writecache); an LVM volume (dm uuid "LVM-...") is an
-//                 lvmcache stack.
+//                 dm-writecache); a `cache` target of an LVM volume (dm
+//                 uuid "LVM-...") is an lvmcache stack, controlled through
+//                 the lvm tools (env.lvm).
 // Errors: SysError naming the device and the fix when it is no known stack
 // or its layer is missing from the kernel.
 // Thread-safety: the tables are immutable; OpenCacheStack is reentrant.
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include "cache/cache_layer.h"
+#include "cache/lvmcache_layer.h"
 #include "cache/sysfs.h"
 #include "util/status.h"
 
@@ -62,6 +64,8 @@ struct LayerEnv {
   // Device-mapper access; null: the real libdevmapper one, made when a dm
   // device is opened.
   std::shared_ptr<DmControl> dm;
+  // Runs the lvm tools for lvmcache stacks; null: DefaultLvmRunner().
+  LvmRunner lvm;
 };
 
 // Opens the stack behind `device` (see above). Throws SysError.

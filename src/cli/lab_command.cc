@@ -24,9 +24,11 @@ const char* const kQuickWorkloads[] = {"anandtech-mix.fio", "randread-4k.fio",
                                        "randwrite-4k.fio"};
 // The raw baselines and each layer's telling modes (those of layers not in
 // --layers are left out): bcache writethrough / writeback / none, dm-cache
-// writeback / passthrough, dm-writecache. Left out to keep the demo under
-// 10 minutes: bcache writearound (like none for these workloads) and
-// dm-cache writethrough (like writeback on a cold cache).
+// writeback / passthrough, dm-writecache, lvmcache writeback / passthrough
+// (lvmcache is not in the default layers). Left out to keep the demo under
+// 10 minutes: bcache writearound (like none for these workloads) and the
+// writethrough modes of dm-cache and lvmcache (like writeback on a cold
+// cache).
 const char* const kQuickModes[] = {"hdd",
                                    "ssd",
                                    "writethrough",
@@ -34,7 +36,9 @@ const char* const kQuickModes[] = {"hdd",
                                    "none",
                                    "dm-cache-writeback",
                                    "dm-cache-passthrough",
-                                   "dm-writecache"};
+                                   "dm-writecache",
+                                   "lvmcache-writeback",
+                                   "lvmcache-passthrough"};
 constexpr const char* kQuickRuntime = "3";
 constexpr const char* kQuickRampTime = "1";
 // 16M: anandtech-mix places its jobs at offsets up to 60% of the target,

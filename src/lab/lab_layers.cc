@@ -20,9 +20,15 @@ std::vector<std::string> AllLabLayers() {
   return {kLabLayerBcache, kLabLayerDmCache, kLabLayerWritecache};
 }
 
+std::vector<std::string> KnownLabLayers() {
+  std::vector<std::string> all = AllLabLayers();
+  all.push_back(kLabLayerLvmcache);
+  return all;
+}
+
 std::string LabLayerNames() {
   std::string names;
-  for (const std::string& l : AllLabLayers()) {
+  for (const std::string& l : KnownLabLayers()) {
     names += (names.empty() ? "" : ", ") + l;
   }
   return names;
@@ -33,7 +39,7 @@ Status CheckLabLayers(const std::vector<std::string>& layers) {
     return Status::InvalidArgument("no layer given; valid layers: " +
                                    LabLayerNames());
   }
-  const std::vector<std::string> all = AllLabLayers();
+  const std::vector<std::string> all = KnownLabLayers();
   for (size_t i = 0; i < layers.size(); ++i) {
     if (std::find(all.begin(), all.end(), layers[i]) == all.end()) {
       return Status::InvalidArgument("unknown layer '" + layers[i] +
@@ -45,6 +51,17 @@ Status CheckLabLayers(const std::vector<std::string>& layers) {
           "layer '" + layers[i] +
           "' given twice; valid layers: " + LabLayerNames());
     }
+  }
+  auto has = [&](const char* name) {
+    return std::find(layers.begin(), layers.end(), name) != layers.end();
+  };
+  if (has(kLabLayerDmCache) && has(kLabLayerLvmcache)) {
+    return Status::InvalidArgument(
+        "layers 'dm-cache' and 'lvmcache' cannot run in one guest: both are "
+        "built on partition " +
+        std::to_string(kLabDmCachePartition) +
+        " of the emulated disks (an MBR holds only four). Fix: run them in "
+        "two lab runs, e.g. --layers bcache,dm-cache and --layers lvmcache");
   }
   return Status::Ok();
 }

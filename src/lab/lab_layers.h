@@ -9,6 +9,9 @@
 //   2          dm-cache origin          dm-cache: 16 MiB metadata, then data
 //   3          dm-writecache origin     dm-writecache cache device
 //   4          raw HDD baseline         raw SSD baseline
+// lvmcache (not in the default list) is built on partition 2 as well (vda2
+// as its origin PV, vdb2 as its cache PV), so it cannot share a guest with
+// dm-cache.
 // The HDD's four regions are equal. On the SSD, regions 1, 3 and 4 are equal
 // (`C` bytes) and region 2 is exactly kLabDmCacheMetaBytes larger, so every
 // layer gets the same cache capacity C: bcache's cache partition, dm-cache's
@@ -32,6 +35,8 @@ namespace tierbench {
 inline constexpr const char* kLabLayerBcache = "bcache";
 inline constexpr const char* kLabLayerDmCache = "dm-cache";
 inline constexpr const char* kLabLayerWritecache = "dm-writecache";
+// Opt-in: an LVM cached LV (/dev/tbvg/main) on the dm-cache partitions.
+inline constexpr const char* kLabLayerLvmcache = "lvmcache";
 
 // Partition numbers (1-based, /dev/vdX<N>) of the map above.
 inline constexpr int kLabBcachePartition = 1;
@@ -43,15 +48,20 @@ inline constexpr size_t kLabPartitions = 4;
 // dm-cache's metadata part at the start of SSD partition 2.
 inline constexpr uint64_t kLabDmCacheMetaBytes = 16ull << 20;
 
-// Every layer, in the default order.
+// The default layers, in the default order (bcache, dm-cache,
+// dm-writecache).
 std::vector<std::string> AllLabLayers();
+// Every layer --layers accepts: the default ones, then lvmcache.
+std::vector<std::string> KnownLabLayers();
 
-// "bcache, dm-cache, dm-writecache" (for messages and --help).
+// "bcache, dm-cache, dm-writecache, lvmcache" (for messages and --help).
 std::string LabLayerNames();
 
 // Parses a comma-separated --layers value ("bcache,dm-writecache"): names in
 // the given order, surrounding blanks ignored. InvalidArgument naming the
-// valid names for an unknown or repeated name, or when the list is empty.
+// valid names for an unknown or repeated name, or when the list is empty;
+// InvalidArgument saying why for dm-cache together with lvmcache (both use
+// partition 2).
 Status ParseLabLayers(const std::string& text, std::vector<std::string>* out);
 
 // Checks an already split list the same way (LabOptions::layers).

@@ -16,17 +16,20 @@
 // --run-id ID <compare_args>`. The lab.conf contract (shell assignments):
 //   RUN_ID='ID'  HDD_SECTORS=N  SSD_SECTORS=N  BUCKET='64k'
 //   INTERRUPT=off|on-change
-//   LAYERS='bcache dm-cache dm-writecache'  (space separated, order kept)
+//   LAYERS='bcache dm-cache dm-writecache'  (space separated, order kept;
+//     it may hold lvmcache, never together with dm-cache)
 //   PART_BCACHE=1 PART_DMCACHE=2 PART_WRITECACHE=3 PART_RAW=4
 //   DMCACHE_META_SECTORS=32768  (metadata part at the start of vdb2)
 // Stacks: bcache -> /dev/bcache0 (vda1 + vdb1); dm-cache ->
 // /dev/mapper/tb-dmcache over tb-dmcache-meta and tb-dmcache-data (linear
 // over vdb2) and origin vda2; dm-writecache -> /dev/mapper/tb-writecache
-// (origin vda3, cache vdb3). The guest's lab/ directory holds stack.txt
+// (origin vda3, cache vdb3); lvmcache -> /dev/tbvg/main (LVM: PVs vda2 and
+// vdb2, a cachevol on vdb2). The guest's lab/ directory holds stack.txt
 // (every command and the resulting tables, status lines and bcache state),
-// knobs-{before,during,after}.txt (bcache's "name=value" knob lines plus one
-// "dm:<name>=<dmsetup table line>" per dm stack), state-after.txt (bcache)
-// and dm-status-after.txt (`dmsetup status` of each dm stack).
+// knobs-{before,during,after}.txt (bcache's "name=value" knob lines, one
+// "lvm:VG/LV=<lvs cache_mode cache_policy cache_settings>" per LVM cached
+// LV and one "dm:<name>=<dmsetup table line>" per dm stack), state-after.txt
+// (bcache) and dm-status-after.txt (`dmsetup status` of each dm stack).
 //
 // Errors: ConfigError (bad options, unknown layer, missing mode/workload
 // file), SysError (QEMU or the kernel package missing, the guest failed or

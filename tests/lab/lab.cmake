@@ -1,9 +1,10 @@
-# Lab tests: real bcache, dm-cache and dm-writecache in a QEMU guest
+# Lab tests: real bcache, dm-cache, dm-writecache and lvmcache in a QEMU guest
 # (tierbench lab). A separate
 # executable with the ctest label "lab" (scripts/test runs it on its own).
 add_executable(tierbench_lab_tests
   ${CMAKE_CURRENT_LIST_DIR}/lab_compare_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/lab_dm_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/lab_lvm_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/lab_test_util.cc
 )
 target_link_libraries(tierbench_lab_tests PRIVATE GTest::gtest GTest::gtest_main)

@@ -7,6 +7,7 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cache_fake_dm.cc
   ${CMAKE_CURRENT_LIST_DIR}/cache_fake_sysfs.cc
   ${CMAKE_CURRENT_LIST_DIR}/cache_knobs_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/cache_lvmcache_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/cache_mode_file_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/cache_values_test.cc
 )

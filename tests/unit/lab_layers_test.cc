@@ -22,7 +22,7 @@ TEST(ParseLabLayers, KeepsTheGivenOrder) {
 }
 
 TEST(ParseLabLayers, RefusesUnknownRepeatedAndEmptyNamesNamingTheValidOnes) {
-  for (const char* bad : {"", " ", "bcache,lvmcache", "dmcache", "bcache,",
+  for (const char* bad : {"", " ", "bcache,lvmcash", "dmcache", "bcache,",
                           ",bcache", "bcache,,dm-cache", "bcache,bcache"}) {
     std::vector<std::string> layers = {"untouched"};
     Status s = ParseLabLayers(bad, &layers);
@@ -34,10 +34,27 @@ TEST(ParseLabLayers, RefusesUnknownRepeatedAndEmptyNamesNamingTheValidOnes) {
   }
   Status s;
   std::vector<std::string> layers;
-  s = ParseLabLayers("bcache,lvmcache", &layers);
-  EXPECT_NE(s.message().find("'lvmcache'"), std::string::npos) << s.message();
+  s = ParseLabLayers("bcache,lvmcash", &layers);
+  EXPECT_NE(s.message().find("'lvmcash'"), std::string::npos) << s.message();
   EXPECT_FALSE(CheckLabLayers({}).ok());
   EXPECT_TRUE(CheckLabLayers(AllLabLayers()).ok());
+}
+
+TEST(ParseLabLayers, LvmcacheIsOptInAndNeverWithDmCache) {
+  std::vector<std::string> layers;
+  ASSERT_TRUE(ParseLabLayers("bcache,lvmcache,dm-writecache", &layers).ok());
+  EXPECT_EQ(layers.back(), "dm-writecache");
+  const std::vector<std::string> defaults = AllLabLayers();
+  EXPECT_EQ(std::find(defaults.begin(), defaults.end(), "lvmcache"),
+            defaults.end());
+  for (const char* both : {"dm-cache,lvmcache", "lvmcache, bcache, dm-cache"}) {
+    layers = {"untouched"};
+    Status s = ParseLabLayers(both, &layers);
+    EXPECT_FALSE(s.ok()) << both;
+    EXPECT_NE(s.message().find("cannot run in one guest"), std::string::npos)
+        << s.message();
+    EXPECT_EQ(layers, std::vector<std::string>{"untouched"});
+  }
 }
 
 TEST(LabLayout, PartitionNumbersAreTheFourDistinctMbrEntries) {

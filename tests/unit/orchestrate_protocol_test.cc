@@ -355,7 +355,8 @@ TEST_F(ProtocolTest, PercentOffsetsAreRoundedDownToTheJobAlignment) {
             "[a]\nrw=read\nbs=4k\nsize=64k\noffset=10%\n"
             "[b]\nrw=read\nbs=16k\nblockalign=8k\nsize=64k\noffset=30%\n");
   o.workload_paths = {job};
-  const CompareSetup setup = PrepareCompare(o, LayerEnv{fake_.sysfs(), nullptr});
+  const CompareSetup setup =
+      PrepareCompare(o, LayerEnv{fake_.sysfs(), nullptr, nullptr});
   ASSERT_EQ(setup.workloads.size(), 1u);
   const std::vector<JobSpec>& jobs = setup.workloads[0].io.jobs;
   ASSERT_EQ(jobs.size(), 2u);
