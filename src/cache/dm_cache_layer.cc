@@ -33,8 +33,8 @@ uint64_t NonNeg(int64_t v) { return v < 0 ? 0 : static_cast<uint64_t>(v); }
 
 DmCacheLayer::DmCacheLayer(Sysfs sysfs, std::shared_ptr<DmControl> dm,
                            std::string device, std::string layer_name)
-    : layer_(std::move(layer_name)),
-      dev_(std::move(sysfs), std::move(dm), std::move(device)) {
+    : DmTargetLayer(std::move(layer_name), kDmCacheTargetType,
+                    std::move(sysfs), std::move(dm), std::move(device)) {
   ReadTable();  // SysError when it is not a cache target.
 }
 
@@ -77,25 +77,6 @@ StackInfo DmCacheLayer::Describe() const {
   return info;
 }
 
-nlohmann::json DmCacheLayer::DescribeJson() const {
-  nlohmann::json j = {{"layer", layer_},
-                      {"device", dev_.device()},
-                      {"dm_name", dev_.dm_name()},
-                      {"uuid", dev_.Uuid()}};
-  auto guarded = [&](const char* key, auto fn) {
-    try {
-      j[key] = fn();
-    } catch (const std::exception&) {
-      j[key] = nullptr;
-    }
-  };
-  guarded("table", [&] { return dev_.TableText(); });
-  guarded("status", [&] { return dev_.StatusOf(kDmCacheTargetType).params; });
-  guarded("stack", [&] { return Describe().ToJson(); });
-  guarded("readback", [&] { return ReadBack().ToJson(); });
-  return j;
-}
-
 std::string DmCacheLayer::CheckUsable(const std::vector<const ModeSpec*>&,
                                       bool) const {
   const DmCacheStatus st = ReadStatus();
@@ -108,44 +89,12 @@ std::string DmCacheLayer::CheckUsable(const std::vector<const ModeSpec*>&,
   return "";
 }
 
-void DmCacheLayer::CaptureOriginal() {
-  original_ = dev_.Target(kDmCacheTargetType);
-}
-
-nlohmann::json DmCacheLayer::OriginalJson() const {
-  if (!original_) return nullptr;
-  return {{"table", std::to_string(original_->start) + " " +
-                        std::to_string(original_->length) + " " +
-                        original_->type + " " + original_->params}};
-}
-
-RestoreReport DmCacheLayer::RestoreOriginal() noexcept {
-  RestoreReport report;
-  if (!original_) return report;
-  try {
-    const DmTarget live = dev_.Target(kDmCacheTargetType);
-    if (live.params == original_->params && live.length == original_->length) {
-      return report;
-    }
-    DmCacheTable orig;
-    if (!ParseDmCacheTable(original_->params, &orig).ok()) {
-      report.failures.push_back("cannot parse the original table");
-      return report;
-    }
-    if (orig.IoMode() == "passthrough" && ReadStatus().dirty > 0) {
-      DrainWithCleaner(600);
-    }
-    dev_.Reload(*original_, "restoring the original table");
-    const DmTarget after = dev_.Target(kDmCacheTargetType);
-    if (after.params != original_->params) {
-      report.failures.push_back("table reads back '" + after.params +
-                                "', not the original '" + original_->params +
-                                "'");
-    }
-  } catch (const std::exception& e) {
-    report.failures.push_back(e.what());
+void DmCacheLayer::BeforeRestore(const DmTarget& original) {
+  DmCacheTable orig;
+  if (ParseDmCacheTable(original.params, &orig).ok() &&
+      orig.IoMode() == "passthrough" && ReadStatus().dirty > 0) {
+    DrainWithCleaner(600);
   }
-  return report;
 }
 
 void DmCacheLayer::ReloadTable(const DmCacheTable& table,

@@ -34,31 +34,23 @@
 #include <string>
 #include <vector>
 
-#include "cache/cache_layer.h"
-#include "cache/dm_device.h"
 #include "cache/dm_status.h"
+#include "cache/dm_target_layer.h"
 
 namespace tierbench {
 
 inline constexpr char kDmCacheLayerName[] = "dm-cache";
 inline constexpr char kDmCacheTargetType[] = "cache";
 
-class DmCacheLayer : public CacheLayer {
+class DmCacheLayer : public DmTargetLayer {
  public:
   // Throws SysError when `device` is not a dm `cache` target.
   DmCacheLayer(Sysfs sysfs, std::shared_ptr<DmControl> dm, std::string device,
                std::string layer_name = kDmCacheLayerName);
 
-  const std::string& layer() const override { return layer_; }
-  const std::string& device() const override { return dev_.device(); }
   StackInfo Describe() const override;
-  nlohmann::json DescribeJson() const override;
   std::string CheckUsable(const std::vector<const ModeSpec*>& modes,
                           bool cold_or_warm) const override;
-  double CounterLagSeconds() const override { return 0; }
-  void CaptureOriginal() override;
-  nlohmann::json OriginalJson() const override;
-  RestoreReport RestoreOriginal() noexcept override;
   LayerReadback ApplyMode(const ModeSpec& mode,
                           std::vector<std::string>* notes) override;
   LayerReadback ReadBack() const override;
@@ -88,10 +80,9 @@ class DmCacheLayer : public CacheLayer {
   // Drains with the cleaner policy (mode and args kept), then puts the
   // live table back. Throws SysError on timeout.
   void DrainWithCleaner(double timeout_s);
+  // A passthrough original table needs a clean cache: drain first.
+  void BeforeRestore(const DmTarget& original) override;
 
-  std::string layer_;
-  DmDevice dev_;
-  std::optional<DmTarget> original_;
   mutable double last_warm_hit_pct_ = -1;  // of the previous warm-up pass
 };
 

@@ -19,11 +19,6 @@ std::string Secs(double s) {
   return buf;
 }
 
-std::string Line(const DmTarget& t) {
-  return std::to_string(t.start) + " " + std::to_string(t.length) + " " +
-         t.type + " " + t.params;
-}
-
 }  // namespace
 
 const std::vector<std::string>& DmWritecacheKnobs() {
@@ -36,7 +31,8 @@ const std::vector<std::string>& DmWritecacheKnobs() {
 DmWritecacheLayer::DmWritecacheLayer(Sysfs sysfs,
                                      std::shared_ptr<DmControl> dm,
                                      std::string device)
-    : dev_(std::move(sysfs), std::move(dm), std::move(device)) {
+    : DmTargetLayer(kDmWritecacheLayerName, kDmWritecacheTargetType,
+                    std::move(sysfs), std::move(dm), std::move(device)) {
   ReadTable();  // SysError when it is not a writecache target.
 }
 
@@ -77,26 +73,6 @@ StackInfo DmWritecacheLayer::Describe() const {
   return info;
 }
 
-nlohmann::json DmWritecacheLayer::DescribeJson() const {
-  nlohmann::json j = {{"layer", layer_},
-                      {"device", dev_.device()},
-                      {"dm_name", dev_.dm_name()},
-                      {"uuid", dev_.Uuid()}};
-  auto guarded = [&](const char* key, auto fn) {
-    try {
-      j[key] = fn();
-    } catch (const std::exception&) {
-      j[key] = nullptr;
-    }
-  };
-  guarded("table", [&] { return dev_.TableText(); });
-  guarded("status",
-          [&] { return dev_.StatusOf(kDmWritecacheTargetType).params; });
-  guarded("stack", [&] { return Describe().ToJson(); });
-  guarded("readback", [&] { return ReadBack().ToJson(); });
-  return j;
-}
-
 std::string DmWritecacheLayer::CheckUsable(const std::vector<const ModeSpec*>&,
                                            bool) const {
   const DmWritecacheStatus st = ReadStatus();
@@ -107,36 +83,6 @@ std::string DmWritecacheLayer::CheckUsable(const std::vector<const ModeSpec*>&,
            "cache device and recreate the target";
   }
   return "";
-}
-
-void DmWritecacheLayer::CaptureOriginal() {
-  original_ = dev_.Target(kDmWritecacheTargetType);
-}
-
-nlohmann::json DmWritecacheLayer::OriginalJson() const {
-  if (!original_) return nullptr;
-  return {{"table", Line(*original_)}};
-}
-
-RestoreReport DmWritecacheLayer::RestoreOriginal() noexcept {
-  RestoreReport report;
-  if (!original_) return report;
-  try {
-    const DmTarget live = dev_.Target(kDmWritecacheTargetType);
-    if (live.params == original_->params && live.length == original_->length) {
-      return report;
-    }
-    dev_.Reload(*original_, "restoring the original table");
-    const DmTarget after = dev_.Target(kDmWritecacheTargetType);
-    if (after.params != original_->params) {
-      report.failures.push_back("table reads back '" + after.params +
-                                "', not the original '" + original_->params +
-                                "'");
-    }
-  } catch (const std::exception& e) {
-    report.failures.push_back(e.what());
-  }
-  return report;
 }
 
 LayerReadback DmWritecacheLayer::ApplyMode(const ModeSpec& mode,

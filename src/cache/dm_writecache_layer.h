@@ -29,9 +29,8 @@
 #include <string>
 #include <vector>
 
-#include "cache/cache_layer.h"
-#include "cache/dm_device.h"
 #include "cache/dm_status.h"
+#include "cache/dm_target_layer.h"
 
 namespace tierbench {
 
@@ -41,22 +40,15 @@ inline constexpr char kDmWritecacheTargetType[] = "writecache";
 // The knobs a mode file may set.
 const std::vector<std::string>& DmWritecacheKnobs();
 
-class DmWritecacheLayer : public CacheLayer {
+class DmWritecacheLayer : public DmTargetLayer {
  public:
   // Throws SysError when `device` is not a dm `writecache` target.
   DmWritecacheLayer(Sysfs sysfs, std::shared_ptr<DmControl> dm,
                     std::string device);
 
-  const std::string& layer() const override { return layer_; }
-  const std::string& device() const override { return dev_.device(); }
   StackInfo Describe() const override;
-  nlohmann::json DescribeJson() const override;
   std::string CheckUsable(const std::vector<const ModeSpec*>& modes,
                           bool cold_or_warm) const override;
-  double CounterLagSeconds() const override { return 0; }
-  void CaptureOriginal() override;
-  nlohmann::json OriginalJson() const override;
-  RestoreReport RestoreOriginal() noexcept override;
   LayerReadback ApplyMode(const ModeSpec& mode,
                           std::vector<std::string>* notes) override;
   LayerReadback ReadBack() const override;
@@ -75,10 +67,6 @@ class DmWritecacheLayer : public CacheLayer {
  private:
   DmWritecacheTable ReadTable() const;
   DmWritecacheStatus ReadStatus() const;
-
-  std::string layer_ = kDmWritecacheLayerName;
-  DmDevice dev_;
-  std::optional<DmTarget> original_;
 };
 
 }  // namespace tierbench

@@ -190,7 +190,8 @@ std::vector<std::string> DefaultModePaths(const std::string& modes_dir) {
   for (const char* name :
        {"hdd", "ssd", "writethrough", "writeback", "writearound", "none",
         "dm-cache-writethrough", "dm-cache-writeback", "dm-cache-passthrough",
-        "dm-writecache"}) {
+        "dm-writecache", "lvmcache-writethrough", "lvmcache-writeback",
+        "lvmcache-passthrough"}) {
     paths.push_back(modes_dir + "/" + name + ".json");
   }
   return paths;

@@ -66,7 +66,8 @@ ModeSpec ParseModeJson(std::string_view text, const std::string& origin);
 
 // The default mode list of `tierbench compare`: <dir>/{hdd,ssd,writethrough,
 // writeback,writearound,none,dm-cache-writethrough,dm-cache-writeback,
-// dm-cache-passthrough,dm-writecache}.json (compare keeps those of the
+// dm-cache-passthrough,dm-writecache,lvmcache-writethrough,
+// lvmcache-writeback,lvmcache-passthrough}.json (compare keeps those of the
 // layers whose --stack is given).
 std::vector<std::string> DefaultModePaths(const std::string& modes_dir);
 

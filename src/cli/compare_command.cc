@@ -98,12 +98,14 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "compare",
       "Measure the modes of block cache layers (bcache, dm-cache, "
-      "dm-writecache) against the raw HDD and SSD: every mode x workload x "
-      "repetition, with each layer's own counters and a diagnosis.");
+      "dm-writecache, lvmcache) against the raw HDD and SSD: every mode x "
+      "workload x repetition, with each layer's own counters and a "
+      "diagnosis.");
   cmd->add_option("--stack", o.stacks,
                   "a cache stack whose modes are compared (repeatable, one "
-                  "per layer): /dev/bcacheN, or /dev/mapper/NAME of a "
-                  "dm-cache or dm-writecache target; its layer is detected");
+                  "per layer): /dev/bcacheN, /dev/mapper/NAME of a dm-cache "
+                  "or dm-writecache target, or /dev/VG/LV of an LVM cached "
+                  "volume; its layer is detected");
   cmd->add_option("--bcache", args->bcache, "synonym of --stack");
   cmd->add_option("--hdd", o.hdd,
                   "raw HDD baseline: a block device or file that is NOT the "

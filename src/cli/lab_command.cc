@@ -164,14 +164,15 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
   LabOptions& o = args->options;
   CLI::App* cmd = app.add_subcommand(
       "lab",
-      "Run `tierbench compare` on real kernel bcache, dm-cache and "
-      "dm-writecache inside a throwaway QEMU guest (Debian's kernel, emulated "
-      "HDD and SSD), for machines whose kernel has none of them.");
+      "Run `tierbench compare` on real kernel bcache, dm-cache, "
+      "dm-writecache and lvmcache inside a throwaway QEMU guest (Debian's "
+      "kernel, emulated HDD and SSD), for machines whose kernel has none of "
+      "them.");
   cmd->add_flag(
       "--quick", args->quick,
       "Demo run: modes hdd ssd, bcache writethrough writeback none, "
-      "dm-cache-writeback dm-cache-passthrough, dm-writecache (those of "
-      "--layers), "
+      "dm-cache-writeback dm-cache-passthrough, dm-writecache, "
+      "lvmcache-writeback lvmcache-passthrough (those of --layers), "
       "workloads anandtech-mix randread-4k randwrite-4k, --runtime 3 "
       "--ramp-time 1 --size 16M --stats-lag 14 (each only where not given)");
   args->layers_option =

@@ -204,8 +204,9 @@ void OpenStacks(const CompareOptions& o, const LayerEnv& env,
           for (const std::string& l : needed) s += (s.empty() ? "" : ",") + l;
           return s;
         }() +
-        "; Fix: --stack /dev/bcache0 (a bcache device) or --stack "
-        "/dev/mapper/NAME (a dm-cache or dm-writecache device)");
+        "; Fix: --stack /dev/bcache0 (a bcache device), --stack "
+        "/dev/mapper/NAME (a dm-cache or dm-writecache device) or --stack "
+        "/dev/VG/LV (an LVM cached volume)");
   }
   for (const std::string& layer : needed) {
     auto it = std::find_if(all.begin(), all.end(), [&](const CompareStack& s) {

@@ -330,7 +330,7 @@ TEST_F(ProtocolTest, DefaultModesKeepOnlyTheLayersGiven) {
   o.mode_paths.push_back(
       Mode("dmc", "\"layer\": \"dm-cache\", \"cache_mode\": \"writeback\""));
   try {
-    PrepareCompare(o, LayerEnv{fake_.sysfs(), nullptr});
+    PrepareCompare(o, LayerEnv{fake_.sysfs(), nullptr, nullptr});
     FAIL() << "a dm-cache mode without a dm-cache stack was accepted";
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("need a dm-cache stack"),
@@ -338,7 +338,7 @@ TEST_F(ProtocolTest, DefaultModesKeepOnlyTheLayersGiven) {
         << e.what();
   }
   o.modes_are_default = true;
-  const CompareSetup setup = PrepareCompare(o, LayerEnv{fake_.sysfs(), nullptr});
+  const CompareSetup setup = PrepareCompare(o, LayerEnv{fake_.sysfs(), nullptr, nullptr});
   ASSERT_EQ(setup.modes.size(), 4u);
   for (const ModeSpec& m : setup.modes) EXPECT_NE(m.layer, "dm-cache");
   ASSERT_EQ(setup.stacks.size(), 1u);
