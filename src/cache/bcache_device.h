@@ -33,7 +33,7 @@
 #include "cache/bcache_knobs.h"
 #include "cache/bcache_values.h"
 #include "cache/cache_layer.h"
-#include "cache/sysfs.h"
+#include "util/sysfs.h"
 #include "util/status.h"
 
 namespace tierbench {

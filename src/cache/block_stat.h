@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "cache/sysfs.h"
+#include "util/sysfs.h"
 #include "util/status.h"
 
 namespace tierbench {

@@ -30,6 +30,24 @@ uint64_t SmallestIo(const std::vector<JobSpec>& jobs) {
   return smallest;
 }
 
+uint64_t LargestIo(const std::vector<JobSpec>& jobs) {
+  uint64_t largest = 0;
+  for (const JobSpec& j : jobs) {
+    for (int d = 0; d < kNumDirs; ++d) {
+      const IoDir dir = static_cast<IoDir>(d);
+      if ((dir == IoDir::kRead && !PatternReads(j.rw)) ||
+          (dir == IoDir::kWrite && !PatternWrites(j.rw))) {
+        continue;
+      }
+      largest = std::max(largest, j.bs[d].max);
+      for (const auto& [size, pct] : j.bs[d].split) {
+        if (pct > 0) largest = std::max(largest, size);
+      }
+    }
+  }
+  return largest;
+}
+
 }  // namespace
 
 std::vector<std::string> DiagnoseDmCache(const CellObservation& o) {
@@ -86,6 +104,20 @@ std::vector<std::string> DiagnoseDmCache(const CellObservation& o) {
                   std::to_string(o.cache_block_bytes /
                                  static_cast<int64_t>(smallest)) +
                   "x the IO), so misses cost more than the IO itself");
+  }
+  // The target's max_io_len is its block size (dm-cache-target.c): larger
+  // bios are split per block, in every mode, passthrough included.
+  const uint64_t largest = LargestIo(o.jobs);
+  if (o.cache_block_bytes > 0 &&
+      largest > static_cast<uint64_t>(o.cache_block_bytes)) {
+    out.push_back(
+        "IO of up to " + FormatBytes(largest) + " is split at the " +
+        FormatBytes(static_cast<uint64_t>(o.cache_block_bytes)) +
+        " cache block size (dm-cache maps per block, in every mode): an "
+        "origin that pays per IO sees up to " +
+        std::to_string((largest + o.cache_block_bytes - 1) /
+                       static_cast<uint64_t>(o.cache_block_bytes)) +
+        "x the IOs unless its queue merges them again");
   }
   return out;
 }

@@ -7,7 +7,9 @@
 //   throttled misses without promotions: migration_threshold (and smq's
 //             gradual promotion) held promotion back;
 //   block     IO smaller than the cache block: every promotion copies a
-//             whole block (read-modify-write of whole chunks).
+//             whole block (read-modify-write of whole chunks);
+//   split     IO larger than the cache block: the target splits it per
+//             block (its max_io_len), in every mode.
 // Settings read: migration_threshold. Thread-safe (pure).
 #ifndef TIERBENCH_CACHE_DM_CACHE_DIAGNOSIS_H_
 #define TIERBENCH_CACHE_DM_CACHE_DIAGNOSIS_H_

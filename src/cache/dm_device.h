@@ -19,7 +19,7 @@
 
 #include "cache/block_stat.h"
 #include "cache/dm_control.h"
-#include "cache/sysfs.h"
+#include "util/sysfs.h"
 
 namespace tierbench {
 

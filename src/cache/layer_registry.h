@@ -28,7 +28,7 @@
 
 #include "cache/cache_layer.h"
 #include "cache/lvmcache_layer.h"
-#include "cache/sysfs.h"
+#include "util/sysfs.h"
 #include "util/status.h"
 
 namespace tierbench {

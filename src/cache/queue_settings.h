@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "cache/sysfs.h"
+#include "util/sysfs.h"
 
 namespace tierbench {
 

@@ -83,11 +83,12 @@ void WipeSignature(const std::string& device) {
   close(fd);
 }
 
-void DropCaches(const std::string& proc_root) {
-  sync();
-  std::ofstream f(proc_root + "/sys/vm/drop_caches");
-  f << "3\n";
-  if (!f) LogWarning("could not drop the page cache (" + proc_root + ")");
+void DropCaches(const Sysfs& os) {
+  const Status s = DropPageCache(os);
+  if (!s.ok()) {
+    LogWarning("could not drop the page cache (" +
+               os.Path("proc/sys/vm/drop_caches") + "): " + s.message());
+  }
 }
 
 }  // namespace
@@ -288,7 +289,7 @@ JobResult RunDbCell(const DbWorkload& w, const std::string& block_device,
     init_ns = InitializeTpcb(conn, init, nullptr);
     conn.Exec("checkpoint");
   }
-  if (opts.drop_caches) DropCaches(opts.proc_root);
+  if (opts.drop_caches) DropCaches(opts.os);
   if (Interrupted()) throw InterruptedError("interrupted", InterruptSignal());
 
   TpcbRunResult r = RunTpcb(cfg);

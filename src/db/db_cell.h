@@ -27,6 +27,7 @@
 #include <string>
 
 #include "stats/job_result.h"
+#include "util/sysfs.h"
 
 namespace tierbench {
 
@@ -69,10 +70,10 @@ struct DbCellOptions {
   // Directory holding initdb/pg_ctl/postgres; "" -> /usr/lib/postgresql/15/bin
   // (or $TIERBENCH_PG_BINDIR when set).
   std::string pg_bindir;
-  // After -i: sync and drop the page cache (/proc/sys/vm/drop_caches under
-  // proc_root) so the run starts cold as far as the OS is concerned.
+  // After -i: sync and drop the page cache (proc/sys/vm/drop_caches under
+  // `os`, util/sysfs.h) so the run starts cold as far as the OS is concerned.
   bool drop_caches = true;
-  std::string proc_root = "/proc";
+  Sysfs os;
   // Print pgbench-style progress every N seconds on stderr (0: none).
   int progress_sec = 0;
 };

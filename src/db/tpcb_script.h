@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "util/status.h"
-#include "workload/rng.h"
+#include "util/rng.h"
 
 namespace tierbench {
 

@@ -31,13 +31,13 @@ std::string ReadFirstLine(const std::string& path) {
   return line;
 }
 
-DeviceFamily FamilyOf(const BlockDeviceId& id, const HostPaths& paths) {
+DeviceFamily FamilyOf(const BlockDeviceId& id, const Sysfs& os) {
   DeviceFamily f;
   f.names.push_back(id.name);
   f.devnums.push_back(std::to_string(id.major) + ":" +
                       std::to_string(id.minor));
   std::error_code ec;
-  fs::path dir = fs::path(paths.sys_root) / "class/block" / id.name;
+  fs::path dir = fs::path(os.Path("sys/class/block")) / id.name;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     if (!fs::exists(entry.path() / "partition", ec)) continue;
     std::string dev = ReadFirstLine((entry.path() / "dev").string());
@@ -57,8 +57,8 @@ std::vector<std::string> Fields(const std::string& line) {
   return out;
 }
 
-Status CheckMounts(const DeviceFamily& f, const HostPaths& paths) {
-  std::ifstream in(paths.proc_root + "/self/mountinfo");
+Status CheckMounts(const DeviceFamily& f, const Sysfs& os) {
+  std::ifstream in(os.Path("proc/self/mountinfo"));
   std::string line;
   while (std::getline(in, line)) {
     // id parent M:m root mountpoint options [optional...] - fstype source ...
@@ -78,7 +78,7 @@ Status CheckMounts(const DeviceFamily& f, const HostPaths& paths) {
       }
     }
   }
-  std::ifstream swaps(paths.proc_root + "/swaps");
+  std::ifstream swaps(os.Path("proc/swaps"));
   while (std::getline(swaps, line)) {
     std::vector<std::string> v = Fields(line);
     if (v.empty()) continue;
@@ -92,17 +92,30 @@ Status CheckMounts(const DeviceFamily& f, const HostPaths& paths) {
   return Status::Ok();
 }
 
-Status CheckHolders(const DeviceFamily& f, const HostPaths& paths) {
+// "dm-3 (device-mapper device tb-dmcache)", "dm-4 (LVM volume tbvg-main)",
+// "bcache0 (bcache)", or the bare name.
+std::string DescribeHolder(const std::string& holder, const Sysfs& os) {
+  std::string name, uuid;
+  if (os.Read("sys/class/block/" + holder + "/dm/name", &name).ok()) {
+    os.Read("sys/class/block/" + holder + "/dm/uuid", &uuid).ok();
+    if (uuid.rfind("LVM-", 0) == 0) return holder + " (LVM volume " + name + ")";
+    return holder + " (device-mapper device " + name + ")";
+  }
+  if (holder.rfind("bcache", 0) == 0) return holder + " (bcache)";
+  if (holder.rfind("md", 0) == 0) return holder + " (MD RAID)";
+  return holder;
+}
+
+Status CheckHolders(const DeviceFamily& f, const Sysfs& os) {
   std::error_code ec;
   for (size_t i = 0; i < f.names.size(); ++i) {
-    fs::path holders = fs::path(paths.sys_root) / "class/block" / f.names[0];
+    fs::path holders = fs::path(os.Path("sys/class/block")) / f.names[0];
     if (i > 0) holders /= f.names[i];
     holders /= "holders";
     for (const auto& entry : fs::directory_iterator(holders, ec)) {
-      return Status::Busy(
-          "/dev/" + f.names[i] + " is held by " +
-          entry.path().filename().string() +
-          " (a bcache, LVM, MD or dm device uses it; stop that first)");
+      return Status::Busy("/dev/" + f.names[i] + " is held by " +
+                          DescribeHolder(entry.path().filename().string(), os) +
+                          ": it is part of a stack; stop that first");
     }
   }
   return Status::Ok();
@@ -146,7 +159,7 @@ bool HasMbrPartitions(const std::vector<unsigned char>& b) {
 
 }  // namespace
 
-Status ResolveBlockDevice(const std::string& dev_path, const HostPaths& paths,
+Status ResolveBlockDevice(const std::string& dev_path, const Sysfs& os,
                           BlockDeviceId* id) {
   struct stat st;
   if (stat(dev_path.c_str(), &st) != 0)
@@ -156,7 +169,7 @@ Status ResolveBlockDevice(const std::string& dev_path, const HostPaths& paths,
   }
   id->major = major(st.st_rdev);
   id->minor = minor(st.st_rdev);
-  std::string link = paths.sys_root + "/dev/block/" +
+  std::string link = os.Path("sys/dev/block/") +
                      std::to_string(id->major) + ":" +
                      std::to_string(id->minor);
   std::error_code ec;
@@ -166,19 +179,19 @@ Status ResolveBlockDevice(const std::string& dev_path, const HostPaths& paths,
   return Status::Ok();
 }
 
-Status CheckDeviceNotInUse(const BlockDeviceId& id, const HostPaths& paths) {
-  DeviceFamily f = FamilyOf(id, paths);
-  Status s = CheckMounts(f, paths);
+Status CheckDeviceNotInUse(const BlockDeviceId& id, const Sysfs& os) {
+  DeviceFamily f = FamilyOf(id, os);
+  Status s = CheckMounts(f, os);
   if (!s.ok()) return s;
-  return CheckHolders(f, paths);
+  return CheckHolders(f, os);
 }
 
 Status CheckDeviceNotInUse(const std::string& dev_path,
-                           const HostPaths& paths) {
+                           const Sysfs& os) {
   BlockDeviceId id;
-  Status s = ResolveBlockDevice(dev_path, paths, &id);
+  Status s = ResolveBlockDevice(dev_path, os, &id);
   if (!s.ok()) return s;
-  return CheckDeviceNotInUse(id, paths);
+  return CheckDeviceNotInUse(id, os);
 }
 
 Status DetectSignature(const std::string& path, std::string* signature) {
@@ -214,8 +227,8 @@ Status DetectSignature(const std::string& path, std::string* signature) {
 }
 
 Status CheckDeviceWritable(const std::string& dev_path,
-                           const HostPaths& paths) {
-  Status s = CheckDeviceNotInUse(dev_path, paths);
+                           const Sysfs& os) {
+  Status s = CheckDeviceNotInUse(dev_path, os);
   if (!s.ok()) return s;
   std::string sig;
   s = DetectSignature(dev_path, &sig);

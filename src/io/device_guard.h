@@ -4,12 +4,16 @@
 // compare` (its HDD/SSD devices). A device is refused when
 //  - it or one of its partitions is mounted (<proc>/self/mountinfo, by
 //    major:minor and by source path) or is an active swap (<proc>/swaps);
-//  - it or one of its partitions has holders (<sys>/class/block/X/holders is
-//    non-empty: a registered bcache backing/cache device, LVM, MD, dm);
+//  - it or one of its partitions has holders (sys/class/block/X/holders is
+//    non-empty: a registered bcache backing/cache device, a device-mapper
+//    table (dm-cache, dm-writecache, linear...) or an LVM volume, MD); the
+//    message names the holder (a dm holder by its dm name, an LVM volume as
+//    such);
 //  - it carries a filesystem, partition-table or bcache signature (read from
 //    its first 64 KiB + 72 bytes: ext2/3/4, XFS, btrfs, swap, bcache, GPT,
 //    MBR with partitions, LVM2 PV).
-// All OS paths are behind HostPaths, so unit tests use a fake tree.
+// All OS paths go through the Sysfs seam (util/sysfs.h: sys/ and proc/
+// under one root), so unit tests use a fake tree.
 //
 // The functions return Status (OK, or kBusy / kNotFound / kIoError with a
 // message naming the device and the fix); callers turn failures into
@@ -20,14 +24,9 @@
 #include <string>
 
 #include "util/status.h"
+#include "util/sysfs.h"
 
 namespace tierbench {
-
-// Where the guard (and io/target.h) find the kernel's views.
-struct HostPaths {
-  std::string proc_root = "/proc";
-  std::string sys_root = "/sys";
-};
 
 // A block device as the kernel names it in /sys/class/block.
 struct BlockDeviceId {
@@ -37,15 +36,15 @@ struct BlockDeviceId {
 };
 
 // Resolves a device node ("/dev/loop0") to its id through stat(2) and
-// <sys>/dev/block/M:m. kNotFound when missing, kInvalidArgument when it is
+// sys/dev/block/M:m. kNotFound when missing, kInvalidArgument when it is
 // not a block device.
-Status ResolveBlockDevice(const std::string& dev_path, const HostPaths& paths,
+Status ResolveBlockDevice(const std::string& dev_path, const Sysfs& os,
                           BlockDeviceId* id);
 
 // OK when neither the device nor any of its partitions is mounted, used as
 // swap or held; otherwise kBusy with the reason.
-Status CheckDeviceNotInUse(const BlockDeviceId& id, const HostPaths& paths);
-Status CheckDeviceNotInUse(const std::string& dev_path, const HostPaths& paths);
+Status CheckDeviceNotInUse(const BlockDeviceId& id, const Sysfs& os);
+Status CheckDeviceNotInUse(const std::string& dev_path, const Sysfs& os);
 
 // Reads the known magic bytes of `path` (a device or an image file). Sets
 // *signature to "" when none is found, else to a short name ("ext2/3/4
@@ -53,7 +52,7 @@ Status CheckDeviceNotInUse(const std::string& dev_path, const HostPaths& paths);
 Status DetectSignature(const std::string& path, std::string* signature);
 
 // CheckDeviceNotInUse + no signature: OK when `dev_path` may be overwritten.
-Status CheckDeviceWritable(const std::string& dev_path, const HostPaths& paths);
+Status CheckDeviceWritable(const std::string& dev_path, const Sysfs& os);
 
 }  // namespace tierbench
 

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "util/status.h"
-#include "workload/job_spec.h"
+#include "util/io_dir.h"
 
 namespace tierbench {
 

@@ -25,8 +25,8 @@ std::string Errno(int err) { return std::strerror(err); }
 
 // Logical block size of the device holding a filesystem (dev = st_dev), from
 // sysfs; partitions keep their queue in the parent directory.
-uint32_t FilesystemBlockSize(dev_t dev, const HostPaths& paths) {
-  std::string base = paths.sys_root + "/dev/block/" +
+uint32_t FilesystemBlockSize(dev_t dev, const Sysfs& os) {
+  std::string base = os.Path("sys/dev/block/") +
                      std::to_string(major(dev)) + ":" +
                      std::to_string(minor(dev));
   for (const char* rel :
@@ -68,7 +68,7 @@ Target& Target::operator=(Target&& other) noexcept {
   return *this;
 }
 
-TargetInfo Target::Inspect(const std::string& path, const HostPaths& paths) {
+TargetInfo Target::Inspect(const std::string& path, const Sysfs& os) {
   TargetInfo info;
   info.path = path;
   struct stat st;
@@ -80,7 +80,7 @@ TargetInfo Target::Inspect(const std::string& path, const HostPaths& paths) {
                                   ? "."
                                   : path.substr(0, std::max<size_t>(slash, 1));
       if (stat(dir.c_str(), &st) == 0)
-        info.logical_block_size = FilesystemBlockSize(st.st_dev, paths);
+        info.logical_block_size = FilesystemBlockSize(st.st_dev, os);
       return info;
     }
     throw SysError("Cannot examine the target. File: " + path + "; SysErr: " +
@@ -89,7 +89,7 @@ TargetInfo Target::Inspect(const std::string& path, const HostPaths& paths) {
   info.exists = true;
   if (S_ISREG(st.st_mode)) {
     info.size_bytes = static_cast<uint64_t>(st.st_size);
-    info.logical_block_size = FilesystemBlockSize(st.st_dev, paths);
+    info.logical_block_size = FilesystemBlockSize(st.st_dev, os);
     return info;
   }
   if (!S_ISBLK(st.st_mode)) {

@@ -44,7 +44,7 @@ class Target {
   // path cannot be examined (other than not existing: exists = false, which
   // the caller judges), ConfigError when it is neither a regular file nor a
   // block device.
-  static TargetInfo Inspect(const std::string& path, const HostPaths& paths);
+  static TargetInfo Inspect(const std::string& path, const Sysfs& os);
 
   // Opens `path` read-only or read-write, with O_DIRECT when `direct`.
   // Throws SysError on failure; with `direct`, a filesystem that refuses

@@ -118,8 +118,7 @@ double CellRunner::Drain(CacheLayer& layer, const std::string& what,
   return drained;
 }
 void CellRunner::DropCaches() {
-  ::sync();
-  Status s = sysfs_.Write("proc/sys/vm/drop_caches", "3");
+  Status s = DropPageCache(sysfs_);
   if (!s.ok()) {
     throw SysError::From(
         "cannot drop the page cache (" +
@@ -137,7 +136,7 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
     if (w.is_db) {
       DbCellOptions db;
       db.destructive = options_.destructive;
-      db.proc_root = setup_.host.proc_root;
+      db.os = setup_.os;
       JobResult job = hooks_.run_db
                           ? hooks_.run_db(w.db, target, db, &rec->db_info)
                           : RunDbCell(w.db, target, db, &rec->db_info);

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "cache/sysfs.h"
+#include "util/sysfs.h"
 #include "cache/layer_registry.h"
 #include "db/db_cell.h"
 #include "orchestrate/run_plan.h"

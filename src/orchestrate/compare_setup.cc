@@ -272,7 +272,7 @@ void CheckRawTarget(const std::string& option, const std::string& path,
   const bool is_block = ::stat(path.c_str(), &st) == 0 && S_ISBLK(st.st_mode);
   BlockDeviceId id;
   if (is_block) {
-    Status s = ResolveBlockDevice(path, setup.host, &id);
+    Status s = ResolveBlockDevice(path, setup.os, &id);
     if (!s.ok())
       throw SysError::From("cannot identify " + option + " " + path, s);
     name = id.name;
@@ -295,8 +295,8 @@ void CheckRawTarget(const std::string& option, const std::string& path,
     }
   }
   if (!is_block) return;
-  Status s = writes ? CheckDeviceWritable(path, setup.host)
-                    : CheckDeviceNotInUse(id, setup.host);
+  Status s = writes ? CheckDeviceWritable(path, setup.os)
+                    : CheckDeviceNotInUse(id, setup.os);
   if (!s.ok()) {
     throw SafetyError("refusing " + option + " " + path +
                       ". Reason: " + s.message());
@@ -355,8 +355,7 @@ CompareSetup PrepareCompare(const CompareOptions& o, const LayerEnv& env) {
         "device-mapper), drops the page cache and writes block devices. Fix: run it as root "
         "(sudo), or use `tierbench lab`");
   }
-  const std::string base = real_root ? "" : setup.host_root;
-  setup.host = HostPaths{base + "/proc", base + "/sys"};
+  setup.os = sysfs;
   CheckOptions(o);
   setup.modes = LoadModes(o);
 

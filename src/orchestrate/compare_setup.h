@@ -36,7 +36,7 @@
 #include "cache/cache_layer.h"
 #include "cache/mode_file.h"
 #include "cache/layer_registry.h"
-#include "cache/sysfs.h"
+#include "util/sysfs.h"
 #include "db/db_cell.h"
 #include "io/device_guard.h"
 #include "orchestrate/compare_options.h"
@@ -71,7 +71,7 @@ struct CompareSetup {
   // Warnings that concern every cache cell (e.g. unequal cache capacity).
   std::vector<std::string> stack_warnings;
   std::string host_root;      // --sysfs-root
-  HostPaths host;             // <root>/proc, <root>/sys
+  Sysfs os;                   // sys/ and proc/ under --sysfs-root
   uint64_t region_bytes = 0;  // smallest target size; 0 when unknown
   std::string run_id;
   std::string run_dir;  // <results>/<run-id>

@@ -54,7 +54,7 @@ json RawTargetJson(const std::string& path, const CompareSetup& setup,
   struct stat st;
   BlockDeviceId id;
   if (::stat(path.c_str(), &st) == 0 && S_ISBLK(st.st_mode) &&
-      ResolveBlockDevice(path, setup.host, &id).ok()) {
+      ResolveBlockDevice(path, setup.os, &id).ok()) {
     j["device"] = id.name;
     j["queue"] = ReadQueueSettings(sysfs, id.name).ToJson();
   } else {

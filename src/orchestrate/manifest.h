@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cache/sysfs.h"
+#include "util/sysfs.h"
 #include "orchestrate/compare_options.h"
 #include "orchestrate/compare_setup.h"
 

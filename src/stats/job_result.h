@@ -17,7 +17,7 @@
 #include "stats/latency_histogram.h"
 #include "stats/running_stat.h"
 #include "stats/time_series.h"
-#include "workload/job_spec.h"
+#include "workload/job_spec.h"  // JobResult records the JobSpec it ran
 
 namespace tierbench {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "workload/job_spec.h"
-#include "workload/rng.h"
+#include "util/rng.h"
 
 namespace tierbench {
 

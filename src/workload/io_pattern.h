@@ -41,7 +41,7 @@
 #include "workload/block_size_picker.h"
 #include "workload/job_spec.h"
 #include "workload/offset_generator.h"
-#include "workload/rng.h"
+#include "util/rng.h"
 
 namespace tierbench {
 

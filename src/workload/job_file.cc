@@ -19,24 +19,6 @@
 
 namespace tierbench {
 
-const char* RwPatternName(RwPattern p) {
-  switch (p) {
-    case RwPattern::kRead:
-      return "read";
-    case RwPattern::kWrite:
-      return "write";
-    case RwPattern::kRandRead:
-      return "randread";
-    case RwPattern::kRandWrite:
-      return "randwrite";
-    case RwPattern::kReadWrite:
-      return "rw";
-    case RwPattern::kRandReadWrite:
-      return "randrw";
-  }
-  return "?";
-}
-
 namespace {
 
 constexpr uint64_t kSectorBytes = 512;

@@ -15,34 +15,9 @@
 #include <utility>
 #include <vector>
 
+#include "util/io_dir.h"
+
 namespace tierbench {
-
-enum class IoDir : int { kRead = 0, kWrite = 1 };
-inline constexpr int kNumDirs = 2;
-inline const char* IoDirName(IoDir d) { return d == IoDir::kRead ? "read" : "write"; }
-
-// fio's rw= values that tierbench supports.
-enum class RwPattern {
-  kRead,           // read: sequential reads
-  kWrite,          // write: sequential writes
-  kRandRead,       // randread
-  kRandWrite,      // randwrite
-  kReadWrite,      // rw / readwrite: sequential mixed
-  kRandReadWrite,  // randrw: random mixed
-};
-
-inline bool PatternIsRandom(RwPattern p) {
-  return p == RwPattern::kRandRead || p == RwPattern::kRandWrite ||
-         p == RwPattern::kRandReadWrite;
-}
-inline bool PatternReads(RwPattern p) {
-  return p != RwPattern::kWrite && p != RwPattern::kRandWrite;
-}
-inline bool PatternWrites(RwPattern p) {
-  return p != RwPattern::kRead && p != RwPattern::kRandRead;
-}
-// fio's spelling: "read", "write", "randread", "randwrite", "rw", "randrw".
-const char* RwPatternName(RwPattern p);
 
 // Block sizes for one direction. Exactly one form is in effect:
 //  - split non-empty: bssplit, (size, percent) pairs, percents sum to 100;

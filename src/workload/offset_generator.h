@@ -21,7 +21,7 @@
 
 #include <cstdint>
 
-#include "workload/rng.h"
+#include "util/rng.h"
 
 namespace tierbench {
 

@@ -81,7 +81,7 @@ void CheckWritableDevice(const PreparedJob& job, const RunOptions& options) {
         " (rw=" + RwPatternName(s.rw) +
         "). Fix: add --destructive if its contents may be destroyed");
   }
-  Status st = CheckDeviceWritable(s.filename, HostPaths{});
+  Status st = CheckDeviceWritable(s.filename, Sysfs());
   if (!st.ok()) {
     throw SafetyError("Refusing to write to the device. " + JobLabel(s) +
                       "; Device: " + s.filename + "; Reason: " + st.message());
@@ -99,7 +99,7 @@ PreparedJob Prepare(const JobSpec& spec, const RunOptions& options,
         "No target for the job. " + JobLabel(spec) +
         "; Fix: set filename= in the job file or pass --filename");
   }
-  job.info = Target::Inspect(spec.filename, HostPaths{});
+  job.info = Target::Inspect(spec.filename, Sysfs());
   const uint64_t existing = job.info.size_bytes;
   const uint64_t need =
       job.info.is_block ? 0 : RequiredFileBytes(spec, existing);

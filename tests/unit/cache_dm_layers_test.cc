@@ -329,9 +329,17 @@ TEST(DmLayersTest, DmCacheDiagnosisFlagsAColdCellAndWholeBlockCopies) {
   const std::vector<std::string> t = DiagnoseDmCache(o);
   ASSERT_EQ(t.size(), 2u);
   EXPECT_NE(t[1].find("migration_threshold (2048"), std::string::npos) << t[1];
-  // Passthrough measures the origin by design: silent.
+  // Passthrough measures the origin by design: silent...
   o.cache_mode = "passthrough";
   EXPECT_TRUE(DiagnoseDmCache(o).empty());
+  // ...but IO larger than a block is split per block in every mode.
+  o.jobs[0].bs[1].min = o.jobs[0].bs[1].max = 128 * 1024;
+  const std::vector<std::string> s = DiagnoseDmCache(o);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].find("IO of up to 128KiB is split at the 32KiB cache block"),
+            std::string::npos)
+      << s[0];
+  EXPECT_NE(s[0].find("up to 4x the IOs"), std::string::npos);
 }
 
 TEST(DmLayersTest, WritecacheDiagnosisFlagsUncachedReadsAndTheWatermark) {

@@ -48,7 +48,7 @@
 
 #include "cache/bcache_counters.h"
 #include "cache/block_stat.h"
-#include "cache/sysfs.h"
+#include "util/sysfs.h"
 #include "util/status.h"
 
 namespace tierbench {

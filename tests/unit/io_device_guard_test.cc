@@ -30,8 +30,7 @@ class FakeHost {
           "22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n"
           "23 22 0:21 / /proc rw shared:2 - proc proc rw\n");
     Write("proc/swaps", "Filename Type Size Used Priority\n");
-    paths_.proc_root = (root_ / "proc").string();
-    paths_.sys_root = (root_ / "sys").string();
+    paths_ = Sysfs(root_.string());
   }
   ~FakeHost() { fs::remove_all(root_); }
 
@@ -44,13 +43,13 @@ class FakeHost {
   void AddHolder(const std::string& rel_dir, const std::string& holder) {
     fs::create_directories(root_ / rel_dir / "holders" / holder);
   }
-  const HostPaths& paths() const { return paths_; }
+  const Sysfs& paths() const { return paths_; }
   fs::path root() const { return root_; }
 
  private:
   static inline int counter_ = 0;
   fs::path root_;
-  HostPaths paths_;
+  Sysfs paths_;
 };
 
 const BlockDeviceId kLoop7{7, 7, "loop7"};
@@ -91,6 +90,28 @@ TEST(DeviceGuardTest, InUseCases) {
       EXPECT_NE(s.message().find(c.expect), std::string::npos)
           << c.name << ": " << s.message();
     }
+  }
+}
+
+// A member of a device-mapper stack (dm-cache, dm-writecache, an LVM
+// volume) is refused, and the message names the holder for what it is.
+TEST(DeviceGuardTest, DmAndLvmHoldersAreNamed) {
+  const struct {
+    const char* uuid;
+    const char* expect;
+  } cases[] = {
+      {"", "held by dm-3 (device-mapper device tb-dmcache)"},
+      {"LVM-4fK2xyz", "held by dm-3 (LVM volume tb-dmcache)"},
+  };
+  for (const auto& c : cases) {
+    FakeHost host;
+    host.AddHolder("sys/class/block/loop7", "dm-3");
+    std::filesystem::create_directories(host.root() / "sys/class/block/dm-3/dm");
+    host.Write("sys/class/block/dm-3/dm/name", "tb-dmcache\n");
+    host.Write("sys/class/block/dm-3/dm/uuid", std::string(c.uuid) + "\n");
+    Status s = CheckDeviceNotInUse(kLoop7, host.paths());
+    EXPECT_EQ(s.code(), Status::Code::kBusy);
+    EXPECT_NE(s.message().find(c.expect), std::string::npos) << s.message();
   }
 }
 

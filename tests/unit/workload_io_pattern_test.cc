@@ -14,7 +14,7 @@
 #include "workload/block_size_picker.h"
 #include "workload/io_pattern.h"
 #include "workload/offset_generator.h"
-#include "workload/rng.h"
+#include "util/rng.h"
 
 namespace tierbench {
 namespace {

@@ -1,4 +1,4 @@
-#include "cache/sysfs.h"
+#include "util/sysfs.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -142,6 +142,11 @@ Status Sysfs::Resolve(std::string_view rel, std::string* out_rel) const {
                  ? canonical.substr(canonical_root.size() + 1)
                  : std::string();
   return Status::Ok();
+}
+
+Status DropPageCache(const Sysfs& os) {
+  ::sync();
+  return os.Write("proc/sys/vm/drop_caches", "3");
 }
 
 }  // namespace tierbench

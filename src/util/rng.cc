@@ -1,4 +1,4 @@
-#include "workload/rng.h"
+#include "util/rng.h"
 
 namespace tierbench {
 namespace {

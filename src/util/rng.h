@@ -3,8 +3,8 @@
 // 64-bit seed, so equal seeds give equal sequences on every machine.
 //
 // Not cryptographic. Not thread-safe: each job clone owns its generators.
-#ifndef TIERBENCH_WORKLOAD_RNG_H_
-#define TIERBENCH_WORKLOAD_RNG_H_
+#ifndef TIERBENCH_UTIL_RNG_H_
+#define TIERBENCH_UTIL_RNG_H_
 
 #include <cstdint>
 
@@ -34,4 +34,4 @@ class Rng {
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_WORKLOAD_RNG_H_
+#endif  // TIERBENCH_UTIL_RNG_H_

@@ -1,7 +1,10 @@
-// Sysfs: every file access of the cache module goes through one of these, so
+// Sysfs: the one OS seam for the kernel's views under sys/ and proc/. Every
+// read and write of sysfs and procfs (the cache layers, the device guard,
+// target inspection, dropping the page cache) goes through one of these, so
 // that unit tests can point it at a fake tree in a temporary directory
 // (leveldb's Env idea). Paths given to the methods are RELATIVE to the root
-// ("sys/block/bcache0/bcache/cache_mode"); the root defaults to "/".
+// ("sys/block/bcache0/bcache/cache_mode", "proc/self/mountinfo"); the root
+// defaults to "/".
 //
 // Semantics mirror what the kernel's sysfs does and what a fake tree of plain
 // files and symlinks can reproduce:
@@ -15,8 +18,8 @@
 // Low-level: returns Status, never throws. Messages name the absolute path.
 //
 // Thread-safety: const methods only; safe to share between threads.
-#ifndef TIERBENCH_CACHE_SYSFS_H_
-#define TIERBENCH_CACHE_SYSFS_H_
+#ifndef TIERBENCH_UTIL_SYSFS_H_
+#define TIERBENCH_UTIL_SYSFS_H_
 
 #include <functional>
 #include <string>
@@ -72,6 +75,11 @@ class Sysfs {
   WriteHook hook_;    // Empty on real systems.
 };
 
+// sync(2), then writes 3 to proc/sys/vm/drop_caches: the page cache, dentries
+// and inodes are dropped so reads measure the device, not RAM. The Status
+// names the file when the write fails (not root, read-only /proc).
+Status DropPageCache(const Sysfs& os);
+
 }  // namespace tierbench
 
-#endif  // TIERBENCH_CACHE_SYSFS_H_
+#endif  // TIERBENCH_UTIL_SYSFS_H_
