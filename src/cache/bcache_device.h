@@ -33,8 +33,8 @@
 #include "cache/bcache_knobs.h"
 #include "cache/bcache_values.h"
 #include "cache/cache_layer.h"
-#include "util/sysfs.h"
 #include "util/status.h"
+#include "util/sysfs.h"
 
 namespace tierbench {
 

@@ -46,8 +46,8 @@ void BypassRules(const CellObservation& o, std::vector<std::string>* out) {
   const uint64_t expected = ExpectedBypass(o);
   const uint64_t bypassed = NonNeg(o.delta.common.bypassed_bytes);
   if (total == 0 || o.cache_mode == "none" || bypassed <= expected) return;
-  const double pct = std::min(
-      100.0, 100.0 * static_cast<double>(bypassed - expected) / total);
+  const double pct =
+      std::min(100.0, 100.0 * static_cast<double>(bypassed - expected) / total);
   if (pct < kBypassWarnPct) return;
   const std::string what = Pct(pct) + " of IO bypassed the cache";
   const std::string tail = pct >= 50 ? ": this cell measured the HDD"
@@ -58,15 +58,14 @@ void BypassRules(const CellObservation& o, std::vector<std::string>* out) {
   const bool congestion_on = congested_read > 0 || congested_write > 0;
   const bool sequential = HasSequentialIo(o.jobs);
   if (cutoff > 0 && (sequential || !congestion_on)) {
-    out->push_back(what + " (sequential_cutoff = " +
-                   FormatBcacheSize(cutoff) + ")" + tail +
-                   " (fix: sequential_cutoff=0 in the mode file)");
+    out->push_back(what + " (sequential_cutoff = " + FormatBcacheSize(cutoff) +
+                   ")" + tail + " (fix: sequential_cutoff=0 in the mode file)");
   } else if (congestion_on) {
-    out->push_back(what + " by congestion (congested_read_threshold_us = " +
-                   std::to_string(congested_read) +
-                   ", congested_write_threshold_us = " +
-                   std::to_string(congested_write) + ")" + tail +
-                   " (fix: set both to 0 in the mode file)");
+    out->push_back(
+        what + " by congestion (congested_read_threshold_us = " +
+        std::to_string(congested_read) +
+        ", congested_write_threshold_us = " + std::to_string(congested_write) +
+        ")" + tail + " (fix: set both to 0 in the mode file)");
   } else {
     out->push_back(what +
                    " with sequential_cutoff and congestion bypass off: "

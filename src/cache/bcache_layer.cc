@@ -81,7 +81,8 @@ StackInfo BcacheLayer::Describe() const {
     for (const std::string& c : topo.cache_names) {
       std::string text;
       int64_t n = -1;
-      if (dev_.sysfs().Read("sys/class/block/" + c + "/bcache/nbuckets", &text)
+      if (dev_.sysfs()
+              .Read("sys/class/block/" + c + "/bcache/nbuckets", &text)
               .ok() &&
           ParseInteger(text, &n).ok() && n > 0) {
         total += n * cset.bucket_size_bytes;

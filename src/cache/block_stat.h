@@ -13,8 +13,8 @@
 #include <string>
 #include <string_view>
 
-#include "util/sysfs.h"
 #include "util/status.h"
+#include "util/sysfs.h"
 
 namespace tierbench {
 

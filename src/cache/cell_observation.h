@@ -21,7 +21,7 @@ struct CellObservation {
   std::string state_before;  // the layer's state right before the run
   // Every knob/setting of the stack as read back after the mode was applied.
   std::map<std::string, std::string> settings;
-  int64_t cache_bytes = -1;       // cache capacity of the stack
+  int64_t cache_bytes = -1;        // cache capacity of the stack
   int64_t cache_block_bytes = -1;  // the layer's caching unit
   bool has_counters = false;
   LayerDelta delta;  // over the measured window

@@ -57,27 +57,27 @@ std::vector<std::string> DiagnoseDmCache(const CellObservation& o) {
   const int64_t hits = NonNeg(c.read_hits) + NonNeg(c.write_hits);
   const int64_t misses = NonNeg(c.read_misses) + NonNeg(c.write_misses);
   const int64_t promotions = NonNeg(c.promotions);
-  const bool caching = o.cache_mode == "writeback" ||
-                       o.cache_mode == "writethrough";
+  const bool caching =
+      o.cache_mode == "writeback" || o.cache_mode == "writethrough";
   if (caching && hits + misses > 0 &&
       100.0 * static_cast<double>(hits) / static_cast<double>(hits + misses) <
           kDmCacheColdHitPct) {
     std::string block;
     if (o.cache_block_bytes > 0) {
-      block = " (" + FormatBytes(static_cast<uint64_t>(
-                         promotions * o.cache_block_bytes)) +
-              " of copies)";
+      block =
+          " (" +
+          FormatBytes(static_cast<uint64_t>(promotions * o.cache_block_bytes)) +
+          " of copies)";
     }
     out.push_back(
         Pct(100.0 * static_cast<double>(misses) /
             static_cast<double>(hits + misses)) +
         " of IO missed the cache (" + std::to_string(NonNeg(c.write_misses)) +
         " write and " + std::to_string(NonNeg(c.read_misses)) +
-        " read misses, " + std::to_string(promotions) +
-        " promotions" + block +
+        " read misses, " + std::to_string(promotions) + " promotions" + block +
         "): smq promotes gradually, IO to unpromoted blocks goes to the "
-        "origin with the promotion traffic on top, so this " + o.cache_state +
-        " cell measured the origin, not the cache" +
+        "origin with the promotion traffic on top, so this " +
+        o.cache_state + " cell measured the origin, not the cache" +
         (o.cache_state == "warm"
              ? " (the warm-up did not promote these blocks: a smaller region "
                "or a larger cache)"
@@ -86,24 +86,24 @@ std::vector<std::string> DiagnoseDmCache(const CellObservation& o) {
   if (caching && misses >= kDmCacheMinMisses &&
       static_cast<double>(promotions) < 0.01 * static_cast<double>(misses)) {
     auto it = o.settings.find("migration_threshold");
-    out.push_back("only " + std::to_string(promotions) + " promotions for " +
-                  std::to_string(misses) +
-                  " misses: promotion was held back by migration_threshold "
-                  "(" +
-                  (it == o.settings.end() ? std::string("default 2048")
-                                          : it->second) +
-                  " sectors of migration in flight) and smq's gradual "
-                  "promotion");
+    out.push_back(
+        "only " + std::to_string(promotions) + " promotions for " +
+        std::to_string(misses) +
+        " misses: promotion was held back by migration_threshold "
+        "(" +
+        (it == o.settings.end() ? std::string("default 2048") : it->second) +
+        " sectors of migration in flight) and smq's gradual "
+        "promotion");
   }
   const uint64_t smallest = SmallestIo(o.jobs);
   if (caching && promotions > 0 && o.cache_block_bytes > 0 && smallest > 0 &&
       smallest < static_cast<uint64_t>(o.cache_block_bytes)) {
-    out.push_back(FormatBytes(smallest) + " IO on " +
-                  FormatBytes(static_cast<uint64_t>(o.cache_block_bytes)) +
-                  " cache blocks: every promotion copies a whole block (" +
-                  std::to_string(o.cache_block_bytes /
-                                 static_cast<int64_t>(smallest)) +
-                  "x the IO), so misses cost more than the IO itself");
+    out.push_back(
+        FormatBytes(smallest) + " IO on " +
+        FormatBytes(static_cast<uint64_t>(o.cache_block_bytes)) +
+        " cache blocks: every promotion copies a whole block (" +
+        std::to_string(o.cache_block_bytes / static_cast<int64_t>(smallest)) +
+        "x the IO), so misses cost more than the IO itself");
   }
   // The target's max_io_len is its block size (dm-cache-target.c): larger
   // bios are split per block, in every mode, passthrough included.

@@ -33,8 +33,8 @@ uint64_t NonNeg(int64_t v) { return v < 0 ? 0 : static_cast<uint64_t>(v); }
 
 DmCacheLayer::DmCacheLayer(Sysfs sysfs, std::shared_ptr<DmControl> dm,
                            std::string device, std::string layer_name)
-    : DmTargetLayer(std::move(layer_name), kDmCacheTargetType,
-                    std::move(sysfs), std::move(dm), std::move(device)) {
+    : DmTargetLayer(std::move(layer_name), kDmCacheTargetType, std::move(sysfs),
+                    std::move(dm), std::move(device)) {
   ReadTable();  // SysError when it is not a cache target.
 }
 
@@ -114,9 +114,9 @@ void DmCacheLayer::DrainWithCleaner(double timeout_s) {
   tierbench::Status s = WaitClean(timeout_s, {}, &waited);
   ReloadTable(live, "back from the cleaner policy");
   if (!s.ok()) {
-    throw SysError::From("dm-cache " + dev_.dm_name() +
-                             " did not drain with the cleaner policy",
-                         s);
+    throw SysError::From(
+        "dm-cache " + dev_.dm_name() + " did not drain with the cleaner policy",
+        s);
   }
 }
 

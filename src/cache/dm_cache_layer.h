@@ -71,10 +71,10 @@ class DmCacheLayer : public DmTargetLayer {
   DmCacheStatus ReadStatus() const;
   // Switches the live table to `mode` / `policy` / `args`, draining with
   // the cleaner first when passthrough is asked while dirty.
-  virtual void SwitchTo(const std::string& mode, const std::string& policy,
-                        const std::vector<std::pair<std::string, std::string>>&
-                            policy_args,
-                        std::vector<std::string>* notes);
+  virtual void SwitchTo(
+      const std::string& mode, const std::string& policy,
+      const std::vector<std::pair<std::string, std::string>>& policy_args,
+      std::vector<std::string>* notes);
   // Reloads `table`, keeping the target's start and length.
   void ReloadTable(const DmCacheTable& table, const std::string& why);
   // Drains with the cleaner policy (mode and args kept), then puts the

@@ -41,8 +41,7 @@ bool DmDevice::Resolve(const Sysfs& sysfs, const std::string& device,
     *dm_name = text;
     return true;
   };
-  if (!name.empty() && name.find('/') == std::string::npos &&
-      read_name(name)) {
+  if (!name.empty() && name.find('/') == std::string::npos && read_name(name)) {
     return true;
   }
   // A test root (or a node that could not be stat'ed): /dev/mapper/NAME.
@@ -51,8 +50,7 @@ bool DmDevice::Resolve(const Sysfs& sysfs, const std::string& device,
   for (const std::string& b : blocks) {
     std::string text;
     if (b.rfind("dm-", 0) == 0 &&
-        sysfs.Read("sys/block/" + b + "/dm/name", &text).ok() &&
-        text == name) {
+        sysfs.Read("sys/block/" + b + "/dm/name", &text).ok() && text == name) {
       return read_name(b);
     }
   }
@@ -86,8 +84,8 @@ DmTarget DmDevice::Target(const std::string& type) const {
   }
   if (table.size() != 1 || table[0].type != type) {
     throw SysError("dm device " + dm_name_ + " is not a single " + type +
-                   " target. Table: " + TableText() +
-                   "; Fix: give the " + type + " device itself");
+                   " target. Table: " + TableText() + "; Fix: give the " +
+                   type + " device itself");
   }
   return table[0];
 }
@@ -96,8 +94,7 @@ DmTarget DmDevice::StatusOf(const std::string& type) const {
   std::vector<DmTarget> status;
   Status s = dm_->GetStatus(dm_name_, &status);
   if (!s.ok()) {
-    throw SysError::From("cannot read the status of dm device " + dm_name_,
-                         s);
+    throw SysError::From("cannot read the status of dm device " + dm_name_, s);
   }
   if (status.size() != 1 || status[0].type != type) {
     throw SysError("dm device " + dm_name_ + " has no single " + type +

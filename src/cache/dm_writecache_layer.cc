@@ -28,8 +28,7 @@ const std::vector<std::string>& DmWritecacheKnobs() {
   return knobs;
 }
 
-DmWritecacheLayer::DmWritecacheLayer(Sysfs sysfs,
-                                     std::shared_ptr<DmControl> dm,
+DmWritecacheLayer::DmWritecacheLayer(Sysfs sysfs, std::shared_ptr<DmControl> dm,
                                      std::string device)
     : DmTargetLayer(kDmWritecacheLayerName, kDmWritecacheTargetType,
                     std::move(sysfs), std::move(dm), std::move(device)) {
@@ -159,8 +158,8 @@ tierbench::Status DmWritecacheLayer::WaitClean(double timeout_s,
     if (st.used_blocks() > 0) {
       if (progress) {
         LayerDrainProgress p;
-        p.dirty_bytes = static_cast<int64_t>(st.used_blocks() *
-                                             ReadTable().block_size);
+        p.dirty_bytes =
+            static_cast<int64_t>(st.used_blocks() * ReadTable().block_size);
         p.state = "flushing";
         progress(p);
       }
@@ -214,9 +213,8 @@ LayerCounters DmWritecacheLayer::TakeCounters() const {
     const uint64_t write_hits =
         st.write_hits_uncommitted + st.write_hits_committed;
     c.common.write_hits = static_cast<int64_t>(write_hits);
-    c.common.write_misses =
-        static_cast<int64_t>(st.writes >= write_hits ? st.writes - write_hits
-                                                     : 0);
+    c.common.write_misses = static_cast<int64_t>(
+        st.writes >= write_hits ? st.writes - write_hits : 0);
     c.common.bypassed_ios = static_cast<int64_t>(st.writes_around);
     c.extra["writes_to_cache"] = static_cast<int64_t>(st.writes_to_cache);
     c.extra["writes_blocked_on_freelist"] =

@@ -45,8 +45,8 @@ struct CommonCounters {
 struct LayerCounters {
   uint64_t taken_ns = 0;  // CLOCK_MONOTONIC
   CommonCounters common;
-  int64_t dirty_bytes = -1;  // gauge; -1 when the layer cannot tell
-  std::string state;         // layer's short state ("clean", "dirty", ...)
+  int64_t dirty_bytes = -1;    // gauge; -1 when the layer cannot tell
+  std::string state;           // layer's short state ("clean", "dirty", ...)
   std::string cache_identity;  // changes when the cache device changed
   BlockStat stack;             // IO submitted to the stack device
   BlockStat origin;            // IO that reached the HDD side

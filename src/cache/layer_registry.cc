@@ -33,8 +33,8 @@ Status CheckBcacheKnob(std::string_view group, std::string_view name,
   std::string ignored;
   Status s = KnobValueToWrite(*knob, value, &ignored);
   if (!s.ok()) {
-    return Status::InvalidArgument(s.message() + ". Fix: " +
-                                   std::string(knob->help));
+    return Status::InvalidArgument(s.message() +
+                                   ". Fix: " + std::string(knob->help));
   }
   return Status::Ok();
 }
@@ -62,8 +62,8 @@ LayerKind BcacheKind() {
   return k;
 }
 
-Status CheckUnsigned(std::string_view name, std::string_view value,
-                     int64_t max, const std::string& fix) {
+Status CheckUnsigned(std::string_view name, std::string_view value, int64_t max,
+                     const std::string& fix) {
   int64_t v = -1;
   if (!ParseInteger(value, &v).ok() || v < 0 || v > max) {
     return Status::InvalidArgument("knob \"" + std::string(name) +
@@ -89,9 +89,9 @@ Status CheckDmCacheKnob(std::string_view, std::string_view name,
     return CheckUnsigned(name, value, int64_t{1} << 40,
                          "sectors of migration in flight, e.g. 2048");
   }
-  return Status::InvalidArgument(
-      "unknown dm-cache knob \"" + std::string(name) +
-      "\". Fix: use policy or migration_threshold");
+  return Status::InvalidArgument("unknown dm-cache knob \"" +
+                                 std::string(name) +
+                                 "\". Fix: use policy or migration_threshold");
 }
 
 Status CheckDmWritecacheKnob(std::string_view, std::string_view name,
@@ -112,51 +112,47 @@ Status CheckDmWritecacheKnob(std::string_view, std::string_view name,
                                  names);
 }
 
-LayerKind DmCacheKind() {
+// dm-cache and lvmcache drive the same kernel target: the same modes, knobs
+// and counters; `prefix` names their CSV columns.
+LayerKind CacheTargetKind(const std::string& name, const std::string& summary,
+                          const std::string& prefix) {
   LayerKind k;
-  k.name = kDmCacheLayerName;
-  k.summary =
-      "device-mapper cache target, smq policy (/dev/mapper/NAME; the mode is a "
-      "table reload)";
+  k.name = name;
+  k.summary = summary;
   k.modes = {"writeback", "writethrough", "passthrough"};
   k.knob_groups = {"knobs"};
   k.check_knob = CheckDmCacheKnob;
   k.extra_columns = {
-      {"dm_cache_policy", "policy", "policy as read back from the table"},
-      {"dm_cache_migration_threshold", "migration_threshold",
+      {prefix + "_policy", "policy", "policy as read back from the table"},
+      {prefix + "_migration_threshold", "migration_threshold",
        "migration_threshold (sectors) as the status line reports it"},
-      {"dm_cache_used_blocks", "cache_used_blocks",
+      {prefix + "_used_blocks", "cache_used_blocks",
        "cache blocks in use after the cell"},
-      {"dm_cache_dirty_blocks", "dirty_blocks",
+      {prefix + "_dirty_blocks", "dirty_blocks",
        "dirty cache blocks after the cell"}};
   return k;
 }
 
+LayerKind DmCacheKind() {
+  return CacheTargetKind(
+      kDmCacheLayerName,
+      "device-mapper cache target, smq policy (/dev/mapper/NAME; the mode is "
+      "a table reload)",
+      "dm_cache");
+}
+
 LayerKind LvmcacheKind() {
-  LayerKind k;
-  k.name = kLvmcacheLayerName;
-  k.summary =
+  return CacheTargetKind(
+      kLvmcacheLayerName,
       "LVM cached LV, dm cache target (/dev/VG/LV; the mode is `lvchange "
-      "--cachemode`, LVM's default writethrough)";
-  k.modes = {"writeback", "writethrough", "passthrough"};
-  k.knob_groups = {"knobs"};
-  k.check_knob = CheckDmCacheKnob;
-  k.extra_columns = {
-      {"lvmcache_policy", "policy", "policy as read back from the table"},
-      {"lvmcache_migration_threshold", "migration_threshold",
-       "migration_threshold (sectors) as the status line reports it"},
-      {"lvmcache_used_blocks", "cache_used_blocks",
-       "cache blocks in use after the cell"},
-      {"lvmcache_dirty_blocks", "dirty_blocks",
-       "dirty cache blocks after the cell"}};
-  return k;
+      "--cachemode`, LVM's default writethrough)",
+      "lvmcache");
 }
 
 LayerKind DmWritecacheKind() {
   LayerKind k;
   k.name = kDmWritecacheLayerName;
-  k.summary =
-      "device-mapper writecache target, writes only (/dev/mapper/NAME)";
+  k.summary = "device-mapper writecache target, writes only (/dev/mapper/NAME)";
   k.modes = {"writeback"};
   k.knob_groups = {"knobs"};
   k.check_knob = CheckDmWritecacheKnob;
@@ -221,9 +217,9 @@ std::unique_ptr<CacheLayer> OpenCacheStack(const LayerEnv& env,
     std::vector<DmTarget> table;
     Status s = dm->GetTable(dm_name, &table);
     if (!s.ok()) {
-      throw SysError::From("cannot read the table of dm device " + dm_name +
-                               " (" + device + ")",
-                           s);
+      throw SysError::From(
+          "cannot read the table of dm device " + dm_name + " (" + device + ")",
+          s);
     }
     const std::string type = table.size() == 1 ? table[0].type : "";
     std::string uuid;
@@ -247,10 +243,10 @@ std::unique_ptr<CacheLayer> OpenCacheStack(const LayerEnv& env,
     }
     throw SysError("dm device " + dm_name + " (" + device +
                    ") is no cache stack: its table is " +
-                   (table.empty() ? std::string("empty")
-                                  : std::to_string(table.size()) +
-                                        " target(s), first '" +
-                                        table[0].type + "'") +
+                   (table.empty()
+                        ? std::string("empty")
+                        : std::to_string(table.size()) + " target(s), first '" +
+                              table[0].type + "'") +
                    ". Fix: give a dm `cache` or `writecache` device");
   }
   const bool bcache_loaded = BcacheDevice::ModulePresent(sysfs);

@@ -28,8 +28,8 @@
 
 #include "cache/cache_layer.h"
 #include "cache/lvmcache_layer.h"
-#include "util/sysfs.h"
 #include "util/status.h"
+#include "util/sysfs.h"
 
 namespace tierbench {
 
@@ -42,9 +42,9 @@ struct ExtraColumn {
 };
 
 struct LayerKind {
-  std::string name;     // as in mode files: "bcache"
-  std::string summary;  // one line
-  std::vector<std::string> modes;       // valid "cache_mode" values
+  std::string name;                      // as in mode files: "bcache"
+  std::string summary;                   // one line
+  std::vector<std::string> modes;        // valid "cache_mode" values
   std::vector<std::string> knob_groups;  // JSON keys holding knobs
   // Validates one knob of `group`; InvalidArgument naming it and the fix.
   std::function<Status(std::string_view group, std::string_view name,

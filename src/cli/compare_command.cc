@@ -123,10 +123,11 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--repeat", o.repeat, "repetitions of every cell")
       ->default_val(1)
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--cache-state", args->cache_state,
-                  "cache before each cache cell: cold (emptied: bcache detach + "
-                  "re-attach, dm-cache invalidate, dm-writecache flush), "
-                  "warm (prefill: read the workload's region), as-is")
+  cmd->add_option(
+         "--cache-state", args->cache_state,
+         "cache before each cache cell: cold (emptied: bcache detach + "
+         "re-attach, dm-cache invalidate, dm-writecache flush), "
+         "warm (prefill: read the workload's region), as-is")
       ->default_val("cold")
       ->check(CLI::IsMember({"cold", "warm", "as-is"}));
   cmd->add_option("--results", o.results_dir, "results directory")

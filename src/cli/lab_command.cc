@@ -6,9 +6,9 @@
 #include <iostream>
 #include <memory>
 
+#include "cache/mode_file.h"
 #include "cli/commands.h"
 #include "cli/option_values.h"
-#include "cache/mode_file.h"
 #include "lab/lab_layers.h"
 #include "lab/lab_runner.h"
 #include "util/errors.h"
@@ -110,8 +110,8 @@ void RunLab(LabArgs& a) {
     std::vector<std::string> kept;
     for (const std::string& f : o.mode_files) {
       const ModeSpec m = LoadModeFile(f);
-      if (m.is_raw() || std::find(o.layers.begin(), o.layers.end(),
-                                  m.layer) != o.layers.end()) {
+      if (m.is_raw() || std::find(o.layers.begin(), o.layers.end(), m.layer) !=
+                            o.layers.end()) {
         kept.push_back(f);
       }
     }

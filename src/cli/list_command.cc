@@ -61,7 +61,8 @@ void RegisterListCommand(CLI::App& app, int* exit_code) {
     std::cout << "cache layers (compare --stack DEV detects which):\n";
     for (const LayerKind& k : AllLayerKinds()) {
       std::string modes;
-      for (const std::string& m : k.modes) modes += (modes.empty() ? "" : "|") + m;
+      for (const std::string& m : k.modes)
+        modes += (modes.empty() ? "" : "|") + m;
       std::cout << "  " << k.name << " - " << k.summary << "; modes " << modes
                 << "\n";
     }

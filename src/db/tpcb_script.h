@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "util/status.h"
 #include "util/rng.h"
+#include "util/status.h"
 
 namespace tierbench {
 

@@ -98,7 +98,8 @@ std::string DescribeHolder(const std::string& holder, const Sysfs& os) {
   std::string name, uuid;
   if (os.Read("sys/class/block/" + holder + "/dm/name", &name).ok()) {
     os.Read("sys/class/block/" + holder + "/dm/uuid", &uuid).ok();
-    if (uuid.rfind("LVM-", 0) == 0) return holder + " (LVM volume " + name + ")";
+    if (uuid.rfind("LVM-", 0) == 0)
+      return holder + " (LVM volume " + name + ")";
     return holder + " (device-mapper device " + name + ")";
   }
   if (holder.rfind("bcache", 0) == 0) return holder + " (bcache)";
@@ -169,9 +170,8 @@ Status ResolveBlockDevice(const std::string& dev_path, const Sysfs& os,
   }
   id->major = major(st.st_rdev);
   id->minor = minor(st.st_rdev);
-  std::string link = os.Path("sys/dev/block/") +
-                     std::to_string(id->major) + ":" +
-                     std::to_string(id->minor);
+  std::string link = os.Path("sys/dev/block/") + std::to_string(id->major) +
+                     ":" + std::to_string(id->minor);
   std::error_code ec;
   fs::path target = fs::read_symlink(link, ec);
   id->name =
@@ -186,8 +186,7 @@ Status CheckDeviceNotInUse(const BlockDeviceId& id, const Sysfs& os) {
   return CheckHolders(f, os);
 }
 
-Status CheckDeviceNotInUse(const std::string& dev_path,
-                           const Sysfs& os) {
+Status CheckDeviceNotInUse(const std::string& dev_path, const Sysfs& os) {
   BlockDeviceId id;
   Status s = ResolveBlockDevice(dev_path, os, &id);
   if (!s.ok()) return s;
@@ -226,8 +225,7 @@ Status DetectSignature(const std::string& path, std::string* signature) {
   return Status::Ok();
 }
 
-Status CheckDeviceWritable(const std::string& dev_path,
-                           const Sysfs& os) {
+Status CheckDeviceWritable(const std::string& dev_path, const Sysfs& os) {
   Status s = CheckDeviceNotInUse(dev_path, os);
   if (!s.ok()) return s;
   std::string sig;

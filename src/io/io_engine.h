@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "util/status.h"
 #include "util/io_dir.h"
+#include "util/status.h"
 
 namespace tierbench {
 
@@ -32,10 +32,10 @@ struct IoRequest {
   uint64_t offset = 0;
   uint32_t length = 0;
   void* buffer = nullptr;
-  uint64_t start_ns = 0;   // prepared (fio's start_time)
-  uint64_t issue_ns = 0;   // handed to the kernel (fio's issue_time)
-  int64_t result = 0;      // bytes transferred, or -errno
-  uint32_t index = 0;      // position in the runner's pool
+  uint64_t start_ns = 0;        // prepared (fio's start_time)
+  uint64_t issue_ns = 0;        // handed to the kernel (fio's issue_time)
+  int64_t result = 0;           // bytes transferred, or -errno
+  uint32_t index = 0;           // position in the runner's pool
   void* engine_data = nullptr;  // owned by the engine
 };
 

@@ -26,9 +26,8 @@ std::string Errno(int err) { return std::strerror(err); }
 // Logical block size of the device holding a filesystem (dev = st_dev), from
 // sysfs; partitions keep their queue in the parent directory.
 uint32_t FilesystemBlockSize(dev_t dev, const Sysfs& os) {
-  std::string base = os.Path("sys/dev/block/") +
-                     std::to_string(major(dev)) + ":" +
-                     std::to_string(minor(dev));
+  std::string base = os.Path("sys/dev/block/") + std::to_string(major(dev)) +
+                     ":" + std::to_string(minor(dev));
   for (const char* rel :
        {"/queue/logical_block_size", "/../queue/logical_block_size"}) {
     std::ifstream in(base + rel);

@@ -65,9 +65,8 @@ uint64_t WorkloadRegionBytes(const PreparedWorkload& w) {
   uint64_t region = 0;
   if (w.is_db) return 0;
   for (const JobSpec& j : w.io.jobs) {
-    const uint64_t offset = j.offset.set && !j.offset.is_percent
-                                ? j.offset.bytes
-                                : 0;
+    const uint64_t offset =
+        j.offset.set && !j.offset.is_percent ? j.offset.bytes : 0;
     if (j.size.set && !j.size.is_percent) {
       region = std::max(region, offset + j.size.bytes);
     }
@@ -97,7 +96,8 @@ double CellRunner::Drain(CacheLayer& layer, const std::string& what,
       char line[160];
       std::snprintf(
           line, sizeof line, "%s: draining %s dirty (%s) %.0fs", what.c_str(),
-          FormatBytes(static_cast<uint64_t>(std::max<int64_t>(0, p.dirty_bytes)))
+          FormatBytes(
+              static_cast<uint64_t>(std::max<int64_t>(0, p.dirty_bytes)))
               .c_str(),
           p.state.c_str(), p.elapsed_s);
       DrawProgressLine(line);
@@ -285,7 +285,8 @@ CellRecord CellRunner::Run(const Cell& cell) {
     ThrowIfInterrupted("while waiting for " + layer.layer() +
                        "'s counters after " + label);
   }
-  rec.delta = DiffLayerCounters(before, layer.TakeCounters(), layer.GaugeKeys());
+  rec.delta =
+      DiffLayerCounters(before, layer.TakeCounters(), layer.GaugeKeys());
   rec.has_counters = true;
   rec.drain_after_s = Drain(layer, label, &rec.drain_after_timed_out);
   if (rec.drain_after_timed_out) {
@@ -295,7 +296,8 @@ CellRecord CellRunner::Run(const Cell& cell) {
   for (std::string& warning : DiagnoseCell(Observe(rec), &layer)) {
     rec.warnings.push_back(std::move(warning));
   }
-  for (const std::string& w2 : setup_.stack_warnings) rec.warnings.push_back(w2);
+  for (const std::string& w2 : setup_.stack_warnings)
+    rec.warnings.push_back(w2);
   if (rec.delta.counters_reset) {
     rec.warnings.push_back(
         layer.layer() +

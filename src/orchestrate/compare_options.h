@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "util/sysfs.h"
 #include "cache/layer_registry.h"
 #include "db/db_cell.h"
 #include "orchestrate/run_plan.h"
 #include "stats/job_result.h"
+#include "util/sysfs.h"
 #include "workload/job_file.h"
 #include "workload/runner.h"
 
@@ -24,9 +24,9 @@ struct CompareOptions {
   // --stack DEV (repeatable; --bcache is a synonym): the cache stacks whose
   // modes are compared, one per layer (bcache, dm-cache, dm-writecache).
   std::vector<std::string> stacks;
-  std::string hdd;     // --hdd: raw HDD baseline device or file
-  std::string ssd;     // --ssd: raw SSD baseline device or file
-  std::vector<std::string> mode_paths;         // --modes
+  std::string hdd;  // --hdd: raw HDD baseline device or file
+  std::string ssd;  // --ssd: raw SSD baseline device or file
+  std::vector<std::string> mode_paths;  // --modes
   // mode_paths is the default list (no --modes): the cache modes of layers
   // without a --stack are left out instead of refused.
   bool modes_are_default = false;

@@ -18,12 +18,10 @@ namespace {
 // "cell 3/12 writeback/randread-4k #1: randread read 5123 IOPS, ..." plus
 // the warnings, as one notice per cell.
 std::string CellLine(size_t index, size_t total, const CellRecord& rec) {
-  std::string line = "cell " + std::to_string(index + 1) + "/" +
-                     std::to_string(total) + " " +
-                     (rec.mode->is_raw() ? "" : rec.mode->layer + ":") +
-                     rec.mode->name + "/" +
-                     rec.workload->name + " #" +
-                     std::to_string(rec.cell.repetition) + ":";
+  std::string line =
+      "cell " + std::to_string(index + 1) + "/" + std::to_string(total) + " " +
+      (rec.mode->is_raw() ? "" : rec.mode->layer + ":") + rec.mode->name + "/" +
+      rec.workload->name + " #" + std::to_string(rec.cell.repetition) + ":";
   if (!rec.error.empty()) return line + " FAILED";
   bool first = true;
   for (const MeasuredRow& r : MeasuredRowsOf(rec)) {
@@ -77,8 +75,8 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
       const RestoreReport report = st.layer->RestoreOriginal();
       for (const std::string& f : report.failures) {
         failures.push_back(st.device + ": " + f);
-        LogWarning("could not restore " + st.device + " (" +
-                   st.layer->layer() + "): " + f);
+        LogWarning("could not restore " + st.device + " (" + st.layer->layer() +
+                   "): " + f);
       }
     }
     summary.restore_ok = failures.empty();

@@ -171,8 +171,8 @@ void OpenStacks(const CompareOptions& o, const LayerEnv& env,
       for (const CompareStack& other : all) {
         if (other.layer->layer() == st.layer->layer()) {
           throw ConfigError(
-              "two stacks of layer " + st.layer->layer() + ": " +
-              other.device + " and " + dev +
+              "two stacks of layer " + st.layer->layer() + ": " + other.device +
+              " and " + dev +
               ". Key: --stack; Fix: compare one stack per layer in a run "
               "(its mode files say only the layer, not the device)");
         }
@@ -190,8 +190,8 @@ void OpenStacks(const CompareOptions& o, const LayerEnv& env,
   }
   std::vector<std::string> needed;  // layers with modes, first-seen order
   for (const ModeSpec& m : setup->modes) {
-    if (!m.is_raw() && std::find(needed.begin(), needed.end(), m.layer) ==
-                           needed.end()) {
+    if (!m.is_raw() &&
+        std::find(needed.begin(), needed.end(), m.layer) == needed.end()) {
       needed.push_back(m.layer);
     }
   }
@@ -231,8 +231,8 @@ void OpenStacks(const CompareOptions& o, const LayerEnv& env,
     for (const ModeSpec& m : setup->modes) {
       if (m.layer == layer) modes.push_back(&m);
     }
-    const std::string refusal = it->layer->CheckUsable(
-        modes, o.cache_state != CacheState::kAsIs);
+    const std::string refusal =
+        it->layer->CheckUsable(modes, o.cache_state != CacheState::kAsIs);
     if (!refusal.empty()) throw SysError(refusal);
     setup->stacks.push_back(*it);
   }
@@ -352,7 +352,8 @@ CompareSetup PrepareCompare(const CompareOptions& o, const LayerEnv& env) {
   if (real_root && ::geteuid() != 0) {
     throw SysError(
         "tierbench compare needs root: it switches cache modes (sysfs, "
-        "device-mapper), drops the page cache and writes block devices. Fix: run it as root "
+        "device-mapper), drops the page cache and writes block devices. Fix: "
+        "run it as root "
         "(sudo), or use `tierbench lab`");
   }
   setup.os = sysfs;
@@ -360,7 +361,8 @@ CompareSetup PrepareCompare(const CompareOptions& o, const LayerEnv& env) {
   setup.modes = LoadModes(o);
 
   bool needs_stack = false;
-  for (const ModeSpec& m : setup.modes) needs_stack = needs_stack || !m.is_raw();
+  for (const ModeSpec& m : setup.modes)
+    needs_stack = needs_stack || !m.is_raw();
   std::vector<std::string> targets;
   if (needs_stack) targets = o.stacks;
   for (const ModeSpec& m : setup.modes) {
@@ -398,7 +400,8 @@ CompareSetup PrepareCompare(const CompareOptions& o, const LayerEnv& env) {
   targets.clear();
   for (const CompareStack& st : setup.stacks) targets.push_back(st.device);
   for (const ModeSpec& m : setup.modes) {
-    if (m.is_raw()) targets.push_back(m.target == RawTarget::kHdd ? o.hdd : o.ssd);
+    if (m.is_raw())
+      targets.push_back(m.target == RawTarget::kHdd ? o.hdd : o.ssd);
   }
   for (const std::string& t : targets) {
     const uint64_t bytes = TargetSizeBytes(t);

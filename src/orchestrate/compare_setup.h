@@ -34,12 +34,12 @@
 #include <vector>
 
 #include "cache/cache_layer.h"
-#include "cache/mode_file.h"
 #include "cache/layer_registry.h"
-#include "util/sysfs.h"
+#include "cache/mode_file.h"
 #include "db/db_cell.h"
 #include "io/device_guard.h"
 #include "orchestrate/compare_options.h"
+#include "util/sysfs.h"
 #include "workload/job_spec.h"
 
 namespace tierbench {

@@ -30,8 +30,8 @@ std::string Latency(double us) {
 void PrintComparisonTable(const std::vector<ComparisonRow>& rows,
                           std::ostream& out) {
   std::vector<std::vector<std::string>> cells = {
-      {"layer", "mode", "workload", "job/dir", "IOPS", "MiB/s", "p99",
-       "vs HDD", "vs SSD", "warnings"}};
+      {"layer", "mode", "workload", "job/dir", "IOPS", "MiB/s", "p99", "vs HDD",
+       "vs SSD", "warnings"}};
   std::vector<std::string> notes;
   // Rows grouped by layer (raw baselines first), in first-seen order within.
   std::vector<std::string> layers = {"raw"};

@@ -176,7 +176,8 @@ json BuildManifest(const CompareOptions& o, const CompareSetup& setup,
               {"queue", ReadQueueSettings(sysfs, st.info.name).ToJson()}};
     json members = json::array();
     for (const std::string& m : st.info.members) {
-      if (m != st.info.name) members.push_back(ReadQueueSettings(sysfs, m).ToJson());
+      if (m != st.info.name)
+        members.push_back(ReadQueueSettings(sysfs, m).ToJson());
     }
     j["member_queues"] = members;
     devices["stacks"].push_back(j);

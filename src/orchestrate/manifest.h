@@ -16,9 +16,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "util/sysfs.h"
 #include "orchestrate/compare_options.h"
 #include "orchestrate/compare_setup.h"
+#include "util/sysfs.h"
 
 namespace tierbench {
 

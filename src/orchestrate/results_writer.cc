@@ -26,7 +26,6 @@ std::string Flag(const std::optional<bool>& v) {
   return v ? (*v ? "1" : "0") : "";
 }
 
-
 std::vector<std::string> RunsColumns() {
   std::vector<std::string> cols = RunsCsvLeadingColumns();
   for (const std::string& c : ResultColumnNames()) cols.push_back(c);
@@ -50,7 +49,8 @@ std::vector<std::string> CounterValues(const CellRecord& rec) {
   for (const auto& [k, val] : rec.readback.settings) {
     settings += (settings.empty() ? "" : " ") + k + "=" + val;
   }
-  const bool dirty_known = d.dirty_before_bytes >= 0 && d.dirty_after_bytes >= 0;
+  const bool dirty_known =
+      d.dirty_before_bytes >= 0 && d.dirty_after_bytes >= 0;
   v = {Count(d.common.read_hits),
        Count(d.common.read_misses),
        ratio < 0 ? std::string() : CsvNumber(ratio, 1),
@@ -106,30 +106,15 @@ const std::vector<std::string>& RunsCsvLeadingColumns() {
 
 const std::vector<std::string>& RunsCsvCounterColumns() {
   static const std::vector<std::string> cols = [] {
-    std::vector<std::string> c = {"read_hits",
-                                  "read_misses",
-                                  "read_hit_ratio_pct",
-                                  "write_hits",
-                                  "write_misses",
-                                  "bypassed_ios",
-                                  "bypassed_bytes",
-                                  "promotions",
-                                  "demotions",
-                                  "dirty_before_bytes",
-                                  "dirty_after_bytes",
-                                  "dirty_growth_bytes",
-                                  "drain_before_s",
-                                  "drain_after_s",
-                                  "stack_read_bytes",
-                                  "stack_write_bytes",
-                                  "hdd_read_bytes",
-                                  "hdd_write_bytes",
-                                  "ssd_read_bytes",
-                                  "ssd_write_bytes",
-                                  "cache_bytes",
-                                  "cache_block_bytes",
-                                  "warm_passes",
-                                  "settings"};
+    std::vector<std::string> c = {
+        "read_hits",          "read_misses",       "read_hit_ratio_pct",
+        "write_hits",         "write_misses",      "bypassed_ios",
+        "bypassed_bytes",     "promotions",        "demotions",
+        "dirty_before_bytes", "dirty_after_bytes", "dirty_growth_bytes",
+        "drain_before_s",     "drain_after_s",     "stack_read_bytes",
+        "stack_write_bytes",  "hdd_read_bytes",    "hdd_write_bytes",
+        "ssd_read_bytes",     "ssd_write_bytes",   "cache_bytes",
+        "cache_block_bytes",  "warm_passes",       "settings"};
     for (const LayerKind& kind : AllLayerKinds()) {
       for (const ExtraColumn& e : kind.extra_columns) c.push_back(e.column);
     }

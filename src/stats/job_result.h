@@ -24,32 +24,32 @@ namespace tierbench {
 struct DirectionStats {
   uint64_t ios = 0;
   uint64_t bytes = 0;
-  uint64_t errors = 0;       // completions with result < 0 or short
-  RunningStat slat;          // ns
-  RunningStat clat;          // ns
-  RunningStat lat;           // ns
+  uint64_t errors = 0;  // completions with result < 0 or short
+  RunningStat slat;     // ns
+  RunningStat clat;     // ns
+  RunningStat lat;      // ns
   LatencyHistogram clat_hist;
   LatencyHistogram lat_hist;
-  TimeSeries series;         // per-second IOs and bytes
+  TimeSeries series;  // per-second IOs and bytes
 
   void Merge(const DirectionStats& other);
 };
 
 struct JobResult {
-  std::string name;          // job name (for a merged group: the first job's)
-  std::string unit = "io";   // "io" or "tx" (transactions)
+  std::string name;         // job name (for a merged group: the first job's)
+  std::string unit = "io";  // "io" or "tx" (transactions)
   int group_id = 0;
-  uint32_t jobs = 1;         // job threads merged into this result
-  JobSpec spec;              // the job as run (first job of a merged group)
+  uint32_t jobs = 1;  // job threads merged into this result
+  JobSpec spec;       // the job as run (first job of a merged group)
   DirectionStats dir[kNumDirs];
-  uint64_t runtime_ns = 0;   // measured window (after ramp), max over merged
-  double usr_cpu_sec = 0;    // CPU time of the job threads
+  uint64_t runtime_ns = 0;  // measured window (after ramp), max over merged
+  double usr_cpu_sec = 0;   // CPU time of the job threads
   double sys_cpu_sec = 0;
   uint64_t ctx_switches = 0;
   // IO depth when each IO was submitted: counts for depths 1,2,4,8,16,32,>=64
   // (fio's "IO depths" line).
   uint64_t depth_hist[7] = {0, 0, 0, 0, 0, 0, 0};
-  std::string error;         // empty when the job succeeded
+  std::string error;  // empty when the job succeeded
 
   // IOPS and bytes/s of a direction over runtime_ns (0 when runtime is 0).
   double Iops(IoDir d) const;
@@ -62,8 +62,8 @@ struct JobResult {
 
 // All results of one `tierbench run` (or one compare cell).
 struct RunResult {
-  std::vector<JobResult> jobs;   // after group_reporting merges, file order
-  uint64_t wall_ns = 0;          // whole run including ramp and setup
+  std::vector<JobResult> jobs;  // after group_reporting merges, file order
+  uint64_t wall_ns = 0;         // whole run including ramp and setup
   std::vector<std::string> notices;
 };
 

@@ -9,7 +9,9 @@ namespace tierbench {
 
 enum class IoDir : int { kRead = 0, kWrite = 1 };
 inline constexpr int kNumDirs = 2;
-inline const char* IoDirName(IoDir d) { return d == IoDir::kRead ? "read" : "write"; }
+inline const char* IoDirName(IoDir d) {
+  return d == IoDir::kRead ? "read" : "write";
+}
 
 // fio's rw= values that tierbench supports.
 enum class RwPattern {

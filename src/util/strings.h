@@ -22,7 +22,9 @@ inline std::string_view Trim(std::string_view s) {
 }
 
 // Trim() as a string of its own.
-inline std::string TrimmedCopy(std::string_view s) { return std::string(Trim(s)); }
+inline std::string TrimmedCopy(std::string_view s) {
+  return std::string(Trim(s));
+}
 
 // ASCII lower case of `s`.
 inline std::string Lower(std::string_view s) {

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
-#include <cstring>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -27,10 +27,12 @@ std::string Quoted(std::string_view text) {
 }
 
 // Splits "12.5KiB" into number text "12.5" and unit text "KiB".
-bool SplitNumber(std::string_view s, std::string_view* number, std::string_view* unit) {
+bool SplitNumber(std::string_view s, std::string_view* number,
+                 std::string_view* unit) {
   size_t i = 0;
   bool digits = false;
-  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) {
+  while (i < s.size() &&
+         (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) {
     if (s[i] != '.') digits = true;
     ++i;
   }
@@ -66,7 +68,8 @@ Status ParseSize(std::string_view text, uint64_t* out) {
     const char* p = std::strchr(kPrefixes, u[0]);
     if (p == nullptr || u[0] == '\0') {
       return Status::InvalidArgument(Quoted(text) +
-                                     " has an unknown size unit '" + std::string(unit) + "'");
+                                     " has an unknown size unit '" +
+                                     std::string(unit) + "'");
     }
     int power = static_cast<int>(p - kPrefixes) + 1;
     std::string rest = u.substr(1);
@@ -76,7 +79,8 @@ Status ParseSize(std::string_view text, uint64_t* out) {
       mult = std::pow(1000.0L, power);  // fio kb_base=1024: IEC prefix = 10^3.
     } else {
       return Status::InvalidArgument(Quoted(text) +
-                                     " has an unknown size unit '" + std::string(unit) + "'");
+                                     " has an unknown size unit '" +
+                                     std::string(unit) + "'");
     }
   }
   long double value = 0;
@@ -88,18 +92,20 @@ Status ParseSize(std::string_view text, uint64_t* out) {
     return Status::InvalidArgument(Quoted(text) + " is too large");
   }
   if (bytes != std::floor(bytes)) {
-    return Status::InvalidArgument(Quoted(text) + " is not a whole number of bytes");
+    return Status::InvalidArgument(Quoted(text) +
+                                   " is not a whole number of bytes");
   }
   *out = static_cast<uint64_t>(bytes);
   return Status::Ok();
 }
 
-Status ParseDuration(std::string_view text, uint64_t default_unit_ns, uint64_t* out_ns) {
+Status ParseDuration(std::string_view text, uint64_t default_unit_ns,
+                     uint64_t* out_ns) {
   std::string_view s = Trim(text);
   std::string_view number, unit;
   if (!SplitNumber(s, &number, &unit)) {
-    return Status::InvalidArgument(Quoted(text) +
-                                   " is not a duration (expected e.g. 30, 30s, 500ms, 2m)");
+    return Status::InvalidArgument(
+        Quoted(text) + " is not a duration (expected e.g. 30, 30s, 500ms, 2m)");
   }
   std::string u = Lower(unit);
   long double mult;
@@ -120,8 +126,9 @@ Status ParseDuration(std::string_view text, uint64_t default_unit_ns, uint64_t* 
   } else if (u == "d" || u == "day") {
     mult = 86400.0L * kNsPerSec;
   } else {
-    return Status::InvalidArgument(Quoted(text) + " has an unknown time unit '" +
-                                   std::string(unit) + "' (use us, ms, s, m, h)");
+    return Status::InvalidArgument(
+        Quoted(text) + " has an unknown time unit '" + std::string(unit) +
+        "' (use us, ms, s, m, h)");
   }
   long double value = 0;
   if (!ParseDecimal(number, &value)) {
@@ -162,13 +169,17 @@ std::string FormatBandwidth(double bytes_per_sec) {
 std::string FormatDuration(uint64_t ns) {
   char buf[64];
   if (ns < kNsPerUs) {
-    std::snprintf(buf, sizeof buf, "%lluns", static_cast<unsigned long long>(ns));
+    std::snprintf(buf, sizeof buf, "%lluns",
+                  static_cast<unsigned long long>(ns));
   } else if (ns < kNsPerMs) {
-    std::snprintf(buf, sizeof buf, "%.3gus", static_cast<double>(ns) / kNsPerUs);
+    std::snprintf(buf, sizeof buf, "%.3gus",
+                  static_cast<double>(ns) / kNsPerUs);
   } else if (ns < kNsPerSec) {
-    std::snprintf(buf, sizeof buf, "%.3gms", static_cast<double>(ns) / kNsPerMs);
+    std::snprintf(buf, sizeof buf, "%.3gms",
+                  static_cast<double>(ns) / kNsPerMs);
   } else {
-    std::snprintf(buf, sizeof buf, "%.3gs", static_cast<double>(ns) / kNsPerSec);
+    std::snprintf(buf, sizeof buf, "%.3gs",
+                  static_cast<double>(ns) / kNsPerSec);
   }
   return buf;
 }

@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "workload/job_spec.h"
 #include "util/rng.h"
+#include "workload/job_spec.h"
 
 namespace tierbench {
 

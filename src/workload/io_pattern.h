@@ -38,10 +38,10 @@
 #include <cstdint>
 #include <optional>
 
+#include "util/rng.h"
 #include "workload/block_size_picker.h"
 #include "workload/job_spec.h"
 #include "workload/offset_generator.h"
-#include "util/rng.h"
 
 namespace tierbench {
 

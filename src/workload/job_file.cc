@@ -12,10 +12,9 @@
 #include <sstream>
 
 #include "util/errors.h"
+#include "util/strings.h"
 #include "util/units.h"
 #include "workload/job_file_options.h"
-
-#include "util/strings.h"
 
 namespace tierbench {
 

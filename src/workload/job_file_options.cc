@@ -10,9 +10,8 @@
 #include <functional>
 
 #include "util/errors.h"
-#include "util/units.h"
-
 #include "util/strings.h"
+#include "util/units.h"
 
 namespace tierbench {
 namespace {
@@ -164,8 +163,8 @@ std::vector<std::pair<uint64_t, uint32_t>> ParseSplit(const Ctx& c,
   for (const std::string& entry : Split(text, ':')) {
     if (entry.empty()) continue;
     const size_t slash = entry.find('/');
-    const uint64_t size =
-        ParseBlockSize(c, TrimmedCopy(std::string_view(entry).substr(0, slash)));
+    const uint64_t size = ParseBlockSize(
+        c, TrimmedCopy(std::string_view(entry).substr(0, slash)));
     const std::string weight =
         slash == std::string::npos
             ? ""
@@ -326,10 +325,10 @@ const std::vector<OptionDef>& Options() {
              c.Fail("'" + v[d] + "' is not a range",
                     "write min-max, e.g. 4k-64k");
            }
-           const uint64_t lo =
-               ParseBlockSize(c, TrimmedCopy(std::string_view(v[d]).substr(0, dash)));
-           const uint64_t hi =
-               ParseBlockSize(c, TrimmedCopy(std::string_view(v[d]).substr(dash + 1)));
+           const uint64_t lo = ParseBlockSize(
+               c, TrimmedCopy(std::string_view(v[d]).substr(0, dash)));
+           const uint64_t hi = ParseBlockSize(
+               c, TrimmedCopy(std::string_view(v[d]).substr(dash + 1)));
            if (lo > hi)
              c.Fail("the minimum is larger than the maximum", "write min-max");
            c.draft->spec.bs[d].min = lo;
@@ -430,7 +429,8 @@ const std::vector<OptionDef>& Options() {
       {"randseed",
        {},
        [](const Ctx& c) {
-         c.draft->spec.randseed = ParseUint(c, TrimmedCopy(c.Value()), 0, UINT64_MAX);
+         c.draft->spec.randseed =
+             ParseUint(c, TrimmedCopy(c.Value()), 0, UINT64_MAX);
          c.draft->spec.randseed_set = true;
        }},
       {"group_reporting",

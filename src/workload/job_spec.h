@@ -34,29 +34,31 @@ struct BlockSizeSpec {
 struct SizeSpec {
   bool set = false;
   bool is_percent = false;
-  uint64_t bytes = 0;   // when !is_percent
-  double percent = 0;   // when is_percent, 0 < percent <= 100
+  uint64_t bytes = 0;  // when !is_percent
+  double percent = 0;  // when is_percent, 0 < percent <= 100
   // Resolves against the target's size in bytes.
   uint64_t Resolve(uint64_t target_bytes) const {
     if (!set) return 0;
     if (!is_percent) return bytes;
-    return static_cast<uint64_t>(static_cast<long double>(target_bytes) * percent / 100.0L);
+    return static_cast<uint64_t>(static_cast<long double>(target_bytes) *
+                                 percent / 100.0L);
   }
 };
 
 struct JobSpec {
-  std::string name;        // name= or the section name
-  std::string origin;      // "path/to/file.fio:12": where the section starts
-  std::string filename;    // target: block device or regular file
+  std::string name;      // name= or the section name
+  std::string origin;    // "path/to/file.fio:12": where the section starts
+  std::string filename;  // target: block device or regular file
   RwPattern rw = RwPattern::kRead;
-  uint32_t rwmixread = 50;          // % reads in mixed patterns
-  uint32_t percentage_random = 100; // % random offsets in rand* patterns
-  BlockSizeSpec bs[kNumDirs];       // per direction (bs=r,w)
+  uint32_t rwmixread = 50;                 // % reads in mixed patterns
+  uint32_t percentage_random = 100;        // % random offsets in rand* patterns
+  BlockSizeSpec bs[kNumDirs];              // per direction (bs=r,w)
   uint64_t blockalign[kNumDirs] = {0, 0};  // 0: align to the direction's min bs
   uint32_t iodepth = 1;
   uint32_t iodepth_batch_submit = 1;        // 0 in the file means iodepth
   uint32_t iodepth_batch_complete_min = 1;  // 0 means poll without waiting
-  uint32_t iodepth_batch_complete_max = 0;  // < complete_min: complete_min (fio)
+  uint32_t iodepth_batch_complete_max =
+      0;  // < complete_min: complete_min (fio)
   uint32_t numjobs = 1;
   bool direct = false;
   std::string ioengine = "psync";  // fio's default on Linux
@@ -70,10 +72,10 @@ struct JobSpec {
   bool randseed_set = false;
   uint64_t randseed = 0;
   bool group_reporting = false;
-  bool stonewall = false;          // waits for earlier jobs; new group
-  uint64_t thinktime_ns = 0;       // pause after each IO (fio: usec default)
+  bool stonewall = false;     // waits for earlier jobs; new group
+  uint64_t thinktime_ns = 0;  // pause after each IO (fio: usec default)
   uint64_t rate_iops[kNumDirs] = {0, 0};  // 0: unlimited
-  int group_id = 0;                // reporting group, counted by stonewall
+  int group_id = 0;  // reporting group, counted by stonewall
 };
 
 // A parsed job file (or several, concatenated): the jobs in file order, and

@@ -102,22 +102,14 @@ TEST(LabDm, ColdDmCacheCellIsFlagged) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
   ASSERT_FALSE(dir.path().empty());
-  std::vector<std::string> args = {"--layers",
-                                   "dm-cache",
-                                   "--modes",
-                                   Mode("dm-cache-writeback"),
-                                   "--workloads",
-                                   Workload("randwrite-4k"),
-                                   "--cache-state",
-                                   "cold",
-                                   "--runtime",
-                                   "3",
-                                   "--size",
-                                   "64M",
-                                   "--results",
-                                   dir.path(),
-                                   "--run-id",
-                                   "lab-dm-cold"};
+  std::vector<std::string> args = {"--layers",      "dm-cache",
+                                   "--modes",       Mode("dm-cache-writeback"),
+                                   "--workloads",   Workload("randwrite-4k"),
+                                   "--cache-state", "cold",
+                                   "--runtime",     "3",
+                                   "--size",        "64M",
+                                   "--results",     dir.path(),
+                                   "--run-id",      "lab-dm-cold"};
   TIERBENCH_RUN_LAB(args, 0);
   std::vector<CsvRow> rows = ReadCsv(dir.path() + "/lab-dm-cold/runs.csv");
   const CsvRow* wb = Find(rows, "dm-cache-writeback", "randwrite-4k", "write");

@@ -68,8 +68,9 @@ inline std::string Get(const CsvRow& row, const std::string& col) {
 }
 
 // The first row of (mode, workload, direction).
-inline const CsvRow* Find(const std::vector<CsvRow>& rows, const std::string& mode,
-                   const std::string& workload, const std::string& direction) {
+inline const CsvRow* Find(const std::vector<CsvRow>& rows,
+                          const std::string& mode, const std::string& workload,
+                          const std::string& direction) {
   for (const CsvRow& r : rows) {
     if (Get(r, "mode") == mode && Get(r, "workload") == workload &&
         Get(r, "direction") == direction) {

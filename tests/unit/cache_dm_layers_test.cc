@@ -109,13 +109,12 @@ class FakeDmTree {
     fs::create_directories(root_ + "/sys/class/block");
     fs::create_symlink("../../../" + dir, root_ + "/sys/class/block/" + name);
     fs::create_directories(root_ + "/sys/dev/block");
-    fs::create_symlink("../../../" + dir, root_ + "/sys/dev/block/252:" +
-                                              std::to_string(n));
+    fs::create_symlink("../../../" + dir,
+                       root_ + "/sys/dev/block/252:" + std::to_string(n));
   }
   void Slave(const std::string& of, const std::string& slave) {
-    fs::create_symlink(
-        "../../" + slave,
-        root_ + "/sys/devices/virtual/block/" + of + "/slaves/" + slave);
+    fs::create_symlink("../../" + slave, root_ + "/sys/devices/virtual/block/" +
+                                             of + "/slaves/" + slave);
   }
 
   std::string root_;
@@ -259,10 +258,10 @@ TEST(DmLayersTest, WritecacheKnobsDrainAndCounters) {
   FakeDmTree tree;
   DmWritecacheLayer layer(tree.sysfs(), tree.dm(), tree.Dev("tb-wc"));
   layer.CaptureOriginal();
-  const LayerReadback rb = layer.ApplyMode(
-      Mode("dm-writecache", "writeback",
-           {{"high_watermark", "60"}, {"low_watermark", "40"}}),
-      nullptr);
+  const LayerReadback rb =
+      layer.ApplyMode(Mode("dm-writecache", "writeback",
+                           {{"high_watermark", "60"}, {"low_watermark", "40"}}),
+                      nullptr);
   EXPECT_EQ(rb.settings.at("high_watermark"), "60");
   EXPECT_EQ(rb.settings.at("low_watermark"), "40");
   EXPECT_THROW(layer.ApplyMode(Mode("dm-writecache", "writethrough"), nullptr),
@@ -390,12 +389,15 @@ TEST(DmLayersTest, CompareRunsBothLayersAndRestoresTheirTables) {
   o.ssd = dir + "/ssd.img";
   o.mode_paths = {
       mode_file("hdd", "\"layer\": \"raw\", \"target\": \"hdd\""),
-      mode_file("dmc-wb", "\"layer\": \"dm-cache\", \"cache_mode\": "
-                          "\"writeback\", \"knobs\": {\"policy\": \"smq\"}"),
-      mode_file("dmc-pt", "\"layer\": \"dm-cache\", \"cache_mode\": "
-                          "\"passthrough\""),
-      mode_file("wc", "\"layer\": \"dm-writecache\", \"cache_mode\": "
-                      "\"writeback\", \"knobs\": {\"high_watermark\": 60}")};
+      mode_file("dmc-wb",
+                "\"layer\": \"dm-cache\", \"cache_mode\": "
+                "\"writeback\", \"knobs\": {\"policy\": \"smq\"}"),
+      mode_file("dmc-pt",
+                "\"layer\": \"dm-cache\", \"cache_mode\": "
+                "\"passthrough\""),
+      mode_file("wc",
+                "\"layer\": \"dm-writecache\", \"cache_mode\": "
+                "\"writeback\", \"knobs\": {\"high_watermark\": 60}")};
   o.workload_paths = {dir + "/w.fio"};
   o.results_dir = dir + "/results";
   o.run_id = "dm";
@@ -424,7 +426,8 @@ TEST(DmLayersTest, CompareRunsBothLayersAndRestoresTheirTables) {
   EXPECT_NE(runs.find(",wc,dm-writecache,writeback,"), std::string::npos);
   // Both stacks report 256 MiB / 255 MiB of cache: within 5%, no warning.
   EXPECT_EQ(runs.find("cache capacities differ"), std::string::npos);
-  const auto m = nlohmann::json::parse(ReadAll(dir + "/results/dm/manifest.json"));
+  const auto m =
+      nlohmann::json::parse(ReadAll(dir + "/results/dm/manifest.json"));
   EXPECT_EQ(m["devices"]["stacks"].size(), 2u);
   EXPECT_EQ(m["restore"]["ok"], true);
   // The console table groups rows by layer.

@@ -48,8 +48,8 @@
 
 #include "cache/bcache_counters.h"
 #include "cache/block_stat.h"
-#include "util/sysfs.h"
 #include "util/status.h"
+#include "util/sysfs.h"
 
 namespace tierbench {
 

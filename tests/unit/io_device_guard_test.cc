@@ -106,7 +106,8 @@ TEST(DeviceGuardTest, DmAndLvmHoldersAreNamed) {
   for (const auto& c : cases) {
     FakeHost host;
     host.AddHolder("sys/class/block/loop7", "dm-3");
-    std::filesystem::create_directories(host.root() / "sys/class/block/dm-3/dm");
+    std::filesystem::create_directories(host.root() /
+                                        "sys/class/block/dm-3/dm");
     host.Write("sys/class/block/dm-3/dm/name", "tb-dmcache\n");
     host.Write("sys/class/block/dm-3/dm/uuid", std::string(c.uuid) + "\n");
     Status s = CheckDeviceNotInUse(kLoop7, host.paths());

@@ -131,7 +131,9 @@ TEST(DiagnosisTest, Rules) {
        "writethrough",
        {"with sequential_cutoff and congestion bypass off"}},
       {"cache nearly full",
-       [](CellObservation* o) { o->delta.extra["cache_available_percent"] = 3; },
+       [](CellObservation* o) {
+         o->delta.extra["cache_available_percent"] = 3;
+       },
        "writethrough",
        {"cache nearly full (cache_available_percent = 3)"}},
       {"none served by a warm cache (as-is)",

@@ -198,7 +198,8 @@ TEST_F(ProtocolTest, RunsEveryCellAppliesModesAndRestores) {
   const auto m = nlohmann::json::parse(ReadAll(RunDir() + "/manifest.json"));
   EXPECT_EQ(m["status"], "complete");
   EXPECT_EQ(m["restore"]["ok"], true);
-  EXPECT_EQ(m["original_settings"][bcache_target_]["cache_mode"], "writethrough");
+  EXPECT_EQ(m["original_settings"][bcache_target_]["cache_mode"],
+            "writethrough");
   EXPECT_EQ(m["modes"][2]["readback"]["cache_mode"], "writeback");
   EXPECT_EQ(m["cells"]["finished"], 8);
   EXPECT_EQ(m["workloads"][0]["jobs"][0]["size_bytes"], 256 * 1024);
@@ -338,7 +339,8 @@ TEST_F(ProtocolTest, DefaultModesKeepOnlyTheLayersGiven) {
         << e.what();
   }
   o.modes_are_default = true;
-  const CompareSetup setup = PrepareCompare(o, LayerEnv{fake_.sysfs(), nullptr, nullptr});
+  const CompareSetup setup =
+      PrepareCompare(o, LayerEnv{fake_.sysfs(), nullptr, nullptr});
   ASSERT_EQ(setup.modes.size(), 4u);
   for (const ModeSpec& m : setup.modes) EXPECT_NE(m.layer, "dm-cache");
   ASSERT_EQ(setup.stacks.size(), 1u);
@@ -456,7 +458,9 @@ TEST_F(ProtocolTest, ValidationRefusesBeforeTouchingAnything) {
       {"no cache attached", [this](CompareOptions*) { fake_.Detach(); },
        kExitSystem, "has no cache attached"},
       {"not a bcache device",
-       [this](CompareOptions* o) { o->stacks = {fake_.root() + "/dev/bcache7"}; },
+       [this](CompareOptions* o) {
+         o->stacks = {fake_.root() + "/dev/bcache7"};
+       },
        kExitSystem, "bcache7"},
       {"bad repeat", [](CompareOptions* o) { o->repeat = 0; }, kExitConfig,
        "--repeat"},

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "util/errors.h"
+#include "util/rng.h"
 #include "workload/block_size_picker.h"
 #include "workload/io_pattern.h"
 #include "workload/offset_generator.h"
-#include "util/rng.h"
 
 namespace tierbench {
 namespace {
