@@ -179,8 +179,10 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
       cmd->add_option("--layers", args->layers,
                       "Stacks to build and compare, comma-separated, in this "
                       "order (default: bcache,dm-cache,dm-writecache)");
-  cmd->add_option("--modes", o.mode_files,
-                  "Mode files (default: every modes/*.json)")
+  cmd->add_option(
+         "--modes", o.mode_files,
+         "Mode files (default: every modes/*.json of a layer in --layers, and "
+         "the raw ones)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--workloads", o.workload_files,
                   "Workload files (.fio or .json)")

@@ -56,6 +56,8 @@ struct CompareHooks {
   // Device-mapper access for dm stacks; default: libdevmapper. Tests pass
   // a kernel-emulating fake.
   std::shared_ptr<DmControl> dm;
+  // Runs the lvm tools for lvmcache stacks; default: the real `lvm`.
+  LvmRunner lvm;
   // Waits `seconds` (stats lag, drain polls); must return early when
   // Interrupted(). Default: sleeps in 100 ms steps.
   std::function<void(double seconds)> sleep;

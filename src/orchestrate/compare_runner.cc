@@ -48,7 +48,7 @@ CompareRunner::CompareRunner(CompareOptions options, CompareHooks hooks)
 CompareSummary CompareRunner::Run(std::ostream& out) {
   SetQuiet(options_.quiet);
   const Sysfs sysfs = hooks_.sysfs ? *hooks_.sysfs : Sysfs(options_.sysfs_root);
-  const LayerEnv env{sysfs, hooks_.dm, nullptr};
+  const LayerEnv env{sysfs, hooks_.dm, hooks_.lvm};
   const CompareSetup setup = PrepareCompare(options_, env);
   const std::vector<Cell> plan =
       BuildRunPlan(setup.modes.size(), setup.workloads.size(), options_.repeat);

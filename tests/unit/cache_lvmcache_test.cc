@@ -12,12 +12,15 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include "cache/layer_registry.h"
 #include "cache/lvmcache_layer.h"
 #include "cache/mode_file.h"
 #include "cache_fake_dm.h"
+#include "orchestrate/compare_runner.h"
 #include "util/errors.h"
+#include "util/interrupt.h"
 
 namespace tierbench {
 namespace {
@@ -379,6 +382,72 @@ TEST(LvmcacheTest, AFailingLvchangeIsOneLineNamingTheCommand) {
         << what;
   }
   EXPECT_EQ(tree.LiveParams(), kLvmTable);
+}
+
+// A whole compare over an lvmcache stack (IO for real on the LV's file,
+// kernel and lvm tools emulated): every switch goes through lvchange, the
+// rows carry the layer, and LVM's original mode and policy come back.
+TEST(LvmcacheTest, CompareRunsLvmcacheModesAndRestoresTheLv) {
+  ResetInterruptForTest();
+  FakeLvmTree tree;
+  const std::string dir = tree.root() + "/work";
+  fs::resize_file(tree.Dev(), 1 << 20);
+  Write(tree.root() + "/proc/sys/vm/drop_caches", "");
+  auto mode_file = [&](const std::string& name, const std::string& body) {
+    const std::string p = dir + "/" + name + ".json";
+    Write(p, "{\"schema_version\": 1, \"name\": \"" + name +
+                 "\", \"description\": \"t\", " + body + "}");
+    return p;
+  };
+  for (const char* f : {"hdd.img", "ssd.img"}) {
+    Write(dir + "/" + f, "");
+    fs::resize_file(dir + "/" + f, 1 << 20);
+  }
+  Write(dir + "/w.fio",
+        "[w]\nrw=randwrite\nbs=4k\nsize=256k\nioengine=psync\ndirect=0\n");
+  CompareOptions o;
+  o.stacks = {tree.Dev()};
+  o.hdd = dir + "/hdd.img";
+  o.ssd = dir + "/ssd.img";
+  o.mode_paths = {
+      mode_file("hdd", "\"layer\": \"raw\", \"target\": \"hdd\""),
+      mode_file("lvm-wb",
+                "\"layer\": \"lvmcache\", \"cache_mode\": "
+                "\"writeback\", \"knobs\": {\"policy\": \"smq\"}"),
+      mode_file("lvm-pt",
+                "\"layer\": \"lvmcache\", \"cache_mode\": "
+                "\"passthrough\", \"knobs\": {\"policy\": \"smq\"}")};
+  o.workload_paths = {dir + "/w.fio"};
+  o.results_dir = dir + "/results";
+  o.run_id = "lvm";
+  o.sysfs_root = tree.root();
+  o.destructive = true;
+  o.quiet = true;
+  CompareHooks hooks;
+  const LayerEnv env = tree.Env();
+  hooks.sysfs = env.sysfs;
+  hooks.dm = env.dm;
+  hooks.lvm = env.lvm;
+  hooks.sleep = [&tree](double) {
+    tree.EditStatus([](DmCacheStatus* s) { s->dirty = 0; });
+  };
+  std::ostringstream out;
+  const CompareSummary summary = CompareRunner(o, hooks).Run(out);
+  EXPECT_EQ(summary.finished_cells, 3u);
+  EXPECT_EQ(summary.failed_cells, 0u);
+  EXPECT_TRUE(summary.restore_ok);
+  // LVM's own view is back as it was, and tierbench never reloaded a table
+  // itself.
+  EXPECT_EQ(tree.lvm().mode, "writethrough");
+  EXPECT_EQ(tree.lvm().policy, "mq");
+  tree.ExpectOnlyLvmReloaded();
+  std::ifstream in(dir + "/results/lvm/runs.csv");
+  std::stringstream runs;
+  runs << in.rdbuf();
+  EXPECT_NE(runs.str().find(",lvm-wb,lvmcache,writeback,"), std::string::npos)
+      << runs.str();
+  EXPECT_NE(runs.str().find(",lvm-pt,lvmcache,passthrough,"),
+            std::string::npos);
 }
 
 }  // namespace
