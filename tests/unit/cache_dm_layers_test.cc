@@ -19,6 +19,7 @@
 #include "cache/layer_registry.h"
 #include "cache/mode_file.h"
 #include "cache_fake_dm.h"
+#include "compare_scratch.h"
 #include "orchestrate/compare_runner.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
@@ -369,41 +370,20 @@ TEST(DmLayersTest, WritecacheDiagnosisFlagsUncachedReadsAndTheWatermark) {
 TEST(DmLayersTest, CompareRunsBothLayersAndRestoresTheirTables) {
   ResetInterruptForTest();
   FakeDmTree tree;
-  const std::string dir = tree.root() + "/work";
-  fs::create_directories(dir);
-  auto mode_file = [&](const std::string& name, const std::string& body) {
-    const std::string p = dir + "/" + name + ".json";
-    Write(p, "{\"schema_version\": 1, \"name\": \"" + name +
-                 "\", \"description\": \"t\", " + body + "}");
-    return p;
-  };
-  for (const char* f : {"hdd.img", "ssd.img"}) {
-    Write(dir + "/" + f, "");
-    fs::resize_file(dir + "/" + f, 1 << 20);
-  }
-  Write(dir + "/w.fio",
-        "[w]\nrw=randwrite\nbs=4k\nsize=256k\nioengine=psync\ndirect=0\n");
-  CompareOptions o;
-  o.stacks = {tree.Dev("tb-dmcache"), tree.Dev("tb-wc")};
-  o.hdd = dir + "/hdd.img";
-  o.ssd = dir + "/ssd.img";
-  o.mode_paths = {
-      mode_file("hdd", "\"layer\": \"raw\", \"target\": \"hdd\""),
-      mode_file("dmc-wb",
-                "\"layer\": \"dm-cache\", \"cache_mode\": "
-                "\"writeback\", \"knobs\": {\"policy\": \"smq\"}"),
-      mode_file("dmc-pt",
-                "\"layer\": \"dm-cache\", \"cache_mode\": "
-                "\"passthrough\""),
-      mode_file("wc",
-                "\"layer\": \"dm-writecache\", \"cache_mode\": "
-                "\"writeback\", \"knobs\": {\"high_watermark\": 60}")};
-  o.workload_paths = {dir + "/w.fio"};
-  o.results_dir = dir + "/results";
-  o.run_id = "dm";
-  o.sysfs_root = tree.root();
-  o.destructive = true;
-  o.quiet = true;
+  const CompareScratch scratch(tree.root());
+  const std::string dir = scratch.dir();
+  CompareOptions o = scratch.Options(
+      {tree.Dev("tb-dmcache"), tree.Dev("tb-wc")},
+      {scratch.Mode("dmc-wb",
+                    "\"layer\": \"dm-cache\", \"cache_mode\": "
+                    "\"writeback\", \"knobs\": {\"policy\": \"smq\"}"),
+       scratch.Mode("dmc-pt",
+                    "\"layer\": \"dm-cache\", \"cache_mode\": "
+                    "\"passthrough\""),
+       scratch.Mode("wc",
+                    "\"layer\": \"dm-writecache\", \"cache_mode\": "
+                    "\"writeback\", \"knobs\": {\"high_watermark\": 60}")},
+      "dm");
   CompareHooks hooks;
   hooks.sysfs = tree.sysfs();
   hooks.dm = tree.dm();

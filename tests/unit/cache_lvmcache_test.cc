@@ -18,6 +18,7 @@
 #include "cache/lvmcache_layer.h"
 #include "cache/mode_file.h"
 #include "cache_fake_dm.h"
+#include "compare_scratch.h"
 #include "orchestrate/compare_runner.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
@@ -390,39 +391,19 @@ TEST(LvmcacheTest, AFailingLvchangeIsOneLineNamingTheCommand) {
 TEST(LvmcacheTest, CompareRunsLvmcacheModesAndRestoresTheLv) {
   ResetInterruptForTest();
   FakeLvmTree tree;
-  const std::string dir = tree.root() + "/work";
   fs::resize_file(tree.Dev(), 1 << 20);
   Write(tree.root() + "/proc/sys/vm/drop_caches", "");
-  auto mode_file = [&](const std::string& name, const std::string& body) {
-    const std::string p = dir + "/" + name + ".json";
-    Write(p, "{\"schema_version\": 1, \"name\": \"" + name +
-                 "\", \"description\": \"t\", " + body + "}");
-    return p;
-  };
-  for (const char* f : {"hdd.img", "ssd.img"}) {
-    Write(dir + "/" + f, "");
-    fs::resize_file(dir + "/" + f, 1 << 20);
-  }
-  Write(dir + "/w.fio",
-        "[w]\nrw=randwrite\nbs=4k\nsize=256k\nioengine=psync\ndirect=0\n");
-  CompareOptions o;
-  o.stacks = {tree.Dev()};
-  o.hdd = dir + "/hdd.img";
-  o.ssd = dir + "/ssd.img";
-  o.mode_paths = {
-      mode_file("hdd", "\"layer\": \"raw\", \"target\": \"hdd\""),
-      mode_file("lvm-wb",
-                "\"layer\": \"lvmcache\", \"cache_mode\": "
-                "\"writeback\", \"knobs\": {\"policy\": \"smq\"}"),
-      mode_file("lvm-pt",
-                "\"layer\": \"lvmcache\", \"cache_mode\": "
-                "\"passthrough\", \"knobs\": {\"policy\": \"smq\"}")};
-  o.workload_paths = {dir + "/w.fio"};
-  o.results_dir = dir + "/results";
-  o.run_id = "lvm";
-  o.sysfs_root = tree.root();
-  o.destructive = true;
-  o.quiet = true;
+  const CompareScratch scratch(tree.root());
+  const std::string dir = scratch.dir();
+  CompareOptions o = scratch.Options(
+      {tree.Dev()},
+      {scratch.Mode("lvm-wb",
+                    "\"layer\": \"lvmcache\", \"cache_mode\": "
+                    "\"writeback\", \"knobs\": {\"policy\": \"smq\"}"),
+       scratch.Mode("lvm-pt",
+                    "\"layer\": \"lvmcache\", \"cache_mode\": "
+                    "\"passthrough\", \"knobs\": {\"policy\": \"smq\"}")},
+      "lvm");
   CompareHooks hooks;
   const LayerEnv env = tree.Env();
   hooks.sysfs = env.sysfs;
