@@ -80,21 +80,34 @@ inline const CsvRow* Find(const std::vector<CsvRow>& rows,
   return nullptr;
 }
 
-#define TIERBENCH_REQUIRE_LAB()                                \
-  do {                                                         \
-    std::string why = LabUnavailableReason();                  \
-    if (!why.empty()) GTEST_SKIP() << "SKIPPED: lab: " << why; \
+// A lab test that cannot run skips on a developer's machine, but with
+// CI=true it FAILS: CI must not pass with its real-kernel tests skipped.
+#define TIERBENCH_LAB_UNAVAILABLE(message)                                \
+  do {                                                                    \
+    const char* ci_env = getenv("CI");                                    \
+    if (ci_env != nullptr && std::string(ci_env) == "true") {             \
+      GTEST_FAIL() << "lab unavailable under CI=true (a skip would hide " \
+                      "the real-kernel tests): "                          \
+                   << message;                                            \
+    }                                                                     \
+    GTEST_SKIP() << "SKIPPED: lab: " << message;                          \
   } while (0)
 
-// Runs the lab; skips when the kernel package cannot be obtained, fails
-// with the lab's output otherwise.
-#define TIERBENCH_RUN_LAB(args, expected_rc)                                \
-  std::string output;                                                       \
-  int rc = RunLab(args, &output);                                           \
-  if (rc == 3 && KernelPackageUnavailable(output))                          \
-    GTEST_SKIP() << "SKIPPED: lab: Debian kernel package unobtainable: "    \
-                 << output.substr(output.size() > 400 ? output.size() - 400 \
-                                                      : 0);                 \
+#define TIERBENCH_REQUIRE_LAB()                       \
+  do {                                                \
+    std::string why = LabUnavailableReason();         \
+    if (!why.empty()) TIERBENCH_LAB_UNAVAILABLE(why); \
+  } while (0)
+
+// Runs the lab; when the kernel package cannot be obtained it skips (fails
+// under CI=true), otherwise a wrong exit code fails with the lab's output.
+#define TIERBENCH_RUN_LAB(args, expected_rc)                           \
+  std::string output;                                                  \
+  int rc = RunLab(args, &output);                                      \
+  if (rc == 3 && KernelPackageUnavailable(output))                     \
+    TIERBENCH_LAB_UNAVAILABLE(                                         \
+        "Debian kernel package unobtainable: " +                       \
+        output.substr(output.size() > 400 ? output.size() - 400 : 0)); \
   ASSERT_EQ(rc, expected_rc) << output
 
 }  // namespace tierbench::labtest
