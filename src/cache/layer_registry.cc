@@ -1,8 +1,5 @@
 #include "cache/layer_registry.h"
 
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-
 #include "cache/bcache_knobs.h"
 #include "cache/bcache_layer.h"
 #include "cache/bcache_values.h"
@@ -10,6 +7,7 @@
 #include "cache/dm_device.h"
 #include "cache/dm_writecache_layer.h"
 #include "cache/lvmcache_layer.h"
+#include "io/device_guard.h"
 #include "util/errors.h"
 
 namespace tierbench {
@@ -191,15 +189,9 @@ std::string LayerKindNames() {
 }
 
 std::string KernelDeviceName(const Sysfs& sysfs, const std::string& device) {
-  if (sysfs.IsRealRoot()) {
-    struct stat st;
-    if (::stat(device.c_str(), &st) == 0 && S_ISBLK(st.st_mode)) {
-      const std::string rel = "sys/dev/block/" +
-                              std::to_string(major(st.st_rdev)) + ":" +
-                              std::to_string(minor(st.st_rdev));
-      std::string canonical;
-      if (sysfs.Resolve(rel, &canonical).ok()) return BaseName(canonical);
-    }
+  BlockDeviceId id;
+  if (sysfs.IsRealRoot() && ResolveBlockDevice(device, sysfs, &id).ok()) {
+    return id.name;
   }
   return BaseName(device);
 }
