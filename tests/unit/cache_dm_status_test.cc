@@ -531,5 +531,49 @@ TEST(FakeDmTest, InjectedFailures) {
   EXPECT_EQ(CacheStatusOf(dm, "tb-dmcache").IoMode(), "writethrough");
 }
 
+// The lines the real 6.1 kernel printed in the lab guest (dmsetup table /
+// status of tb-dmcache, tb-writecache and the lvmcache LV tbvg/main, copied
+// verbatim, trailing blank included) parse into what they say.
+TEST(DmKernelLinesTest, LinesCapturedInTheLabGuestParse) {
+  DmCacheTable t;
+  ASSERT_TRUE(
+      ParseDmCacheTable("252:0 252:1 253:2 64 1 writethrough smq 0", &t).ok());
+  EXPECT_EQ(t.IoMode(), "writethrough");
+  EXPECT_EQ(t.block_sectors, 64u);
+  DmCacheStatus st;
+  ASSERT_TRUE(ParseDmCacheStatus("8 23/4096 64 0/8192 0 0 0 0 0 0 0 1 "
+                                 "writethrough 2 migration_threshold 2048 smq "
+                                 "0 rw - ",
+                                 &st)
+                  .ok());
+  EXPECT_EQ(st.cache_total, 8192u);
+  EXPECT_EQ(st.IoMode(), "writethrough");
+  EXPECT_FALSE(st.read_only);
+  // lvmcache: metadata2, 64 KiB chunks, LVM's smq shown as the kernel's mq
+  // alias with its ten legacy policy arguments.
+  ASSERT_TRUE(ParseDmCacheTable(
+                  "252:3 252:2 252:4 128 2 metadata2 writethrough mq 0", &t)
+                  .ok());
+  EXPECT_EQ(t.policy, "mq");
+  ASSERT_TRUE(
+      ParseDmCacheStatus(
+          "8 17/2048 128 0/4096 0 0 0 0 0 0 0 2 metadata2 writethrough 2 "
+          "migration_threshold 2048 mq 10 random_threshold 0 "
+          "sequential_threshold 0 discard_promote_adjustment 0 "
+          "read_promote_adjustment 0 write_promote_adjustment 0 rw -",
+          &st)
+          .ok());
+  EXPECT_EQ(st.policy_args.size(), 5u);
+  EXPECT_EQ(st.cache_total, 4096u);
+  DmWritecacheTable wt;
+  ASSERT_TRUE(ParseDmWritecacheTable("s 253:3 253:19 4096 0", &wt).ok());
+  EXPECT_EQ(wt.block_size, 4096u);
+  DmWritecacheStatus ws;
+  ASSERT_TRUE(
+      ParseDmWritecacheStatus("0 65280 65280 0 0 0 0 0 0 0 0 0 0 0", &ws).ok());
+  EXPECT_TRUE(ws.has_counters);
+  EXPECT_EQ(ws.used_blocks(), 0u);
+}
+
 }  // namespace
 }  // namespace tierbench
