@@ -54,7 +54,7 @@ void Run(CompareArgs& a, int* exit_code) {
   CompareOptions& o = a.options;
   if (!ParseCacheState(a.cache_state, &o.cache_state)) {
     throw ConfigError("--cache-state: unknown state '" + a.cache_state +
-                      "'. Fix: cold, warm or as-is");
+                      "'. Fix: cold, warm, as-is or warm-until-steady");
   }
   if (!a.runtime.empty())
     o.overrides.runtime_ns = DurationOption("--runtime", a.runtime);
@@ -127,9 +127,25 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
          "--cache-state", args->cache_state,
          "cache before each cache cell: cold (emptied: bcache detach + "
          "re-attach, dm-cache invalidate, dm-writecache flush), "
-         "warm (prefill: read the workload's region), as-is")
+         "warm (prefill: read the workload's region), as-is, "
+         "warm-until-steady (from cold, run the cell's workload in chunks "
+         "under the mode until IOPS and read hits are steady; the time to "
+         "warm is recorded)")
       ->default_val("cold")
-      ->check(CLI::IsMember({"cold", "warm", "as-is"}));
+      ->check(CLI::IsMember({"cold", "warm", "as-is", "warm-until-steady"}));
+  cmd->add_option("--warm-chunk", o.warm_chunk_s,
+                  "warm-until-steady: seconds per chunk (at least the "
+                  "layer's counter lag: ~14 s for bcache)")
+      ->default_val(5);
+  cmd->add_option("--warm-max", o.warm_max_s,
+                  "warm-until-steady: give up (with a warning) after this "
+                  "many seconds")
+      ->default_val(300);
+  cmd->add_option("--working-set", o.working_sets,
+                  "run every fio workload once per working set, its region "
+                  "sized relative to the smallest stack's cache capacity or "
+                  "absolute: e.g. 25%,100%,400% or 64M,1G (workload names "
+                  "get @25%, ...)");
   cmd->add_option("--results", o.results_dir, "results directory")
       ->default_val("results");
   cmd->add_option("--run-id", o.run_id,
@@ -191,6 +207,11 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
       "\\\n"
       "      modes/writeback-nocutoff.json --workloads "
       "workloads/wiki-4k-qd32.fio --cache-state cold\n"
+      "  tierbench compare --stack /dev/bcache0 --hdd /dev/sdb3 --modes "
+      "modes/hdd.json \\\n"
+      "      modes/writeback.json --workloads workloads/randread-zipf.fio "
+      "\\\n"
+      "      --working-set 25%,100%,400% --cache-state warm-until-steady\n"
       "\n"
       "EXIT STATUS\n"
       "  0 every cell ran; 1 a cell's workload failed (its row has the "

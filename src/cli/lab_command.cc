@@ -60,6 +60,7 @@ struct LabArgs {
   CLI::Option* layers_option = nullptr;
   std::string hdd_bw = "120000000", ssd_bw = "0";
   std::string runtime, ramp_time, size, repeat, cache_state, stats_lag;
+  std::string working_set;
   std::vector<std::string> extra;
 };
 
@@ -132,6 +133,7 @@ void RunLab(LabArgs& a) {
   pass("--repeat", a.repeat);
   pass("--cache-state", a.cache_state);
   pass("--stats-lag", a.stats_lag);
+  pass("--working-set", a.working_set);
   o.compare_args.insert(o.compare_args.end(), a.extra.begin(), a.extra.end());
 
   LabRunner runner(
@@ -198,7 +200,11 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--size", args->size, "Passed to compare: bytes per job");
   cmd->add_option("--repeat", args->repeat, "Passed to compare: repetitions");
   cmd->add_option("--cache-state", args->cache_state,
-                  "Passed to compare: cold | warm | as-is");
+                  "Passed to compare: cold | warm | as-is | "
+                  "warm-until-steady");
+  cmd->add_option("--working-set", args->working_set,
+                  "Passed to compare: working sets relative to the cache, "
+                  "e.g. 25%,400%");
   cmd->add_option("--stats-lag", args->stats_lag,
                   "Passed to compare: seconds to wait for bcache's counters");
   cmd->add_option("--compare-arg", args->extra,

@@ -8,6 +8,8 @@
 #include <set>
 
 #include "orchestrate/diagnosis.h"
+#include "orchestrate/steady_state.h"
+#include "util/clock.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 #include "util/log.h"
@@ -238,7 +240,103 @@ void CellRunner::PrepareCacheState(CacheLayer& layer, const std::string& device,
     }
     case CacheState::kAsIs:
       return;
+    case CacheState::kWarmUntilSteady:
+      layer.MakeCold(options_.drain_timeout_s);
+      return;
   }
+}
+
+bool CellRunner::WarmUntilSteady(CacheLayer& layer, const std::string& device,
+                                 const PreparedWorkload& w,
+                                 const std::string& label, CellRecord* rec) {
+  if (w.is_db) {
+    rec->warnings.push_back(
+        "--cache-state warm-until-steady cannot warm a DB workload (its "
+        "database is created in the cell): the cell started cold");
+    return true;
+  }
+  const double chunk_s = options_.warm_chunk_s;
+  const int max_chunks =
+      std::max(1, static_cast<int>(options_.warm_max_s / chunk_s));
+  Workload chunk = w.io;
+  for (JobSpec& j : chunk.jobs) {
+    j.filename = device;
+    j.time_based = true;
+    j.runtime_ns = static_cast<uint64_t>(chunk_s * 1e9);
+    j.ramp_time_ns = 0;
+  }
+  RunOptions ro;
+  ro.destructive = options_.destructive;
+  ro.progress = !options_.quiet;
+  const std::set<std::string> gauges = layer.GaugeKeys();
+  SteadyStateTracker tracker;
+  const uint64_t start = NowNs();
+  double elapsed = 0;
+  bool steady = false;
+  for (int n = 1;; ++n) {
+    ro.progress_label = "warm " + label + " chunk " + std::to_string(n);
+    const LayerCounters before = layer.TakeCounters();
+    RunResult r;
+    try {
+      r = hooks_.run_workload ? hooks_.run_workload(chunk, ro)
+                              : RunWorkload(chunk, ro);
+    } catch (const RunError& e) {
+      rec->error = std::string("warm-up chunk ") + std::to_string(n) +
+                   " failed: " + e.what();
+      LogWarning(label + ": " + rec->error);
+      return false;
+    }
+    ThrowIfInterrupted("while warming " + label + " until steady");
+    const LayerDelta d =
+        DiffLayerCounters(before, layer.TakeCounters(), gauges);
+    double iops = 0;
+    for (const JobResult& j : r.jobs) {
+      iops += j.Iops(IoDir::kRead) + j.Iops(IoDir::kWrite);
+    }
+    // Reads served without the origin, from the block counters of the stack
+    // and its origin: immediate on every layer (bcache's own hit counters
+    // are folded only every ~13.6 s).
+    const uint64_t stack_reads = d.stack.read_bytes();
+    const uint64_t origin_reads = d.origin.read_bytes();
+    double hit = -1;
+    if (stack_reads > 0) {
+      hit = 100.0 * (1.0 - std::min(1.0, static_cast<double>(origin_reads) /
+                                             static_cast<double>(stack_reads)));
+    }
+    tracker.Add({iops, hit});
+    elapsed = static_cast<double>(NowNs() - start) / 1e9;
+    rec->warm_passes = n;
+    char hits[64] = "no reads";
+    if (hit >= 0) {
+      std::snprintf(hits, sizeof hits,
+                    "%.0f%% of reads served without the "
+                    "origin",
+                    hit);
+    }
+    char line[240];
+    std::snprintf(line, sizeof line,
+                  "warm-until-steady %s chunk %d (%.0f s): %.0f IOPS, %s",
+                  label.c_str(), n, elapsed, iops, hits);
+    LogNotice(line);
+    if (tracker.Steady()) {
+      steady = true;
+      break;
+    }
+    if (n >= max_chunks || elapsed + chunk_s > options_.warm_max_s) break;
+  }
+  rec->warm_s = elapsed;
+  rec->warm_hit_pct = tracker.LastHitPct();
+  rec->warm_steady = steady ? 1 : 0;
+  if (!steady) {
+    char secs[64];
+    std::snprintf(secs, sizeof secs, "%d warm-up chunks (%.0f s)",
+                  rec->warm_passes, elapsed);
+    rec->warnings.push_back(
+        std::string("not steady after ") + secs + " (" + tracker.Describe() +
+        "): the cell measured a cache still warming. Fix: a larger "
+        "--warm-max");
+  }
+  return true;
 }
 
 CellRecord CellRunner::Run(const Cell& cell) {
@@ -274,6 +372,10 @@ CellRecord CellRunner::Run(const Cell& cell) {
   // beside the cell's numbers.
   for (const std::string& n : notes) rec.warnings.push_back(n);
   rec.stack = layer.Describe();
+  if (options_.cache_state == CacheState::kWarmUntilSteady &&
+      !WarmUntilSteady(layer, stack->device, w, label, &rec)) {
+    return rec;
+  }
   rec.drain_before_s = Drain(layer, label, &rec.drain_before_timed_out);
   DropCaches();
   rec.state_before = layer.State();

@@ -9,9 +9,17 @@
 //      is served); warm -> BeginWarm, then prefill passes that read the
 //      workload's region until the layer says it is warm (at most
 //      kMaxWarmPasses; DB workloads cannot be prefilled and run as-is with
-//      a warning); as-is -> nothing;
+//      a warning); as-is -> nothing; warm-until-steady -> MakeCold here,
+//      and step 2a;
 //   2. apply the mode and its knobs, each read back (a mismatch is a
 //      SysError); the read-back is recorded in every row;
+//   2a. warm-until-steady only: the cell's own workload runs in chunks of
+//      --warm-chunk seconds under the mode, until SteadyStateTracker says
+//      IOPS and the share of reads served without the origin (from the
+//      stack's and the origin's block counters, which do not lag) are
+//      steady, or --warm-max seconds (or that many chunks' worth) passed (a
+//      warning then). The time taken, the chunks and the last chunk's
+//      share are recorded ("time to warm");
 //   3. wait clean (drain dirty data; the time is drain_before_s);
 //   4. sync + drop the page cache; counters "before";
 //   5. run the workload on the stack device;
@@ -54,7 +62,13 @@ struct CellRecord {
   // Cache cells: what the layer showed after the mode was applied.
   LayerReadback readback;
   StackInfo stack;
-  int warm_passes = 0;       // prefill passes run (warm)
+  int warm_passes = 0;  // prefill passes (warm) or chunks (steady)
+  // warm-until-steady: seconds from cold to steady (or to --warm-max), the
+  // share of the last chunk's reads served without the origin (-1: none),
+  // steady reached (-1: n/a).
+  double warm_s = -1;
+  double warm_hit_pct = -1;
+  int warm_steady = -1;
   std::string state_before;  // the layer's state right before the run
   bool has_counters = false;
   LayerDelta delta;
@@ -89,6 +103,11 @@ class CellRunner {
   void RunWorkloadOn(const PreparedWorkload& w, const std::string& target,
                      const std::string& label, CellRecord* rec);
   void Prefill(const PreparedWorkload& w, const std::string& device);
+  // Step 2a (see the header). Returns false when a chunk failed (recorded
+  // in rec->error; the cell is not measured).
+  bool WarmUntilSteady(CacheLayer& layer, const std::string& device,
+                       const PreparedWorkload& w, const std::string& label,
+                       CellRecord* rec);
   void Sleep(double seconds);
 
   const CompareOptions& options_;

@@ -33,8 +33,15 @@ struct CompareOptions {
   std::vector<std::string> workload_paths;     // --workloads (.fio / .json)
   int repeat = 1;                              // --repeat
   CacheState cache_state = CacheState::kCold;  // --cache-state
-  std::string results_dir = "results";         // --results
-  std::string run_id;                          // --run-id ("": generated)
+  // --working-set: "" or e.g. "25%,100%,400%" (orchestrate/working_set.h).
+  std::string working_sets;
+  // --cache-state warm-until-steady: the workload runs in chunks of
+  // --warm-chunk seconds until steady, for at most --warm-max seconds
+  // (orchestrate/steady_state.h).
+  double warm_chunk_s = 5;
+  double warm_max_s = 300;
+  std::string results_dir = "results";  // --results
+  std::string run_id;                   // --run-id ("": generated)
   // --runtime, --ramp-time, --size, --randseed (filename is set per cell).
   JobOverrides overrides;
   bool destructive = false;      // --destructive

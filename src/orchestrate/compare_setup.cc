@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <set>
 
+#include "orchestrate/working_set.h"
 #include "util/clock.h"
 #include "util/errors.h"
 #include "util/log.h"
@@ -38,6 +39,15 @@ void CheckOptions(const CompareOptions& o) {
   if (o.drain_timeout_s <= 0) {
     throw ConfigError(
         "--drain-timeout must be positive. Fix: --drain-timeout 600");
+  }
+  if (!o.working_sets.empty()) ParseWorkingSets(o.working_sets);
+  if (!(o.warm_chunk_s >= 1)) {
+    throw ConfigError(
+        "--warm-chunk must be at least 1 second. Fix: --warm-chunk 5");
+  }
+  if (!(o.warm_max_s >= o.warm_chunk_s)) {
+    throw ConfigError(
+        "--warm-max must be at least --warm-chunk. Fix: --warm-max 300");
   }
   if (o.mode_paths.empty()) {
     throw ConfigError("no modes to compare. Fix: --modes modes/hdd.json ...");
@@ -411,6 +421,20 @@ CompareSetup PrepareCompare(const CompareOptions& o, const LayerEnv& env) {
   }
   for (PreparedWorkload& w : setup.workloads) {
     if (!w.is_db) ResolveSizes(setup.region_bytes, &w.io);
+  }
+  for (const CompareStack& st : setup.stacks) {
+    const int64_t c = st.info.cache_bytes;
+    if (c > 0 &&
+        (setup.reference_cache_bytes < 0 || c < setup.reference_cache_bytes)) {
+      setup.reference_cache_bytes = c;
+    }
+  }
+  if (!o.working_sets.empty()) {
+    std::vector<std::string> notices;
+    setup.workloads = ExpandWorkingSets(
+        setup.workloads, ParseWorkingSets(o.working_sets),
+        setup.reference_cache_bytes, setup.region_bytes, &notices);
+    for (const std::string& n : notices) LogNotice(n);
   }
 
   setup.run_id = o.run_id.empty() ? DefaultRunId() : o.run_id;

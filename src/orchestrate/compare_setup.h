@@ -22,7 +22,8 @@
 // Job sizes are then made absolute so every target sees the same LBA range:
 // an unset size becomes (smallest target - offset), percentages are resolved
 // against the smallest target, and sizes are rounded down to a whole number
-// of the job's largest block size.
+// of the job's largest block size. With --working-set, every fio workload is
+// then expanded into one copy per working set (orchestrate/working_set.h).
 //
 // Errors: ConfigError / SysError / SafetyError with one-line messages.
 #ifndef TIERBENCH_ORCHESTRATE_COMPARE_SETUP_H_
@@ -50,6 +51,10 @@ struct PreparedWorkload {
   bool is_db = false;
   Workload io;    // fio: jobs with absolute sizes; filename set per cell
   DbWorkload db;  // DB workloads
+  // --working-set: its label ("25%", "1G") and the bytes each job's region
+  // was sized to; "" and 0 without --working-set (orchestrate/working_set.h).
+  std::string working_set;
+  uint64_t working_set_bytes = 0;
   bool Writes() const;
 };
 
@@ -73,6 +78,9 @@ struct CompareSetup {
   std::string host_root;      // --sysfs-root
   Sysfs os;                   // sys/ and proc/ under --sysfs-root
   uint64_t region_bytes = 0;  // smallest target size; 0 when unknown
+  // The capacity --working-set percentages refer to: the smallest cache
+  // among the stacks; -1 when no stack reports one.
+  int64_t reference_cache_bytes = -1;
   std::string run_id;
   std::string run_dir;  // <results>/<run-id>
 

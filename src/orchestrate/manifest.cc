@@ -164,7 +164,11 @@ json BuildManifest(const CompareOptions& o, const CompareSetup& setup,
        o.overrides.size ? SizeToJson(*o.overrides.size) : json(nullptr)},
       {"randseed",
        o.overrides.randseed ? json(*o.overrides.randseed) : json(nullptr)},
-      {"region_bytes", setup.region_bytes}};
+      {"region_bytes", setup.region_bytes},
+      {"working_sets", o.working_sets},
+      {"reference_cache_bytes", setup.reference_cache_bytes},
+      {"warm_chunk_s", o.warm_chunk_s},
+      {"warm_max_s", o.warm_max_s}};
   json devices = {{"hdd", RawTargetJson(o.hdd, setup, sysfs)},
                   {"ssd", RawTargetJson(o.ssd, setup, sysfs)},
                   {"stacks", json::array()}};

@@ -74,6 +74,9 @@ std::vector<std::string> CounterValues(const CellRecord& rec) {
        Count(rec.stack.cache_bytes),
        Count(rec.stack.cache_block_bytes),
        std::to_string(rec.warm_passes),
+       rec.warm_s < 0 ? std::string() : CsvNumber(rec.warm_s, 1),
+       rec.warm_hit_pct < 0 ? std::string() : CsvNumber(rec.warm_hit_pct, 1),
+       rec.warm_steady < 0 ? std::string() : std::to_string(rec.warm_steady),
        settings};
   for (const LayerKind& kind : AllLayerKinds()) {
     for (const ExtraColumn& c : kind.extra_columns) {
@@ -98,9 +101,16 @@ std::vector<std::string> CounterValues(const CellRecord& rec) {
 }  // namespace
 
 const std::vector<std::string>& RunsCsvLeadingColumns() {
-  static const std::vector<std::string> cols = {
-      "run_id",   "mode",       "layer",  "cache_mode_readback",
-      "workload", "repetition", "target", "cache_state"};
+  static const std::vector<std::string> cols = {"run_id",
+                                                "mode",
+                                                "layer",
+                                                "cache_mode_readback",
+                                                "workload",
+                                                "working_set",
+                                                "working_set_bytes",
+                                                "repetition",
+                                                "target",
+                                                "cache_state"};
   return cols;
 }
 
@@ -114,7 +124,8 @@ const std::vector<std::string>& RunsCsvCounterColumns() {
         "drain_before_s",     "drain_after_s",     "stack_read_bytes",
         "stack_write_bytes",  "hdd_read_bytes",    "hdd_write_bytes",
         "ssd_read_bytes",     "ssd_write_bytes",   "cache_bytes",
-        "cache_block_bytes",  "warm_passes",       "settings"};
+        "cache_block_bytes",  "warm_passes",       "warm_s",
+        "warm_hit_ratio_pct", "warm_steady",       "settings"};
     for (const LayerKind& kind : AllLayerKinds()) {
       for (const ExtraColumn& e : kind.extra_columns) c.push_back(e.column);
     }
@@ -228,14 +239,19 @@ void ResultsWriter::WriteFileAtomically(const std::string& file,
 }
 
 void ResultsWriter::AddCell(const CellRecord& rec) {
-  std::vector<std::string> lead = {run_id_,
-                                   rec.mode->name,
-                                   rec.mode->layer,
-                                   rec.readback.cache_mode,
-                                   rec.workload->name,
-                                   std::to_string(rec.cell.repetition),
-                                   rec.target,
-                                   rec.cache_state};
+  std::vector<std::string> lead = {
+      run_id_,
+      rec.mode->name,
+      rec.mode->layer,
+      rec.readback.cache_mode,
+      rec.workload->name,
+      rec.workload->working_set,
+      rec.workload->working_set_bytes == 0
+          ? std::string()
+          : std::to_string(rec.workload->working_set_bytes),
+      std::to_string(rec.cell.repetition),
+      rec.target,
+      rec.cache_state};
   const std::vector<std::string> counters = CounterValues(rec);
   std::vector<JobResult> jobs = rec.result.jobs;
   if (!rec.error.empty()) {

@@ -28,8 +28,10 @@
 namespace tierbench {
 
 // 2: layer-neutral counter columns (read_hits, write_hits, promotions, ...),
-// cache_bytes, settings and the layers' extra columns.
-inline constexpr int kRunsCsvSchemaVersion = 2;
+// cache_bytes, settings and the layers' extra columns. 3: working_set and
+// working_set_bytes after "workload"; warm_s, warm_hit_ratio_pct and
+// warm_steady after warm_passes (--cache-state warm-until-steady).
+inline constexpr int kRunsCsvSchemaVersion = 3;
 // 2: a "layer" column after "mode".
 inline constexpr int kComparisonCsvSchemaVersion = 2;
 

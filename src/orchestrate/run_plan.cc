@@ -10,13 +10,15 @@ const char* CacheStateName(CacheState s) {
       return "warm";
     case CacheState::kAsIs:
       return "as-is";
+    case CacheState::kWarmUntilSteady:
+      return "warm-until-steady";
   }
   return "?";
 }
 
 bool ParseCacheState(const std::string& text, CacheState* out) {
-  for (CacheState s :
-       {CacheState::kCold, CacheState::kWarm, CacheState::kAsIs}) {
+  for (CacheState s : {CacheState::kCold, CacheState::kWarm, CacheState::kAsIs,
+                       CacheState::kWarmUntilSteady}) {
     if (text == CacheStateName(s)) {
       *out = s;
       return true;

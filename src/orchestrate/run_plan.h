@@ -17,9 +17,12 @@
 
 namespace tierbench {
 
-// How the cache is prepared before each bcache cell (--cache-state).
-enum class CacheState { kCold, kWarm, kAsIs };
-// "cold" | "warm" | "as-is".
+// How the cache is prepared before each cache cell (--cache-state):
+// cold (emptied), warm (prefilled by read passes over the region), as-is,
+// or warm-until-steady (emptied, then the cell's own workload runs in chunks
+// until IOPS and the read hit ratio are steady, orchestrate/steady_state.h).
+enum class CacheState { kCold, kWarm, kAsIs, kWarmUntilSteady };
+// "cold" | "warm" | "as-is" | "warm-until-steady".
 const char* CacheStateName(CacheState s);
 // Parses the names above; false for anything else.
 bool ParseCacheState(const std::string& text, CacheState* out);
