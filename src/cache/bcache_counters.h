@@ -1,5 +1,6 @@
 // Snapshots of bcache's accounting and of the block counters of the three
-// devices of a stack, and their difference over a run window.
+// devices of a stack. BcacheLayer maps them onto LayerCounters; their
+// difference over a run window is DiffLayerCounters (cache/layer_counters.h).
 //
 // COUNTER LAG: bcache folds its per-IO counters into stats_total only every
 // 300 s / 22 ~= 13.6 s. A snapshot taken right after IO misses up to that much
@@ -50,30 +51,6 @@ struct CounterSnapshot {
   BlockStat cache;           // IO that reached the SSD (zero when none).
 };
 
-struct CounterDelta {
-  double seconds = 0;
-  BcacheStatsTotal stats;  // after - before; 0 where a counter went back.
-  uint64_t dirty_before_bytes = 0;
-  uint64_t dirty_after_bytes = 0;
-  int64_t dirty_growth_bytes = 0;  // after - before, may be negative.
-  BlockStat bcache;
-  BlockStat backing;
-  BlockStat cache;
-  // A counter went backwards (clear_stats, re-registration) or the cache
-  // device changed between the snapshots: the delta is not trustworthy.
-  bool counters_reset = false;
-
-  // 100 * hits / (hits + misses) of READS, or -1 when there were none.
-  double read_hit_ratio_pct() const;
-  // {"seconds", "cache_hits", ..., "bypassed_bytes", "dirty_before_bytes",
-  //  "dirty_after_bytes", "dirty_growth_bytes", "bcache_read_bytes",
-  //  "bcache_write_bytes", "hdd_read_bytes", "hdd_write_bytes",
-  //  "ssd_read_bytes", "ssd_write_bytes", "counters_reset"}.
-  nlohmann::json ToJson() const;
-};
-
-CounterDelta DiffCounters(const CounterSnapshot& before,
-                          const CounterSnapshot& after);
 
 }  // namespace tierbench
 

@@ -13,7 +13,6 @@
 namespace tierbench {
 namespace {
 
-constexpr double kPollSeconds = 0.5;
 constexpr char kDefaultPolicy[] = "smq";
 // A warm-up pass whose reads hit the cache at least this often ends the
 // warm-up.
@@ -39,25 +38,13 @@ DmCacheLayer::DmCacheLayer(Sysfs sysfs, std::shared_ptr<DmControl> dm,
 }
 
 DmCacheTable DmCacheLayer::ReadTable() const {
-  const DmTarget t = dev_.Target(kDmCacheTargetType);
-  DmCacheTable table;
-  tierbench::Status s = ParseDmCacheTable(t.params, &table);
-  if (!s.ok()) {
-    throw SysError::From("cannot parse the cache table of " + dev_.dm_name(),
-                         s);
-  }
-  return table;
+  return Parse(dev_.Target(kDmCacheTargetType), &ParseDmCacheTable,
+               "cache table");
 }
 
 DmCacheStatus DmCacheLayer::ReadStatus() const {
-  const DmTarget t = dev_.StatusOf(kDmCacheTargetType);
-  DmCacheStatus st;
-  tierbench::Status s = ParseDmCacheStatus(t.params, &st);
-  if (!s.ok()) {
-    throw SysError::From("cannot parse the cache status of " + dev_.dm_name(),
-                         s);
-  }
-  return st;
+  return Parse(dev_.StatusOf(kDmCacheTargetType), &ParseDmCacheStatus,
+               "cache status");
 }
 
 StackInfo DmCacheLayer::Describe() const {
@@ -256,35 +243,19 @@ bool DmCacheLayer::WarmNeedsAnotherPass(const LayerDelta& pass,
 tierbench::Status DmCacheLayer::WaitClean(double timeout_s,
                                           const ProgressFn& progress,
                                           double* drain_s) {
-  const uint64_t start = NowNs();
-  double elapsed = 0;
-  for (;;) {
-    DmCacheStatus st;
-    try {
-      st = ReadStatus();
-    } catch (const std::exception& e) {
-      return tierbench::Status::IoError(e.what());
-    }
-    elapsed = static_cast<double>(NowNs() - start) / 1e9;
-    if (drain_s != nullptr) *drain_s = elapsed;
-    if (progress) {
-      LayerDrainProgress p;
-      p.elapsed_s = elapsed;
-      p.dirty_bytes =
-          static_cast<int64_t>(st.dirty * st.cache_block_sectors * 512);
-      p.state = st.dirty > 0 ? "dirty" : "clean";
-      progress(p);
-    }
-    if (st.dirty == 0) return tierbench::Status::Ok();
-    if (elapsed >= timeout_s) {
-      return tierbench::Status::TimedOut(
-          std::to_string(st.dirty) + " dirty blocks left after " +
-          Secs(elapsed) + " s. Device: " + dev_.dm_name() +
-          "; Fix: raise --drain-timeout");
-    }
-    if (Interrupted()) return tierbench::Status::Busy("interrupted");
-    Sleep(kPollSeconds);
-  }
+  return PollUntilClean(
+      NowNs(), timeout_s,
+      [this] {
+        const DmCacheStatus st = ReadStatus();
+        DrainPoll p;
+        p.clean = st.dirty == 0;
+        p.dirty_bytes =
+            static_cast<int64_t>(st.dirty * st.cache_block_sectors * 512);
+        p.state = p.clean ? "clean" : "dirty";
+        p.left = std::to_string(st.dirty) + " dirty blocks left";
+        return p;
+      },
+      progress, drain_s);
 }
 
 int64_t DmCacheLayer::DirtyBytes() const {

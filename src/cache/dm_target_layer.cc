@@ -1,6 +1,17 @@
 #include "cache/dm_target_layer.h"
 
+#include <cstdio>
+
+#include "util/clock.h"
+#include "util/errors.h"
+#include "util/interrupt.h"
+
 namespace tierbench {
+namespace {
+
+constexpr double kDrainPollSeconds = 0.5;
+
+}  // namespace
 
 DmTargetLayer::DmTargetLayer(std::string layer, std::string target_type,
                              Sysfs sysfs, std::shared_ptr<DmControl> dm,
@@ -35,6 +46,43 @@ nlohmann::json DmTargetLayer::OriginalJson() const {
   return {{"table", std::to_string(original_->start) + " " +
                         std::to_string(original_->length) + " " +
                         original_->type + " " + original_->params}};
+}
+
+void DmTargetLayer::ThrowParseError(const char* what, const Status& s) const {
+  throw SysError::From(
+      std::string("cannot parse the ") + what + " of " + dev_.dm_name(), s);
+}
+
+Status DmTargetLayer::PollUntilClean(uint64_t start_ns, double timeout_s,
+                                     const std::function<DrainPoll()>& poll,
+                                     const ProgressFn& progress,
+                                     double* drain_s) const {
+  for (;;) {
+    DrainPoll p;
+    try {
+      p = poll();
+    } catch (const std::exception& e) {
+      return Status::IoError(e.what());
+    }
+    const double elapsed = static_cast<double>(NowNs() - start_ns) / 1e9;
+    if (drain_s != nullptr) *drain_s = elapsed;
+    if (progress) {
+      LayerDrainProgress lp;
+      lp.elapsed_s = elapsed;
+      lp.dirty_bytes = p.dirty_bytes;
+      lp.state = p.state;
+      progress(lp);
+    }
+    if (p.clean) return Status::Ok();
+    if (elapsed >= timeout_s) {
+      char secs[32];
+      std::snprintf(secs, sizeof secs, "%.1f", elapsed);
+      return Status::TimedOut(p.left + " after " + secs + " s. Device: " +
+                              dev_.dm_name() + "; Fix: raise --drain-timeout");
+    }
+    if (Interrupted()) return Status::Busy("interrupted");
+    Sleep(kDrainPollSeconds);
+  }
 }
 
 RestoreReport DmTargetLayer::RestoreOriginal() noexcept {

@@ -7,14 +7,19 @@
 //
 // Subclasses implement the layer's modes, cold/warm/drain, counters and
 // diagnosis; BeforeRestore() lets them prepare the device for the original
-// table (dm-cache drains before a passthrough table).
+// table (dm-cache drains before a passthrough table). They read their table
+// and status lines through Parse() and wait for a drain with
+// PollUntilClean(), so every dm layer words parse failures and drain
+// timeouts alike.
 // Errors and thread-safety as in cache_layer.h.
 #ifndef TIERBENCH_CACHE_DM_TARGET_LAYER_H_
 #define TIERBENCH_CACHE_DM_TARGET_LAYER_H_
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "cache/cache_layer.h"
 #include "cache/dm_device.h"
@@ -39,6 +44,35 @@ class DmTargetLayer : public CacheLayer {
   // Called by RestoreOriginal before the original table is loaded, when
   // the live one differs. May throw (the failure is reported).
   virtual void BeforeRestore(const DmTarget& /*original*/) {}
+
+  // `line`'s params parsed by `parse`; SysError "cannot parse the <what> of
+  // <dm name>" with the parser's reason otherwise.
+  template <typename T>
+  T Parse(const DmTarget& line, Status (*parse)(std::string_view, T*),
+          const char* what) const {
+    T out;
+    const Status s = parse(line.params, &out);
+    if (!s.ok()) ThrowParseError(what, s);
+    return out;
+  }
+
+  // One look at a draining device: clean yet, what is left (for progress),
+  // and how the remainder is named in a timeout ("12 dirty blocks").
+  struct DrainPoll {
+    bool clean = false;
+    int64_t dirty_bytes = 0;
+    std::string state;
+    std::string left;
+  };
+  // Calls `poll` every half second until it reports clean (Ok), timeout_s
+  // seconds after `start_ns` passed (TimedOut: "<left> after N s. Device:
+  // ...; Fix: raise --drain-timeout"), or an interrupt arrived (Busy). A
+  // throwing poll is an IoError. *drain_s gets the elapsed seconds.
+  Status PollUntilClean(uint64_t start_ns, double timeout_s,
+                        const std::function<DrainPoll()>& poll,
+                        const ProgressFn& progress, double* drain_s) const;
+
+  [[noreturn]] void ThrowParseError(const char* what, const Status& s) const;
 
   std::string layer_;
   std::string target_type_;

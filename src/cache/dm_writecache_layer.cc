@@ -9,18 +9,6 @@
 #include "util/interrupt.h"
 
 namespace tierbench {
-namespace {
-
-constexpr double kPollSeconds = 0.5;
-
-std::string Secs(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", s);
-  return buf;
-}
-
-}  // namespace
-
 const std::vector<std::string>& DmWritecacheKnobs() {
   static const std::vector<std::string> knobs = {
       "high_watermark", "low_watermark", "writeback_jobs", "autocommit_blocks",
@@ -36,25 +24,13 @@ DmWritecacheLayer::DmWritecacheLayer(Sysfs sysfs, std::shared_ptr<DmControl> dm,
 }
 
 DmWritecacheTable DmWritecacheLayer::ReadTable() const {
-  const DmTarget t = dev_.Target(kDmWritecacheTargetType);
-  DmWritecacheTable table;
-  tierbench::Status s = ParseDmWritecacheTable(t.params, &table);
-  if (!s.ok()) {
-    throw SysError::From(
-        "cannot parse the writecache table of " + dev_.dm_name(), s);
-  }
-  return table;
+  return Parse(dev_.Target(kDmWritecacheTargetType), &ParseDmWritecacheTable,
+               "writecache table");
 }
 
 DmWritecacheStatus DmWritecacheLayer::ReadStatus() const {
-  const DmTarget t = dev_.StatusOf(kDmWritecacheTargetType);
-  DmWritecacheStatus st;
-  tierbench::Status s = ParseDmWritecacheStatus(t.params, &st);
-  if (!s.ok()) {
-    throw SysError::From(
-        "cannot parse the writecache status of " + dev_.dm_name(), s);
-  }
-  return st;
+  return Parse(dev_.StatusOf(kDmWritecacheTargetType), &ParseDmWritecacheStatus,
+               "writecache status");
 }
 
 StackInfo DmWritecacheLayer::Describe() const {
@@ -169,26 +145,19 @@ tierbench::Status DmWritecacheLayer::WaitClean(double timeout_s,
   } catch (const std::exception& e) {
     return tierbench::Status::IoError(e.what());
   }
-  for (;;) {
-    double elapsed = static_cast<double>(NowNs() - start) / 1e9;
-    if (drain_s != nullptr) *drain_s = elapsed;
-    try {
-      st = ReadStatus();
-    } catch (const std::exception& e) {
-      return tierbench::Status::IoError(e.what());
-    }
-    if (st.used_blocks() == 0 && st.under_writeback == 0) {
-      return tierbench::Status::Ok();
-    }
-    if (elapsed >= timeout_s) {
-      return tierbench::Status::TimedOut(
-          std::to_string(st.used_blocks()) + " blocks still in use after " +
-          Secs(elapsed) + " s. Device: " + dev_.dm_name() +
-          "; Fix: raise --drain-timeout");
-    }
-    if (Interrupted()) return tierbench::Status::Busy("interrupted");
-    Sleep(kPollSeconds);
-  }
+  return PollUntilClean(
+      start, timeout_s,
+      [this] {
+        const DmWritecacheStatus now = ReadStatus();
+        DrainPoll p;
+        p.clean = now.used_blocks() == 0 && now.under_writeback == 0;
+        p.dirty_bytes =
+            static_cast<int64_t>(now.used_blocks() * ReadTable().block_size);
+        p.state = p.clean ? "clean" : "flushing";
+        p.left = std::to_string(now.used_blocks()) + " blocks still in use";
+        return p;
+      },
+      progress, drain_s);
 }
 
 int64_t DmWritecacheLayer::DirtyBytes() const {

@@ -13,6 +13,8 @@
 #include <thread>
 
 #include "cache/bcache_device.h"
+#include "cache/bcache_layer.h"
+#include "cache/layer_counters.h"
 #include "test_env.h"
 #include "util/errors.h"
 
@@ -122,7 +124,8 @@ TEST(CacheRealBcacheTest, ControlsARealStack) {
   dev.SetCacheMode("writeback");
   dev.SetKnob("sequential_cutoff", "0");
   dev.SetKnob("writeback_running", "0");
-  const CounterSnapshot before = dev.TakeCounters();
+  BcacheLayer layer(Sysfs(), "/dev/" + stack.bcache());
+  const LayerCounters before = layer.TakeCounters();
   std::string out;
   ASSERT_EQ(0, RunShell("dd if=/dev/urandom of=/dev/" + stack.bcache() +
                             " bs=4k count=256 oflag=direct 2>&1",
@@ -135,11 +138,12 @@ TEST(CacheRealBcacheTest, ControlsARealStack) {
   EXPECT_EQ(BcacheState::kDirty, dev.State());
   EXPECT_GE(dev.DirtyBytes(), 1u << 20);
   std::this_thread::sleep_for(std::chrono::seconds(kStatsLagSeconds));
-  const CounterDelta d = DiffCounters(before, dev.TakeCounters());
-  EXPECT_GE(d.stats.cache_hits, 200u);  // The reads of the dirty data.
-  EXPECT_GE(d.dirty_growth_bytes, 1 << 20);
+  const LayerDelta d =
+      DiffLayerCounters(before, layer.TakeCounters(), layer.GaugeKeys());
+  EXPECT_GE(d.common.read_hits, 200);  // The reads of the dirty data.
+  EXPECT_GE(d.dirty_growth_bytes(), 1 << 20);
   EXPECT_GE(d.cache.write_bytes(), 1u << 20);
-  EXPECT_LT(d.backing.write_bytes(), 1u << 20);  // Deferred.
+  EXPECT_LT(d.origin.write_bytes(), 1u << 20);  // Deferred.
 
   // Cold cache: detach writes the dirty data back, attach starts empty.
   dev.SetKnob("writeback_running", "1");

@@ -3,6 +3,8 @@
 #include <filesystem>
 
 #include "cache/bcache_device.h"
+#include "cache/bcache_layer.h"
+#include "cache/layer_counters.h"
 #include "cache_fake_sysfs.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
@@ -330,11 +332,16 @@ TEST_F(BcacheDeviceTest, AttachToUnknownSetFails) {
   }
 }
 
+// The device's snapshot and its delta through the layer seam
+// (BcacheLayer::TakeCounters + DiffLayerCounters, what compare uses).
 TEST_F(BcacheDeviceTest, CountersAndDiff) {
   BcacheDevice dev = Open();
-  const CounterSnapshot before = dev.TakeCounters();
-  EXPECT_EQ("vda", before.backing_name);
-  EXPECT_EQ("vdb", before.cache_name);
+  const CounterSnapshot snapshot = dev.TakeCounters();
+  EXPECT_EQ("vda", snapshot.backing_name);
+  EXPECT_EQ("vdb", snapshot.cache_name);
+  BcacheLayer layer(fake_.sysfs(), "/dev/bcache0");
+  const LayerCounters before = layer.TakeCounters();
+  EXPECT_EQ("vdb", before.cache_identity);
 
   BcacheStatsTotal stats;
   stats.cache_hits = 300;
@@ -354,33 +361,36 @@ TEST_F(BcacheDeviceTest, CountersAndDiff) {
   bc.write_sectors = 6144;
   fake_.SetBlockStat("bcache0", bc);
 
-  const CounterDelta d = DiffCounters(before, dev.TakeCounters());
+  const LayerDelta d =
+      DiffLayerCounters(before, layer.TakeCounters(), layer.GaugeKeys());
   EXPECT_FALSE(d.counters_reset);
-  EXPECT_EQ(300u, d.stats.cache_hits);
-  EXPECT_EQ(7u, d.stats.cache_bypass_misses);
-  EXPECT_EQ(4u << 20, d.stats.bypassed_bytes);
+  EXPECT_EQ(300, d.common.read_hits);
+  EXPECT_EQ(7, d.extra.at("bypass_misses"));
+  EXPECT_EQ(4 << 20, d.common.bypassed_bytes);
+  EXPECT_EQ(-1, d.common.write_hits);  // bcache does not count them
   EXPECT_DOUBLE_EQ(75.0, d.read_hit_ratio_pct());
-  EXPECT_EQ(2 << 20, d.dirty_growth_bytes);
-  EXPECT_EQ(1u << 20, d.backing.write_bytes());
+  EXPECT_EQ(2 << 20, d.dirty_growth_bytes());
+  EXPECT_EQ(1u << 20, d.origin.write_bytes());
   EXPECT_EQ(2u << 20, d.cache.write_bytes());
-  EXPECT_EQ(3u << 20, d.bcache.write_bytes());
+  EXPECT_EQ(3u << 20, d.stack.write_bytes());
   EXPECT_EQ(2u << 20, d.ToJson()["ssd_write_bytes"].get<uint64_t>());
 
   // No reads in the window: no hit ratio rather than 0 %.
-  const CounterSnapshot same = dev.TakeCounters();
-  EXPECT_EQ(-1, DiffCounters(same, same).read_hit_ratio_pct());
+  const LayerCounters same = layer.TakeCounters();
+  EXPECT_EQ(-1, DiffLayerCounters(same, same).read_hit_ratio_pct());
 }
 
 TEST_F(BcacheDeviceTest, CounterResetIsFlagged) {
   BcacheDevice dev = Open();
+  BcacheLayer layer(fake_.sysfs(), "/dev/bcache0");
   BcacheStatsTotal stats;
   stats.cache_hits = 50;
   fake_.SetStatsTotal(stats);
-  const CounterSnapshot before = dev.TakeCounters();
+  const LayerCounters before = layer.TakeCounters();
   dev.ClearStats();
-  const CounterDelta d = DiffCounters(before, dev.TakeCounters());
+  const LayerDelta d = DiffLayerCounters(before, layer.TakeCounters());
   EXPECT_TRUE(d.counters_reset);
-  EXPECT_EQ(0u, d.stats.cache_hits);
+  EXPECT_EQ(0, d.common.read_hits);
 }
 
 TEST_F(BcacheDeviceTest, CacheSetInfoAndDescribe) {
