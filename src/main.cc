@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
       "HDD and SSD.",
       "tierbench"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("tierbench ") + TIERBENCH_VERSION);
+  app.set_version_flag("--version",
+                       std::string("tierbench ") + TIERBENCH_VERSION);
   app.footer(
       "COMMANDS\n"
       "  run       run fio-style job files on tierbench's own IO engine\n"
@@ -30,7 +31,8 @@ int main(int argc, char** argv) {
       "EXIT STATUS\n"
       "  0 success; 1 the run failed; 2 usage or configuration error;\n"
       "  3 system error (device, permission, missing tool or module);\n"
-      "  4 refused for safety (--destructive missing, device mounted or held);\n"
+      "  4 refused for safety (--destructive missing, device mounted or "
+      "held);\n"
       "  5 database error; 130/143 interrupted by SIGINT/SIGTERM.\n"
       "\n"
       "See 'tierbench COMMAND --help' and README.md.");
@@ -41,6 +43,7 @@ int main(int argc, char** argv) {
   RegisterLabCommand(app, &exit_code);
   RegisterPgbenchCommand(app, &exit_code);
   RegisterListCommand(app, &exit_code);
+  RegisterRestoreCommand(app, &exit_code);
 
   InstallInterruptHandlers();
   try {

@@ -51,7 +51,6 @@ struct CounterSnapshot {
   BlockStat cache;           // IO that reached the SSD (zero when none).
 };
 
-
 }  // namespace tierbench
 
 #endif  // TIERBENCH_CACHE_BCACHE_COUNTERS_H_

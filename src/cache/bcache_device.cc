@@ -71,8 +71,25 @@ nlohmann::json CacheSetInfo::ToJson() const {
 
 nlohmann::json KnobSnapshot::ToJson() const {
   return {{"cache_mode", cache_mode},
+          {"cset_uuid", cset_uuid},
           {"knobs", knobs},
           {"cache_set_knobs", cache_set_knobs}};
+}
+
+KnobSnapshot KnobSnapshot::FromJson(const nlohmann::json& j) {
+  KnobSnapshot s;
+  try {
+    s.cache_mode = j.at("cache_mode").get<std::string>();
+    s.cset_uuid = j.at("cset_uuid").get<std::string>();
+    s.knobs = j.at("knobs").get<std::map<std::string, std::string>>();
+    s.cache_set_knobs =
+        j.at("cache_set_knobs").get<std::map<std::string, std::string>>();
+  } catch (const nlohmann::json::exception& e) {
+    throw ConfigError(std::string("not a bcache original (cache_mode, "
+                                  "cset_uuid, knobs, cache_set_knobs): ") +
+                      e.what());
+  }
+  return s;
 }
 
 std::vector<std::string> BcacheDevice::List(const Sysfs& sysfs) {

@@ -70,8 +70,11 @@ struct KnobSnapshot {
   std::string cset_uuid;  // The attached cache set; "" when detached.
   std::map<std::string, std::string> knobs;            // Backing scope.
   std::map<std::string, std::string> cache_set_knobs;  // Empty if detached.
-  // {"cache_mode": .., "knobs": {..}, "cache_set_knobs": {..}}
+  // {"cache_mode": .., "cset_uuid": .., "knobs": {..}, "cache_set_knobs":
+  // {..}}
   nlohmann::json ToJson() const;
+  // The inverse of ToJson(); throws ConfigError naming the bad key.
+  static KnobSnapshot FromJson(const nlohmann::json& j);
 };
 
 struct DrainProgress {

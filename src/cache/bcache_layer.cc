@@ -132,6 +132,10 @@ nlohmann::json BcacheLayer::OriginalJson() const {
   return original_ ? original_->ToJson() : nlohmann::json(nullptr);
 }
 
+void BcacheLayer::LoadOriginal(const nlohmann::json& original) {
+  original_ = KnobSnapshot::FromJson(original);
+}
+
 RestoreReport BcacheLayer::RestoreOriginal() noexcept {
   if (!original_) return {};
   return dev_.Restore(*original_);

@@ -48,6 +48,7 @@ class BcacheLayer : public CacheLayer {
   double CounterLagSeconds() const override;
   void CaptureOriginal() override;
   nlohmann::json OriginalJson() const override;
+  void LoadOriginal(const nlohmann::json& original) override;
   RestoreReport RestoreOriginal() noexcept override;
   LayerReadback ApplyMode(const ModeSpec& mode,
                           std::vector<std::string>* notes) override;

@@ -111,6 +111,11 @@ class CacheLayer {
   virtual void CaptureOriginal() = 0;
   // What CaptureOriginal() saw (null before it ran).
   virtual nlohmann::json OriginalJson() const = 0;
+  // Makes `original`, an OriginalJson() written by another process (the
+  // state file of a compare that was killed before it restored), the
+  // original RestoreOriginal() puts back. Throws ConfigError when it is not
+  // this layer's OriginalJson().
+  virtual void LoadOriginal(const nlohmann::json& original) = 0;
   // Best effort: puts back what CaptureOriginal() saw, continuing past
   // failures and reporting each. No-op when nothing was captured.
   virtual RestoreReport RestoreOriginal() noexcept = 0;

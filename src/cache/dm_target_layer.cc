@@ -1,6 +1,7 @@
 #include "cache/dm_target_layer.h"
 
 #include <cstdio>
+#include <sstream>
 
 #include "util/clock.h"
 #include "util/errors.h"
@@ -83,6 +84,25 @@ Status DmTargetLayer::PollUntilClean(uint64_t start_ns, double timeout_s,
     if (Interrupted()) return Status::Busy("interrupted");
     Sleep(kDrainPollSeconds);
   }
+}
+
+void DmTargetLayer::LoadOriginal(const nlohmann::json& original) {
+  // "start length type params", as OriginalJson() writes it.
+  std::string table;
+  if (original.is_object() && original.contains("table") &&
+      original["table"].is_string()) {
+    table = original["table"].get<std::string>();
+  }
+  DmTarget t;
+  std::istringstream in(table);
+  if (in >> t.start >> t.length >> t.type) {
+    std::getline(in >> std::ws, t.params);
+  }
+  if (t.length == 0 || t.type != target_type_ || t.params.empty()) {
+    throw ConfigError("not a " + target_type_ + " table of " + layer_ + ": '" +
+                      table.substr(0, 80) + "'");
+  }
+  original_ = t;
 }
 
 RestoreReport DmTargetLayer::RestoreOriginal() noexcept {

@@ -34,6 +34,7 @@ class DmTargetLayer : public CacheLayer {
   double CounterLagSeconds() const override { return 0; }
   void CaptureOriginal() override;
   nlohmann::json OriginalJson() const override;
+  void LoadOriginal(const nlohmann::json& original) override;
   RestoreReport RestoreOriginal() noexcept override;
 
  protected:

@@ -201,7 +201,27 @@ nlohmann::json LvmcacheLayer::OriginalJson() const {
   if (!lvm_original_) return nullptr;
   nlohmann::json j = DmCacheLayer::OriginalJson();
   j["lvs"] = lvm_original_->ToString();
+  j["lvm"] = {{"mode", lvm_original_->mode},
+              {"policy", lvm_original_->policy},
+              {"settings", lvm_original_->settings}};
   return j;
+}
+
+void LvmcacheLayer::LoadOriginal(const nlohmann::json& original) {
+  DmCacheLayer::LoadOriginal(original);
+  LvmCacheConfig c;
+  try {
+    const nlohmann::json& lvm = original.at("lvm");
+    c.mode = lvm.at("mode").get<std::string>();
+    c.policy = lvm.at("policy").get<std::string>();
+    c.settings = lvm.at("settings").get<std::map<std::string, std::string>>();
+  } catch (const nlohmann::json::exception& e) {
+    throw ConfigError(
+        std::string("not an lvmcache original (lvm: mode, policy, "
+                    "settings): ") +
+        e.what());
+  }
+  lvm_original_ = c;
 }
 
 RestoreReport LvmcacheLayer::RestoreOriginal() noexcept {

@@ -104,6 +104,7 @@ class LvmcacheLayer : public DmCacheLayer {
                           bool cold_or_warm) const override;
   void CaptureOriginal() override;
   nlohmann::json OriginalJson() const override;
+  void LoadOriginal(const nlohmann::json& original) override;
   RestoreReport RestoreOriginal() noexcept override;
   // The dm table's view (DmCacheLayer::ReadBack), checked against lvs:
   // mode, policy and every lvs setting must agree, else SysError. A table

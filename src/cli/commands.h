@@ -10,11 +10,15 @@
 
 namespace tierbench {
 
-void RegisterRunCommand(CLI::App& app, int* exit_code);      // cli/run_command.cc
-void RegisterCompareCommand(CLI::App& app, int* exit_code);  // cli/compare_command.cc
-void RegisterLabCommand(CLI::App& app, int* exit_code);      // cli/lab_command.cc
-void RegisterPgbenchCommand(CLI::App& app, int* exit_code);  // cli/pgbench_command.cc
-void RegisterListCommand(CLI::App& app, int* exit_code);     // cli/list_command.cc
+void RegisterRunCommand(CLI::App& app, int* exit_code);  // cli/run_command.cc
+void RegisterCompareCommand(CLI::App& app,
+                            int* exit_code);  // cli/compare_command.cc
+void RegisterLabCommand(CLI::App& app, int* exit_code);  // cli/lab_command.cc
+void RegisterPgbenchCommand(CLI::App& app,
+                            int* exit_code);  // cli/pgbench_command.cc
+void RegisterListCommand(CLI::App& app, int* exit_code);  // cli/list_command.cc
+void RegisterRestoreCommand(CLI::App& app,
+                            int* exit_code);  // cli/restore_command.cc
 
 }  // namespace tierbench
 

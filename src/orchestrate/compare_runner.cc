@@ -1,12 +1,16 @@
 #include "orchestrate/compare_runner.h"
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 
 #include "orchestrate/cell_runner.h"
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/console_table.h"
 #include "orchestrate/manifest.h"
+#include "orchestrate/restore_state.h"
 #include "orchestrate/results_writer.h"
 #include "orchestrate/run_plan.h"
 #include "util/errors.h"
@@ -63,6 +67,7 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
 
   // Capture every stack's mode and settings ONCE, before anything changes.
   size_t captured = 0;
+  bool state_written = false;
   for (const CompareStack& st : setup.stacks) {
     if (hooks_.sleep) st.layer->set_sleep(hooks_.sleep);
   }
@@ -80,6 +85,13 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
       }
     }
     summary.restore_ok = failures.empty();
+    if (summary.restore_ok && state_written) {
+      std::error_code ec;
+      std::filesystem::remove(StateFilePath(sysfs), ec);
+    } else if (state_written) {
+      LogWarning("the restore state stays in " + StateFilePath(sysfs) +
+                 ": fix the cause, then run tierbench restore");
+    }
     manifest["restore"] = {{"attempted", true},
                            {"ok", summary.restore_ok},
                            {"failures", failures}};
@@ -90,7 +102,22 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
       ++captured;
       manifest["original_settings"][st.device] = st.layer->OriginalJson();
     }
-    if (captured > 0) writer.WriteManifest(manifest);
+    if (captured > 0) {
+      writer.WriteManifest(manifest);
+      // Before the first change: what `tierbench restore` needs if this
+      // process dies without restoring.
+      RestoreState state;
+      state.pid = static_cast<long>(::getpid());
+      state.run_dir = setup.run_dir;
+      state.started = UtcNow();
+      for (const CompareStack& st : setup.stacks) {
+        state.stacks.push_back(
+            {st.device, st.layer->layer(), st.layer->OriginalJson()});
+      }
+      WriteStateFile(writer.Path("restore-state.json"), state);
+      WriteStateFile(StateFilePath(sysfs), state);
+      state_written = true;
+    }
   } catch (const std::exception&) {
     restore();
     throw;

@@ -4,7 +4,9 @@
 //   2. creates <results>/<run-id>/ and writes manifest.json (status
 //      "running");
 //   3. captures every stack's original mode and settings ONCE
-//      (CacheLayer::CaptureOriginal); they are restored at
+//      (CacheLayer::CaptureOriginal) and writes them to the restore state
+//      file (orchestrate/restore_state.h; removed after a successful
+//      restore, kept for `tierbench restore` otherwise); they are restored at
 //      the end, after an error and after SIGINT/SIGTERM (the interrupt flag
 //      of util/interrupt.h stops the current cell at its next safe point;
 //      a second signal aborts at once without restoring);

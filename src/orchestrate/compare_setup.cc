@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <set>
 
+#include "orchestrate/restore_state.h"
 #include "orchestrate/working_set.h"
 #include "util/clock.h"
 #include "util/errors.h"
@@ -449,6 +450,8 @@ CompareSetup PrepareCompare(const CompareOptions& o, const LayerEnv& env) {
                       " already exists. Fix: choose another --run-id or "
                       "remove it");
   }
+  // A stack left changed by a killed compare is not "as found".
+  if (!setup.stacks.empty()) RefuseStaleState(sysfs);
   return setup;
 }
 

@@ -18,7 +18,9 @@
 //  7. raw targets: no member of any stack (writing there bypasses the
 //     cache and corrupts it), and for block devices not mounted, held or
 //     carrying a signature (io/device_guard.h);
-//  8. the results directory <results>/<run-id> does not exist yet.
+//  8. the results directory <results>/<run-id> does not exist yet;
+//  9. with stacks: no restore state file of an earlier compare
+//     (orchestrate/restore_state.h; SafetyError naming `tierbench restore`).
 // Job sizes are then made absolute so every target sees the same LBA range:
 // an unset size becomes (smallest target - offset), percentages are resolved
 // against the smallest target, and sizes are rounded down to a whole number

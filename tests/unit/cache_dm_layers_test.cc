@@ -21,6 +21,7 @@
 #include "cache_fake_dm.h"
 #include "compare_scratch.h"
 #include "orchestrate/compare_runner.h"
+#include "orchestrate/restore_state.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 
@@ -367,6 +368,42 @@ TEST(DmLayersTest, WritecacheDiagnosisFlagsUncachedReadsAndTheWatermark) {
 // A whole compare over both dm layers (IO for real on the fake devices'
 // files, the kernel emulated): rows carry the layer, the tables are
 // restored at the end.
+// `tierbench restore` after a killed compare: each dm layer loads the
+// original table from the state file and reloads it.
+TEST(DmLayersTest, RestoreFromTheStateFilePutsBackBothTables) {
+  FakeDmTree tree;
+  const LayerEnv env{tree.sysfs(), tree.dm(), nullptr};
+  RestoreState state;
+  state.pid = 0;
+  state.run_dir = "r";
+  state.started = "s";
+  for (const char* name : {"tb-dmcache", "tb-wc"}) {
+    std::unique_ptr<CacheLayer> layer = OpenCacheStack(env, tree.Dev(name));
+    layer->CaptureOriginal();
+    state.stacks.push_back(
+        {tree.Dev(name), layer->layer(), layer->OriginalJson()});
+  }
+  std::vector<std::string> notes;
+  DmCacheLayer(tree.sysfs(), tree.dm(), tree.Dev("tb-dmcache"))
+      .ApplyMode(Mode("dm-cache", "writethrough"), &notes);
+  DmWritecacheLayer(tree.sysfs(), tree.dm(), tree.Dev("tb-wc"))
+      .ApplyMode(Mode("dm-writecache", "writeback", {{"high_watermark", "60"}}),
+                 &notes);
+  ASSERT_NE(tree.LiveParams("tb-dmcache"), kFakeCacheTableParams);
+  ASSERT_NE(tree.LiveParams("tb-wc"), kFakeWritecacheTableParams);
+  WriteStateFile(StateFilePath(tree.sysfs()), state);
+  std::ostringstream out;
+  EXPECT_TRUE(RestoreFromState(env, out)) << out.str();
+  EXPECT_EQ(tree.LiveParams("tb-dmcache"), kFakeCacheTableParams);
+  EXPECT_EQ(tree.LiveParams("tb-wc"), kFakeWritecacheTableParams);
+  EXPECT_FALSE(fs::exists(StateFilePath(tree.sysfs())));
+  // An original of another target type is not loaded.
+  DmCacheLayer other(tree.sysfs(), tree.dm(), tree.Dev("tb-dmcache"));
+  EXPECT_THROW(other.LoadOriginal({{"table", "0 2048 writecache s 252:3"}}),
+               ConfigError);
+  EXPECT_THROW(other.LoadOriginal(nullptr), ConfigError);
+}
+
 TEST(DmLayersTest, CompareRunsBothLayersAndRestoresTheirTables) {
   ResetInterruptForTest();
   FakeDmTree tree;

@@ -20,6 +20,7 @@
 #include "cache_fake_sysfs.h"
 #include "orchestrate/compare_runner.h"
 #include "orchestrate/compare_setup.h"
+#include "orchestrate/restore_state.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 
@@ -280,6 +281,96 @@ TEST_F(ProtocolTest, RestoresAfterAnInterrupt) {
   EXPECT_EQ(cmp.size(), 1u + 3);
   const auto m = nlohmann::json::parse(ReadAll(RunDir() + "/manifest.json"));
   EXPECT_EQ(m["status"], "interrupted");
+}
+
+// A compare killed before it restored (SIGKILL, crash): the state file it
+// wrote before its first change lets `tierbench restore` put the mode back,
+// and until then a new compare refuses to start.
+TEST_F(ProtocolTest, KilledCompareIsUndoneByRestoreFromTheStateFile) {
+  CompareOptions o = Options("randread");
+  CompareHooks hooks = Hooks();
+  const std::string state_path = StateFilePath(fake_.sysfs());
+  std::string state_mid_run, mode_mid_run;
+  hooks.after_cell = [&](size_t i) {
+    if (i != 2) return;  // the writeback cell
+    state_mid_run = ReadAll(state_path);
+    mode_mid_run = Backing("cache_mode");
+  };
+  std::ostringstream out;
+  CompareRunner(o, hooks).Run(out);
+  // A compare that restored removes its state and keeps a copy.
+  EXPECT_FALSE(fs::exists(state_path));
+  EXPECT_EQ(ReadAll(RunDir() + "/restore-state.json"), state_mid_run);
+  ASSERT_FALSE(state_mid_run.empty());
+  const auto state = nlohmann::json::parse(state_mid_run);
+  EXPECT_EQ(state["stacks"][0]["layer"], "bcache");
+  EXPECT_EQ(state["stacks"][0]["original"]["cache_mode"], "writethrough");
+  EXPECT_EQ(mode_mid_run, "writethrough [writeback] writearound none");
+
+  // Now as if the process had died in that cell.
+  ASSERT_TRUE(fake_.sysfs()
+                  .Write(fake_.BackingBcacheDir() + "/cache_mode", "writeback")
+                  .ok());
+  ASSERT_TRUE(fake_.sysfs()
+                  .Write(fake_.BackingBcacheDir() + "/sequential_cutoff", "0")
+                  .ok());
+  WriteFile(state_path, state_mid_run);
+  CompareOptions again = Options("randread");
+  again.run_id = "t2";
+  try {
+    PrepareCompare(again, LayerEnv{fake_.sysfs(), nullptr, nullptr});
+    FAIL() << "a stale state was not refused";
+  } catch (const SafetyError& e) {
+    EXPECT_NE(std::string(e.what()).find("Fix: tierbench restore"),
+              std::string::npos)
+        << e.what();
+  }
+  std::ostringstream restore_out;
+  EXPECT_TRUE(
+      RestoreFromState(LayerEnv{fake_.sysfs(), nullptr, nullptr}, restore_out));
+  EXPECT_EQ(Backing("cache_mode"), "[writethrough] writeback writearound none");
+  EXPECT_EQ(Backing("sequential_cutoff"), "4.0M");
+  EXPECT_FALSE(fs::exists(state_path));
+  EXPECT_NE(restore_out.str().find("restored " + bcache_target_),
+            std::string::npos)
+      << restore_out.str();
+  // Nothing left: restore says so and succeeds.
+  std::ostringstream nothing;
+  EXPECT_TRUE(
+      RestoreFromState(LayerEnv{fake_.sysfs(), nullptr, nullptr}, nothing));
+  EXPECT_NE(nothing.str().find("nothing to restore"), std::string::npos);
+}
+
+TEST_F(ProtocolTest, StateOfALiveCompareIsNotRestoredAndMalformedIsRefused) {
+  const std::string state_path = StateFilePath(fake_.sysfs());
+  fs::create_directories(fs::path(state_path).parent_path());
+  WriteFile(state_path,
+            "{\"schema_version\": 1, \"pid\": 4242, \"run_dir\": \"r\", "
+            "\"started\": \"s\", \"stacks\": []}");
+  fs::create_directories(fake_.root() + "/proc/4242");
+  WriteFile(fake_.root() + "/proc/4242/comm", "tierbench\n");
+  std::ostringstream out;
+  try {
+    RestoreFromState(LayerEnv{fake_.sysfs(), nullptr, nullptr}, out);
+    FAIL() << "restored under a live compare";
+  } catch (const SafetyError& e) {
+    EXPECT_NE(std::string(e.what()).find("still running (pid 4242)"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    PrepareCompare(Options("randread"),
+                   LayerEnv{fake_.sysfs(), nullptr, nullptr});
+    FAIL() << "started beside a live compare";
+  } catch (const SafetyError& e) {
+    EXPECT_NE(std::string(e.what()).find("another tierbench compare is "
+                                         "running"),
+              std::string::npos)
+        << e.what();
+  }
+  WriteFile(state_path, "{\"schema_version\": 1, \"pid\": \"x\"}");
+  EXPECT_THROW(RestoreFromState(LayerEnv{fake_.sysfs(), nullptr, nullptr}, out),
+               ConfigError);
 }
 
 // Bug 2 (6.1 kernel, --cache-state cold): `state` reads "no cache" before
