@@ -29,7 +29,8 @@ namespace tierbench {
 
 // 2: layer-neutral counter columns (read_hits, write_hits, promotions, ...),
 // cache_bytes, settings and the layers' extra columns.
-inline constexpr int kRunsCsvSchemaVersion = 2;
+// 3: the result columns gained sched_lat_* and ss_attained/ss_criterion.
+inline constexpr int kRunsCsvSchemaVersion = 3;
 // 2: a "layer" column after "mode".
 inline constexpr int kComparisonCsvSchemaVersion = 2;
 
