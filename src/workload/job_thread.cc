@@ -228,17 +228,24 @@ void JobThread::Fill() {
     }
     if (qr == QueueResult::kCompleted) {
       Complete(req, NowNs());
+      // Synchronous engines think too (fio's handle_thinktime() runs after
+      // every IO, whatever the engine).
+      if (spec_.thinktime_ns > 0) Think(&pacer);
       return;  // let Run() look at the clock between synchronous IOs
     }
     if (++queued_ >= batch_submit_) Commit();
     if (spec_.thinktime_ns > 0) {
-      Drain();
-      const uint64_t sleep_start = NowNs();
-      SleepUntil(sleep_start + spec_.thinktime_ns);
-      if (spec_.rate_ignore_thinktime) pacer.SkipIdle(NowNs() - sleep_start);
+      Think(&pacer);
       return;
     }
   }
+}
+
+void JobThread::Think(RatePacer* pacer) {
+  Drain();
+  const uint64_t sleep_start = NowNs();
+  SleepUntil(std::min(sleep_start + spec_.thinktime_ns, end_ns_));
+  if (spec_.rate_ignore_thinktime) pacer->SkipIdle(NowNs() - sleep_start);
 }
 
 void JobThread::Commit() {

@@ -101,6 +101,9 @@ class JobThread {
   void Complete(IoRequest* req, uint64_t now);
   // Waits until every IO in flight completed.
   void Drain();
+  // thinktime after an IO: drains the queue and sleeps (not past the end);
+  // with rate_ignore_thinktime moves `pacer`'s schedule past the pause.
+  void Think(RatePacer* pacer);
   // Sleeps until `deadline_ns` or an interruption.
   static void SleepUntil(uint64_t deadline_ns);
   // Records the clone's first error and stops issuing.

@@ -120,6 +120,30 @@ TEST(RateRunTest, BandwidthRateIsKept) {
   EXPECT_EQ(s.sched_lat.count(), s.ios);
 }
 
+TEST(RateRunTest, ThinktimeAppliesToSynchronousEngines) {
+  // 10 IOs, each followed by a 10 ms pause: the last one completes at
+  // least 9 pauses after the first started.
+  RunResult r = RunJob("[j]\nsize=40k\nthinktime=10ms\n", false);
+  EXPECT_EQ(r.jobs[0].dir[0].ios, 10u);
+  EXPECT_GE(r.jobs[0].runtime_ns, 90 * kNsPerMs);
+}
+
+TEST(RateRunTest, RateIgnoreThinktimeDoesNotCatchUp) {
+  // 1000 IOPS asked, but every IO is followed by a 5 ms pause. By default
+  // the schedule stays put and IO k is late by >= k * (5 ms - 1 ms); with
+  // rate_ignore_thinktime the pause moves the schedule on.
+  constexpr uint64_t kN = 20;
+  const std::string job = "[j]\nsize=80k\nrate_iops=1000\nthinktime=5ms\n";
+  RunResult behind = RunJob(job, false);
+  const DirectionStats& b = behind.jobs[0].dir[0];
+  ASSERT_EQ(b.ios, kN);
+  EXPECT_GE(b.sched_lat.max(), (kN - 1) * 4.0 * kNsPerMs);
+  RunResult moved = RunJob(job + "rate_ignore_thinktime=1\n", false);
+  const DirectionStats& m = moved.jobs[0].dir[0];
+  ASSERT_EQ(m.ios, kN);
+  EXPECT_LT(m.sched_lat_hist.Percentile(50), 5 * kNsPerMs);
+}
+
 std::string RunErrorOf(const std::string& text) {
   try {
     RunJob(text, true);
