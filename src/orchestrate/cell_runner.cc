@@ -172,6 +172,10 @@ void CellRunner::Prefill(const PreparedWorkload& w, const std::string& device) {
     j.numjobs = 1;
     j.thinktime_ns = 0;
     j.rate_iops[0] = j.rate_iops[1] = 0;
+    // Prefill runs unthrottled, cannot fail a minimum and never stops early.
+    for (int d = 0; d < kNumDirs; ++d) j.rate[d] = j.rate_min[d] = 0;
+    for (int d = 0; d < kNumDirs; ++d) j.rate_iops_min[d] = 0;
+    j.steadystate = SteadyStateSpec{};
     if (j.size.bytes % kPrefillBlock == 0 &&
         (!j.offset.set || j.offset.bytes % kPrefillBlock == 0)) {
       j.bs[0] = BlockSizeSpec{kPrefillBlock, kPrefillBlock, {}};

@@ -79,6 +79,20 @@ json BlockSizesToJson(const BlockSizeSpec& bs) {
   return {{"min", bs.min}, {"max", bs.max}};
 }
 
+// rate=, rate_min=, rate_iops_min=, rate_process= and the steady-state
+// options of a job.
+json RateOptionsToJson(const JobSpec& j) {
+  const SteadyStateSpec& ss = j.steadystate;
+  return {{"rate", {j.rate[0], j.rate[1]}},
+          {"rate_min", {j.rate_min[0], j.rate_min[1]}},
+          {"rate_iops_min", {j.rate_iops_min[0], j.rate_iops_min[1]}},
+          {"rate_process",
+           j.rate_process == RateProcess::kPoisson ? "poisson" : "linear"},
+          {"steadystate", ss.enabled() ? json(ss.Describe()) : json(nullptr)},
+          {"ss_dur_ns", ss.dur_ns},
+          {"ss_ramp_ns", ss.ramp_ns}};
+}
+
 json JobToJson(const JobSpec& j) {
   return {{"name", j.name},
           {"origin", j.origin},
@@ -107,6 +121,7 @@ json JobToJson(const JobSpec& j) {
           {"stonewall", j.stonewall},
           {"thinktime_ns", j.thinktime_ns},
           {"rate_iops", {j.rate_iops[0], j.rate_iops[1]}},
+          {"rate_options", RateOptionsToJson(j)},
           {"group_id", j.group_id}};
 }
 

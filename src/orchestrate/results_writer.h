@@ -31,6 +31,7 @@ namespace tierbench {
 // cache_bytes, settings and the layers' extra columns. 3: working_set and
 // working_set_bytes after "workload"; warm_s, warm_hit_ratio_pct and
 // warm_steady after warm_passes (--cache-state warm-until-steady).
+// The result columns gained sched_lat_* and ss_attained/ss_criterion.
 inline constexpr int kRunsCsvSchemaVersion = 3;
 // 2: a "layer" column after "mode".
 inline constexpr int kComparisonCsvSchemaVersion = 2;

@@ -155,7 +155,9 @@ void DirectionBlock(const JobResult& j, IoDir d, std::ostream& out) {
   LatencyLine("slat", s.slat, out);
   LatencyLine("clat", s.clat, out);
   LatencyLine(" lat", s.lat, out);
+  LatencyLine("sched_lat", s.sched_lat, out);
   PercentileLines(IsTx(j) ? "lat" : "clat", MainHist(j, s), out);
+  PercentileLines("sched_lat", s.sched_lat_hist, out);
   PerSecondLines(j, s, out);
 }
 
@@ -223,6 +225,19 @@ void JobBlock(const JobResult& j, std::ostream& out) {
                      static_cast<double>(depth_total));
     }
     out << '\n';
+  }
+  if (j.steadystate.enabled) {  // fio's show_ss_normal()
+    const SteadyStateResult& ss = j.steadystate;
+    const uint64_t bw = ss.BwMean();
+    out << Fmt(
+        "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n",
+        ss.attained ? "yes" : "no",
+        FioNum2Str(bw, kSigFigs, true, "B/s").c_str(),
+        FioNum2Str(bw, kSigFigs, false, "B/s").c_str(),
+        FioNum2Str(ss.IopsMean(), kSigFigs, false, "").c_str(),
+        ss.spec.metric == SteadyStateMetric::kIops ? "iops" : "bw",
+        ss.spec.slope ? " slope" : " mean dev", ss.criterion,
+        ss.spec.percent ? "%" : "");
   }
 }
 

@@ -55,6 +55,7 @@ json DirectionJson(const JobResult& job, IoDir d) {
       {"slat_ns", LatencyJson(s.slat, nullptr)},
       {"clat_ns", LatencyJson(s.clat, &s.clat_hist)},
       {"lat_ns", LatencyJson(s.lat, &s.lat_hist)},
+      {"sched_lat_ns", LatencyJson(s.sched_lat, &s.sched_lat_hist)},
   };
   const RunningStat iops = s.series.IopsStat(job.runtime_ns);
   j["iops_min"] = Round(iops.min());
@@ -112,6 +113,24 @@ json SpecJson(const JobSpec& s) {
           {"origin", s.origin}};
 }
 
+// fio's json "steadystate" object (stat.c show_thread_status_json).
+json SteadyStateJson(const SteadyStateResult& ss) {
+  char criterion[64];
+  std::snprintf(criterion, sizeof criterion, "%f%s", ss.criterion,
+                ss.spec.percent ? "%" : "");
+  return {{"ss", ss.spec.Describe()},
+          {"duration", ss.spec.intervals()},
+          {"attained", ss.attained ? 1 : 0},
+          {"criterion", criterion},
+          {"max_deviation", ss.max_deviation},
+          {"slope", ss.slope},
+          {"data",
+           {{"bw_mean", ss.BwMean()},
+            {"iops_mean", ss.IopsMean()},
+            {"iops", ss.iops},
+            {"bw", ss.bw}}}};
+}
+
 }  // namespace
 
 json JobResultToJson(const JobResult& job) {
@@ -144,13 +163,16 @@ json JobResultToJson(const JobResult& job) {
                               : 0.0;
   }
   j["iodepth_level"] = depth;
+  if (job.steadystate.enabled)
+    j["steadystate"] = SteadyStateJson(job.steadystate);
   return j;
 }
 
 json RunResultToJson(const RunResult& r, int64_t timestamp) {
   json jobs = json::array();
   for (const JobResult& job : r.jobs) jobs.push_back(JobResultToJson(job));
-  return {{"schema_version", 1},
+  // 2: per-direction sched_lat_ns and the per-job steadystate object.
+  return {{"schema_version", 2},
           {"tool", "tierbench"},
           {"version", TIERBENCH_VERSION},
           {"timestamp", timestamp},

@@ -14,7 +14,7 @@ const std::vector<std::string>& OutputFormats() {
 }
 
 void WriteCsvReport(const RunResult& r, std::ostream& out) {
-  CsvTable table(ResultColumnNames());
+  CsvTable table(ResultColumnNames(), kResultColumnsSchemaVersion);
   for (const JobResult& job : r.jobs) {
     for (IoDir d : ReportedDirections(job)) {
       table.AddRow(ResultColumnValues(job, d));

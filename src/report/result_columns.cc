@@ -117,6 +117,20 @@ std::vector<Column> BuildColumns() {
                       return Us(static_cast<double>(h.Percentile(p)));
                     }});
   }
+  AddLatencyStat(&cols, "sched_lat",
+                 "scheduled latency (completion - scheduled issue time of a "
+                 "rated job); empty without rate=/rate_iops=",
+                 &DirectionStats::sched_lat);
+  for (double p : {50.0, 99.0, 99.9}) {
+    cols.push_back({{"sched_lat_p" + PercentileLabel(p) + "_us", "us",
+                     "sched_lat at percentile " + PercentileLabel(p) +
+                         "; empty without rate=/rate_iops="},
+                    [p](const RowContext& c) -> std::string {
+                      const LatencyHistogram& h = c.stats.sched_lat_hist;
+                      if (h.count() == 0) return "";
+                      return Us(static_cast<double>(h.Percentile(p)));
+                    }});
+  }
   struct IopsPart {
     const char* name;
     const char* meaning;
@@ -140,6 +154,22 @@ std::vector<Column> BuildColumns() {
   cols.push_back(
       {{"iops_samples", "", "complete seconds behind iops_min..stddev"},
        [](const RowContext& c) { return CsvNumber(c.iops_per_sec.count()); }});
+  cols.push_back(
+      {{"ss_attained", "",
+        "1 when steady state (steadystate=, ss_dur=) was attained and ended "
+        "the job, 0 when not; empty without ss_dur="},
+       [](const RowContext& c) -> std::string {
+         if (!c.job.steadystate.enabled) return "";
+         return c.job.steadystate.attained ? "1" : "0";
+       }});
+  cols.push_back(
+      {{"ss_criterion", "",
+        "last steady-state criterion value (in % of the window mean for a % "
+        "limit); empty until the ss_dur window first filled"},
+       [](const RowContext& c) -> std::string {
+         if (!c.job.steadystate.evaluated) return "";
+         return CsvNumber(c.job.steadystate.criterion, 6);
+       }});
   cols.push_back({{"usr_cpu_s", "s", "user CPU time of the job threads"},
                   [](const RowContext& c) {
                     return CsvNumber(c.job.usr_cpu_sec, kDecimals);

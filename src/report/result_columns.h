@@ -19,6 +19,8 @@
 
 namespace tierbench {
 
+inline constexpr int kResultColumnsSchemaVersion = 2;
+
 struct ResultColumn {
   std::string name;     // CSV header, e.g. "clat_p99_us"
   std::string unit;     // "us", "MiB/s", ... ; "" when dimensionless
@@ -28,8 +30,13 @@ struct ResultColumn {
 // The columns in output order: job, group, jobs, direction, unit, ios,
 // bytes, runtime_ms, iops, bw_mib_s, {slat,clat,lat}_{min,mean,max,stddev}_us,
 // clat_p<P>_us for fio's default percentiles (99.5 -> "99_5"), lat_p50_us,
-// lat_p99_us, iops_{min,mean,max,stddev,samples} (per second), usr_cpu_s,
-// sys_cpu_s, errors, error.
+// lat_p99_us, sched_lat_{min,mean,max,stddev}_us, sched_lat_p{50,99,99_9}_us
+// (rated jobs), iops_{min,mean,max,stddev,samples} (per second),
+// ss_attained, ss_criterion (steady state), usr_cpu_s, sys_cpu_s, errors,
+// error.
+//
+// kResultColumnsSchemaVersion is the schema_version of `tierbench run
+// --output-format csv`: 2 since the sched_lat and ss_ columns were added.
 const std::vector<ResultColumn>& ResultColumns();
 
 // The names of ResultColumns(), in order.

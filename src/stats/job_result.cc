@@ -15,6 +15,8 @@ void DirectionStats::Merge(const DirectionStats& other) {
   lat.Merge(other.lat);
   clat_hist.Merge(other.clat_hist);
   lat_hist.Merge(other.lat_hist);
+  sched_lat.Merge(other.sched_lat);
+  sched_lat_hist.Merge(other.sched_lat_hist);
   series.Merge(other.series);
 }
 
@@ -40,6 +42,8 @@ void JobResult::Merge(const JobResult& other) {
   for (size_t i = 0; i < std::size(depth_hist); ++i) {
     depth_hist[i] += other.depth_hist[i];
   }
+  if (!steadystate.enabled) steadystate = other.steadystate;
+  if (error_fix.empty()) error_fix = other.error_fix;
   if (!other.error.empty()) {
     error = error.empty() ? other.error : error + "; " + other.error;
   }

@@ -4,6 +4,12 @@
 //
 // Latencies are nanoseconds, as fio measures them (io/io_engine.h):
 //   slat = issue - start, clat = completion - issue, lat = completion - start.
+// Rated jobs (rate= / rate_iops=) also measure the open-loop latency
+//   sched_lat = completion - scheduled issue time,
+// where the scheduled time comes from the rate's schedule (RatePacer), not
+// from when the previous IO finished: what a client issuing at that rate
+// would see, free of coordinated omission. sched_lat >= lat; it grows when
+// the target cannot keep up while clat stays flat. Empty for unrated jobs.
 // For the transaction driver an "IO" is a transaction: ios counts
 // transactions, lat is the transaction latency, slat/clat stay empty, and
 // `unit` is "tx".
@@ -16,6 +22,7 @@
 
 #include "stats/latency_histogram.h"
 #include "stats/running_stat.h"
+#include "stats/steady_state.h"
 #include "stats/time_series.h"
 #include "workload/job_spec.h"  // JobResult records the JobSpec it ran
 
@@ -30,6 +37,8 @@ struct DirectionStats {
   RunningStat lat;      // ns
   LatencyHistogram clat_hist;
   LatencyHistogram lat_hist;
+  RunningStat sched_lat;  // ns; rated jobs only
+  LatencyHistogram sched_lat_hist;
   TimeSeries series;  // per-second IOs and bytes
 
   void Merge(const DirectionStats& other);
@@ -49,7 +58,9 @@ struct JobResult {
   // IO depth when each IO was submitted: counts for depths 1,2,4,8,16,32,>=64
   // (fio's "IO depths" line).
   uint64_t depth_hist[7] = {0, 0, 0, 0, 0, 0, 0};
-  std::string error;  // empty when the job succeeded
+  std::string error;      // empty when the job succeeded
+  std::string error_fix;  // how to fix `error`, when the job knows better
+  SteadyStateResult steadystate;  // enabled when ss_dur was set
 
   // IOPS and bytes/s of a direction over runtime_ns (0 when runtime is 0).
   double Iops(IoDir d) const;

@@ -15,6 +15,7 @@
 #include "util/strings.h"
 #include "util/units.h"
 #include "workload/job_file_options.h"
+#include "workload/job_file_rate.h"
 
 namespace tierbench {
 
@@ -275,6 +276,7 @@ void FinalizeJob(JobDraft* d, std::vector<std::string>* notices) {
                          "' would run forever (as in fio)",
                      "add runtime=<seconds> or pass --runtime");
   }
+  FinalizeRateOptions(d, notices);
 }
 
 Workload Finish(JobFileParser& parser, Workload out,
@@ -284,6 +286,7 @@ Workload Finish(JobFileParser& parser, Workload out,
     FinalizeJob(&d, &out.notices);
     out.jobs.push_back(std::move(d.spec));
   }
+  CheckSteadyStateGroups(out.jobs);
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include "util/errors.h"
 #include "util/strings.h"
 #include "util/units.h"
+#include "workload/job_file_rate.h"
 
 namespace tierbench {
 namespace {
@@ -517,6 +518,7 @@ void ApplyJobOption(const OptionLine& line, JobDraft* draft,
     draft->where[def.name] = line.where;
     return;
   }
+  if (ApplyRateOption(line, draft, notices)) return;
   for (const IgnoredOption& ignored : kIgnored) {
     if (line.name != ignored.name) continue;
     notices->push_back(line.where + ": option '" + std::string(line.name) +

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "stats/steady_state.h"
 #include "util/io_dir.h"
 
 namespace tierbench {
@@ -43,6 +44,13 @@ struct SizeSpec {
     return static_cast<uint64_t>(static_cast<long double>(target_bytes) *
                                  percent / 100.0L);
   }
+};
+
+// rate_process=: how rated IO is spaced (fio's RATE_PROCESS_*).
+enum class RateProcess {
+  kLinear,   // fixed spacing: the next IO is due when the bytes issued so far
+             // took their share of the rate (fio's usec_for_io)
+  kPoisson,  // exponential inter-arrival times with mean 1/IOPS
 };
 
 struct JobSpec {
@@ -76,6 +84,14 @@ struct JobSpec {
   uint64_t thinktime_ns = 0;  // pause after each IO (fio: usec default)
   uint64_t rate_iops[kNumDirs] = {0, 0};  // 0: unlimited
   int group_id = 0;  // reporting group, counted by stonewall
+  // Rated IO (fio's rate group). rate= and rate_iops= exclude each other.
+  uint64_t rate[kNumDirs] = {0, 0};           // bytes/s; 0: unlimited
+  uint64_t rate_min[kNumDirs] = {0, 0};       // bytes/s; 0: no minimum
+  uint64_t rate_iops_min[kNumDirs] = {0, 0};  // IOPS; 0: no minimum
+  RateProcess rate_process = RateProcess::kLinear;
+  uint64_t rate_cycle_ns = 1000000000;  // window of the rate_min check
+  bool rate_ignore_thinktime = false;
+  SteadyStateSpec steadystate;  // steadystate=, ss_dur=, ss_ramp=
 };
 
 // A parsed job file (or several, concatenated): the jobs in file order, and

@@ -75,8 +75,12 @@ JobThread::JobThread(const JobSpec& spec, uint32_t clone_index, int fd,
     requests_[i].buffer = buffers_.back().data();
   }
   for (uint32_t i = depth_; i > 0; --i) free_.push_back(&requests_[i - 1]);
+  sched_ns_.assign(depth_, 0);
   for (int d = 0; d < kNumDirs; ++d) {
-    limiters_[d] = RateLimiter(spec.rate_iops[d]);
+    pacers_[d] = RatePacer(spec, static_cast<IoDir>(d),
+                           pattern_.seed() ^ (0x5EEDull + d));
+    checks_min_rate_ =
+        checks_min_rate_ || spec.rate_min[d] != 0 || spec.rate_iops_min[d] != 0;
     live_ios_[d].store(0, std::memory_order_relaxed);
     live_bytes_[d].store(0, std::memory_order_relaxed);
   }
@@ -105,6 +109,7 @@ JobThread::CpuSnapshot JobThread::TakeCpuSnapshot() {
 
 void JobThread::Run() {
   const uint64_t start = NowNs();
+  rate_epoch_ns_ = start;
   measure_start_ns_ = start + spec_.ramp_time_ns;
   end_ns_ =
       spec_.runtime_ns > 0 ? measure_start_ns_ + spec_.runtime_ns : kNoEnd;
@@ -132,17 +137,24 @@ void JobThread::Loop() {
       measuring_ = true;
       ramping_.store(false, std::memory_order_relaxed);
       cpu_start_ = TakeCpuSnapshot();
+      // fio's reset_all_stats(): the rate schedule starts anew.
+      rate_epoch_ns_ = now;
+      for (RatePacer& p : pacers_) p.Restart();
     }
+    if (checks_min_rate_ && measuring_ && result_.error.empty())
+      CheckMinRate(now);
     if (issuing_ && now >= end_ns_) reached_end_ = true;
-    if (issuing_ && (reached_end_ || Interrupted())) issuing_ = false;
+    if (issuing_ && (reached_end_ || Interrupted() ||
+                     stop_requested_.load(std::memory_order_relaxed))) {
+      issuing_ = false;
+    }
     if (issuing_) Fill();
     if (queued_ > 0) Commit();
     if (engine_failed_) break;
     if (in_flight_ == 0) {
       if (!issuing_ && queued_ == 0) break;
       if (has_held_) {
-        SleepUntil(std::min(
-            limiters_[static_cast<int>(held_dir_)].NextAllowedNs(), end_ns_));
+        SleepUntil(std::min(HeldDueNs(), end_ns_));
       }
       continue;
     }
@@ -150,7 +162,7 @@ void JobThread::Loop() {
       // The queue is full: wait as fio's wait_for_completions().
       Reap(std::max(1u, std::min(complete_min_, in_flight_)), 0);
     } else if (issuing_ && has_held_) {
-      uint64_t next = limiters_[static_cast<int>(held_dir_)].NextAllowedNs();
+      uint64_t next = HeldDueNs();
       Reap(1,
            std::clamp<uint64_t>(next > now ? next - now : 1, 1, kWaitSliceNs));
     } else {
@@ -179,18 +191,14 @@ void JobThread::Fill() {
         return;
       }
     }
-    RateLimiter& limiter = limiters_[static_cast<int>(dir)];
-    if (limiter.limited() && !(has_held_ && held_paced_)) {
-      const uint64_t t = NowNs();
-      if (!limiter.Ready(t)) {
-        has_held_ = true;
-        held_paced_ = false;
-        held_dir_ = dir;
-        held_offset_ = offset;
-        held_length_ = length;
-        return;
-      }
-      limiter.Consume(t);
+    RatePacer& pacer = pacers_[static_cast<int>(dir)];
+    const uint64_t due = pacer.limited() ? rate_epoch_ns_ + pacer.due_ns() : 0;
+    if (pacer.limited() && NowNs() < due) {
+      has_held_ = true;
+      held_dir_ = dir;
+      held_offset_ = offset;
+      held_length_ = length;
+      return;
     }
     has_held_ = false;
     IoRequest* req = free_.back();
@@ -205,27 +213,39 @@ void JobThread::Fill() {
       return;
     }
     if (qr == QueueResult::kBusy) {
-      has_held_ = held_paced_ = true;
+      has_held_ = true;
       held_dir_ = dir;
       held_offset_ = offset;
       held_length_ = length;
       return;
     }
     free_.pop_back();
+    // The IO was accepted: book it on the schedule (fio undoes BUSY ones).
+    sched_ns_[req->index] = due;
+    pacer.Issued(length);
     if (req->start_ns >= measure_start_ns_) {
       ++depth_hist_[DepthIndex(in_flight_ + queued_ + 1)];
     }
     if (qr == QueueResult::kCompleted) {
       Complete(req, NowNs());
+      // Synchronous engines think too (fio's handle_thinktime() runs after
+      // every IO, whatever the engine).
+      if (spec_.thinktime_ns > 0) Think(&pacer);
       return;  // let Run() look at the clock between synchronous IOs
     }
     if (++queued_ >= batch_submit_) Commit();
     if (spec_.thinktime_ns > 0) {
-      Drain();
-      SleepUntil(NowNs() + spec_.thinktime_ns);
+      Think(&pacer);
       return;
     }
   }
+}
+
+void JobThread::Think(RatePacer* pacer) {
+  Drain();
+  const uint64_t sleep_start = NowNs();
+  SleepUntil(std::min(sleep_start + spec_.thinktime_ns, end_ns_));
+  if (spec_.rate_ignore_thinktime) pacer->SkipIdle(NowNs() - sleep_start);
 }
 
 void JobThread::Commit() {
@@ -285,6 +305,11 @@ void JobThread::Complete(IoRequest* req, uint64_t now) {
   st.lat.Add(static_cast<double>(lat));
   st.clat_hist.Add(clat);
   st.lat_hist.Add(lat);
+  if (sched_ns_[req->index] != 0) {
+    const uint64_t sched_lat = now - sched_ns_[req->index];
+    st.sched_lat.Add(static_cast<double>(sched_lat));
+    st.sched_lat_hist.Add(sched_lat);
+  }
   st.series.Add(now - measure_start_ns_, req->length);
   last_completion_ns_ = now;
 }
@@ -303,6 +328,56 @@ void JobThread::SleepUntil(uint64_t deadline_ns) {
     timespec ts{static_cast<time_t>(slice / kNsPerSec),
                 static_cast<long>(slice % kNsPerSec)};
     nanosleep(&ts, nullptr);
+  }
+}
+
+uint64_t JobThread::HeldDueNs() const {
+  const RatePacer& p = pacers_[static_cast<int>(held_dir_)];
+  return p.limited() ? rate_epoch_ns_ + p.due_ns() : 0;
+}
+
+void JobThread::CheckMinRate(uint64_t now) {
+  // fio allows a 2 second settle period after the start (of measurement).
+  constexpr uint64_t kSettleNs = 2 * kNsPerSec;
+  if (now < measure_start_ns_ + kSettleNs) return;
+  for (int d = 0; d < kNumDirs; ++d) {
+    const uint64_t min_bytes = spec_.rate_min[d];
+    const uint64_t min_iops = spec_.rate_iops_min[d];
+    if ((min_bytes == 0 && min_iops == 0) || stats_[d].bytes == 0) continue;
+    if (min_rate_baseline_[d]) {
+      const uint64_t spent_ms = (now - min_rate_time_[d]) / kNsPerMs;
+      if (spent_ms == 0 || spent_ms < spec_.rate_cycle_ns / kNsPerMs) continue;
+      const std::string dir = IoDirName(static_cast<IoDir>(d));
+      if (min_bytes != 0) {
+        const uint64_t got =
+            (stats_[d].bytes - min_rate_bytes_[d]) * 1000 / spent_ms;
+        if (got < min_bytes) {
+          result_.error_fix =
+              "lower rate_min= (or raise rate_cycle=), or give the target "
+              "less work; the " +
+              dir + " bandwidth fell short";
+          Fail(spec_.name + ": rate_min=" + std::to_string(min_bytes) +
+               "B/s not met, got " + std::to_string(got) + "B/s");
+          return;
+        }
+      } else {
+        const uint64_t got =
+            (stats_[d].ios - min_rate_ios_[d]) * 1000 / spent_ms;
+        if (got < min_iops) {
+          result_.error_fix =
+              "lower rate_iops_min= (or raise rate_cycle=), or give the "
+              "target less work; the " +
+              dir + " IOPS fell short";
+          Fail(spec_.name + ": rate_iops_min=" + std::to_string(min_iops) +
+               " not met, got " + std::to_string(got) + " IOPS");
+          return;
+        }
+      }
+    }
+    min_rate_baseline_[d] = true;
+    min_rate_time_[d] = now;
+    min_rate_bytes_[d] = stats_[d].bytes;
+    min_rate_ios_[d] = stats_[d].ios;
   }
 }
 

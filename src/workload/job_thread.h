@@ -13,8 +13,13 @@
 // not counted (IOs in flight at the switch belong to the ramp); measurement
 // ends at runtime (time_based loops over the region with Rewind()) or when
 // the pattern's budget is spent. thinktime drains the queue and sleeps after
-// each IO; rate_iops paces each direction. The first IO error stops the
-// clone (fio's continue_on_error=none).
+// each IO. rate= / rate_iops= pace each direction on an open-loop schedule
+// (workload/rate_pacer.h, reset when ramp_time ends as in fio); each rated
+// IO also records sched_lat = completion - its scheduled time. rate_min= /
+// rate_iops_min= are checked as fio's check_min_rate(): after a 2 s settle
+// from the start of measurement, every rate_cycle, on the IOs completed in
+// that window; falling short fails the clone with fio's message. The first
+// IO error stops the clone (fio's continue_on_error=none).
 //
 // Construction does everything that can fail before IO (pattern, buffers,
 // engine Init) and throws ConfigError/SysError. Run() never throws: errors
@@ -36,7 +41,7 @@
 #include "util/status.h"
 #include "workload/io_pattern.h"
 #include "workload/job_spec.h"
-#include "workload/rate_limiter.h"
+#include "workload/rate_pacer.h"
 
 namespace tierbench {
 
@@ -68,6 +73,12 @@ class JobThread {
   bool finished() const { return finished_.load(std::memory_order_acquire); }
   uint64_t byte_budget() const { return byte_budget_; }
 
+  // Any thread: asks the clone to stop issuing (steady state attained); it
+  // drains what is in flight and ends as if its runtime had run out.
+  void RequestStop() { stop_requested_.store(true, std::memory_order_relaxed); }
+  // After Run() returned: records the steady-state outcome in result().
+  void SetSteadyState(const SteadyStateResult& ss) { result_.steadystate = ss; }
+
  private:
   struct CpuSnapshot {
     double usr_sec = 0;
@@ -90,6 +101,9 @@ class JobThread {
   void Complete(IoRequest* req, uint64_t now);
   // Waits until every IO in flight completed.
   void Drain();
+  // thinktime after an IO: drains the queue and sleeps (not past the end);
+  // with rate_ignore_thinktime moves `pacer`'s schedule past the pause.
+  void Think(RatePacer* pacer);
   // Sleeps until `deadline_ns` or an interruption.
   static void SleepUntil(uint64_t deadline_ns);
   // Records the clone's first error and stops issuing.
@@ -97,6 +111,10 @@ class JobThread {
   // Records an engine failure; Run() then abandons the queue.
   void EngineFailed(const Status& status);
   void EndMeasurement(uint64_t now);
+  // When the held IO's direction is due (absolute ns).
+  uint64_t HeldDueNs() const;
+  // fio's check_min_rate(): fails the clone when a minimum is not met.
+  void CheckMinRate(uint64_t now);
 
   const JobSpec& spec_;
   std::unique_ptr<IoEngine> engine_;
@@ -105,7 +123,14 @@ class JobThread {
   std::vector<IoRequest> requests_;
   std::vector<IoRequest*> free_;       // requests not in use (stack)
   std::vector<IoRequest*> completed_;  // Reap() output, reused
-  RateLimiter limiters_[kNumDirs];
+  RatePacer pacers_[kNumDirs];
+  uint64_t rate_epoch_ns_ = 0;      // the pacers' time zero (absolute)
+  std::vector<uint64_t> sched_ns_;  // per request: scheduled time, 0: none
+  bool checks_min_rate_ = false;
+  bool min_rate_baseline_[kNumDirs] = {false, false};
+  uint64_t min_rate_time_[kNumDirs] = {0, 0};
+  uint64_t min_rate_bytes_[kNumDirs] = {0, 0};
+  uint64_t min_rate_ios_[kNumDirs] = {0, 0};
   uint64_t byte_budget_ = 0;
 
   // Queue-loop state (owned by Run()).
@@ -117,8 +142,7 @@ class JobThread {
   uint32_t in_flight_ = 0;  // committed, not reaped
   bool issuing_ = true;
   bool engine_failed_ = false;
-  bool has_held_ = false;    // an IO drawn from the pattern waits for its turn
-  bool held_paced_ = false;  // ... and was already counted by its limiter
+  bool has_held_ = false;  // an IO drawn from the pattern waits for its turn
   IoDir held_dir_ = IoDir::kRead;
   uint64_t held_offset_ = 0;
   uint32_t held_length_ = 0;
@@ -136,6 +160,7 @@ class JobThread {
   std::atomic<uint64_t> live_bytes_[kNumDirs];
   std::atomic<bool> ramping_{false};
   std::atomic<bool> finished_{false};
+  std::atomic<bool> stop_requested_{false};
 };
 
 }  // namespace tierbench

@@ -22,6 +22,7 @@
 #include "workload/io_pattern.h"
 #include "workload/job_thread.h"
 #include "workload/progress.h"
+#include "workload/steady_state_monitor.h"
 
 namespace tierbench {
 namespace {
@@ -179,21 +180,30 @@ void RunSet(const std::vector<JobThread*>& set, const RunOptions& options) {
   ThreadSet workers;
   for (JobThread* t : set) workers.Start(t);
   const uint64_t start = NowNs();
+  SteadyStateMonitor steady(set, start);
   ProgressMeter meter(std::vector<const JobThread*>(set.begin(), set.end()),
                       options.progress_label, start);
   uint64_t next_draw = start + kNsPerSec;
   uint64_t nap_us = 1000;
   while (!std::all_of(set.begin(), set.end(),
                       [](const JobThread* t) { return t->finished(); })) {
-    usleep(static_cast<useconds_t>(nap_us));
+    uint64_t nap = nap_us;
+    if (steady.active()) {  // wake up at the next steady-state boundary
+      const uint64_t due = steady.NextDeadlineNs();
+      const uint64_t t = NowNs();
+      nap = std::min(nap, due > t ? (due - t) / 1000 + 1 : 0);
+    }
+    if (nap > 0) usleep(static_cast<useconds_t>(nap));
     nap_us = std::min<uint64_t>(nap_us * 2, 100000);
     const uint64_t now = NowNs();
+    steady.Poll(now);
     if (draw && now >= next_draw) {
       meter.Tick(now);
       next_draw += kNsPerSec;
     }
   }
   workers.JoinAll();
+  steady.Finish();
   if (draw) ClearProgressLine();
 }
 
@@ -276,8 +286,10 @@ RunResult RunWorkload(const Workload& workload, const RunOptions& options) {
     for (const JobThread* t : set) {
       if (!t->result().error.empty()) {
         throw RunError("IO failed during the run. " + JobLabel(t->spec()) +
-                       "; Error: " + t->result().error +
-                       "; Fix: check the device (dmesg) and the job's region");
+                       "; Error: " + t->result().error + "; Fix: " +
+                       (t->result().error_fix.empty()
+                            ? "check the device (dmesg) and the job's region"
+                            : t->result().error_fix));
       }
     }
   }

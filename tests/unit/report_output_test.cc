@@ -9,6 +9,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <regex>
@@ -106,6 +107,31 @@ RunResult SampleRun() {
   failed.spec.rw = RwPattern::kWrite;
   failed.error = "open /dev/nope: No such file or directory";
   run.jobs.push_back(failed);
+
+  JobResult rated;  // rate_iops=500 on a target that fell behind
+  rated.name = "rated-4k";
+  rated.group_id = 4;
+  rated.spec.rw = RwPattern::kRandRead;
+  rated.spec.rate_iops[0] = 500;
+  rated.runtime_ns = 2 * kNsPerSec;
+  Fill(&rated.dir[0], 1000, 4096, 100'000, 50'000, rated.runtime_ns, true);
+  for (uint64_t i = 0; i < 1000; ++i) {  // the schedule slips 0.5 ms per IO
+    const uint64_t sched = 101'000 + i * 500'000;
+    rated.dir[0].sched_lat.Add(static_cast<double>(sched));
+    rated.dir[0].sched_lat_hist.Add(sched);
+  }
+  SteadyStateResult& ss = rated.steadystate;
+  ss.enabled = ss.evaluated = ss.attained = true;
+  ss.spec.metric = SteadyStateMetric::kIops;
+  ss.spec.slope = false;
+  ss.spec.percent = true;
+  ss.spec.limit = 5;
+  ss.spec.dur_ns = 2 * kNsPerSec;
+  ss.iops = {500, 502};
+  ss.bw = {500 * 4096, 502 * 4096};
+  ss.max_deviation = 1;
+  ss.criterion = 100.0 / 501;
+  run.jobs.push_back(rated);
   return run;
 }
 
@@ -206,7 +232,7 @@ TEST(ReportOutputTest, CsvHeaderIsTheColumnList) {
   // Rows: randread-4k read; rw-1m read + write; tpcb-like write; broken write.
   int rows = 0;
   for (std::string line; std::getline(lines, line);) ++rows;
-  EXPECT_EQ(rows, 5);
+  EXPECT_EQ(rows, 6);
   EXPECT_THAT(out.str(), HasSubstr("broken,3,1,write,io,0,0,"));
   EXPECT_THAT(out.str(),
               HasSubstr(",open /dev/nope: No such file or directory\n"));
@@ -214,10 +240,10 @@ TEST(ReportOutputTest, CsvHeaderIsTheColumnList) {
 
 TEST(ReportOutputTest, JsonFields) {
   const nlohmann::json doc = RunResultToJson(SampleRun(), 1700000000);
-  EXPECT_EQ(doc["schema_version"], 1);
+  EXPECT_EQ(doc["schema_version"], 2);
   EXPECT_EQ(doc["tool"], "tierbench");
   EXPECT_EQ(doc["timestamp"], 1700000000);
-  ASSERT_EQ(doc["jobs"].size(), 4u);
+  ASSERT_EQ(doc["jobs"].size(), 5u);
   const nlohmann::json& rr = doc["jobs"][0];
   EXPECT_EQ(rr["jobname"], "randread-4k");
   EXPECT_EQ(rr["read"]["total_ios"], 6000);
@@ -239,6 +265,64 @@ TEST(ReportOutputTest, JsonFields) {
   for (const auto& b : tx["write"]["latency_buckets"])
     total += b["fraction"].get<double>();
   EXPECT_NEAR(total, 1.0, 1e-9);
+}
+
+TEST(ReportOutputTest, RatedJobShowsScheduledLatencyAndSteadyState) {
+  std::ostringstream text;
+  WriteConsoleReport(SampleRun(), text);
+  const char* patterns[] = {
+      R"(^    sched_lat \(usec\): min=101, max=499601, avg=249851\.00, stdev=144409\.72$)",
+      R"(^    sched_lat percentiles \(msec\):$)",
+      R"(^  steadystate  : attained=yes, bw=2004KiB/s \(2052kB/s\), iops=501, iops mean dev=0\.200%$)",
+  };
+  for (const char* p : patterns) {
+    EXPECT_TRUE(
+        std::regex_search(text.str(), std::regex(p, std::regex::multiline)))
+        << "no line matches " << p << " in:\n"
+        << text.str();
+  }
+  // Unrated jobs print no sched_lat line.
+  const std::string first = text.str().substr(0, text.str().find("rw-1m:"));
+  EXPECT_THAT(first, Not(HasSubstr("sched_lat")));
+
+  const nlohmann::json doc = RunResultToJson(SampleRun(), 1700000000);
+  const nlohmann::json& rated = doc["jobs"][4];
+  EXPECT_EQ(rated["read"]["sched_lat_ns"]["N"], 1000);
+  EXPECT_EQ(rated["read"]["sched_lat_ns"]["max"], 101'000 + 999 * 500'000);
+  EXPECT_TRUE(
+      rated["read"]["sched_lat_ns"]["percentile"].contains("99.000000"));
+  EXPECT_EQ(doc["jobs"][0]["read"]["sched_lat_ns"]["N"], 0);
+  EXPECT_FALSE(doc["jobs"][0].contains("steadystate"));
+  const nlohmann::json& ss = rated["steadystate"];
+  EXPECT_EQ(ss["ss"], "iops:5.000000%");
+  EXPECT_EQ(ss["duration"], 2);
+  EXPECT_EQ(ss["attained"], 1);
+  EXPECT_EQ(ss["criterion"], "0.199601%");
+  EXPECT_EQ(ss["data"]["iops_mean"], 501);
+  EXPECT_EQ(ss["data"]["iops"], nlohmann::json({500, 502}));
+  EXPECT_EQ(ss["data"]["bw_mean"], 501 * 4096);
+
+  std::ostringstream csv;
+  WriteCsvReport(SampleRun(), csv);
+  const std::vector<std::string> names = ResultColumnNames();
+  const auto col = [&](const std::string& name) {
+    return std::find(names.begin(), names.end(), name) - names.begin();
+  };
+  std::istringstream lines(csv.str());
+  std::string line;
+  std::vector<std::string> last;
+  while (std::getline(lines, line)) {
+    last.clear();
+    std::stringstream fields(line);
+    for (std::string f; std::getline(fields, f, ',');) last.push_back(f);
+    if (!line.empty() && line.back() == ',') last.push_back("");
+  }
+  ASSERT_EQ(last.size(), names.size() + 1);  // schema_version first
+  EXPECT_EQ(last[0], "2");
+  EXPECT_EQ(last[1 + col("job")], "rated-4k");
+  EXPECT_EQ(last[1 + col("sched_lat_max_us")], "499601.000");
+  EXPECT_EQ(last[1 + col("ss_attained")], "1");
+  EXPECT_EQ(last[1 + col("ss_criterion")], "0.199601");
 }
 
 TEST(ReportOutputTest, UnknownFormatIsAConfigError) {
