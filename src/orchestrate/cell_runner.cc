@@ -170,6 +170,8 @@ void CellRunner::Prefill(const PreparedWorkload& w, const std::string& device) {
     j.numjobs = 1;
     j.thinktime_ns = 0;
     j.rate_iops[0] = j.rate_iops[1] = 0;
+    j.read_iolog.clear();  // prefill reads the region, not the trace
+    j.write_iolog.clear();
     if (j.size.bytes % kPrefillBlock == 0 &&
         (!j.offset.set || j.offset.bytes % kPrefillBlock == 0)) {
       j.bs[0] = BlockSizeSpec{kPrefillBlock, kPrefillBlock, {}};

@@ -1,4 +1,5 @@
-// JobThread: one clone of a job (fio's thread_data): its engine, IoPattern,
+// JobThread: one clone of a job (fio's thread_data): its engine, IO source
+// (the job's IoPattern, or a read_iolog replay: workload/io_source.h),
 // request pool and statistics, and the queue loop that drives them.
 //
 // The queue loop follows fio's do_io(): fill the queue up to iodepth,
@@ -13,8 +14,10 @@
 // not counted (IOs in flight at the switch belong to the ramp); measurement
 // ends at runtime (time_based loops over the region with Rewind()) or when
 // the pattern's budget is spent. thinktime drains the queue and sleeps after
-// each IO; rate_iops paces each direction. The first IO error stops the
-// clone (fio's continue_on_error=none).
+// each IO; rate_iops paces each direction. A replayed trace's IO waits for
+// its time as fio's iolog_delay() (reaping completions meanwhile);
+// write_iolog records each IO as it is queued (workload/iolog_writer.h).
+// The first IO error stops the clone (fio's continue_on_error=none).
 //
 // Construction does everything that can fail before IO (pattern, buffers,
 // engine Init) and throws ConfigError/SysError. Run() never throws: errors
@@ -34,7 +37,9 @@
 #include "io/io_engine.h"
 #include "stats/job_result.h"
 #include "util/status.h"
-#include "workload/io_pattern.h"
+#include "workload/io_source.h"
+#include "workload/iolog.h"
+#include "workload/iolog_writer.h"
 #include "workload/job_spec.h"
 #include "workload/rate_limiter.h"
 
@@ -43,9 +48,11 @@ namespace tierbench {
 class JobThread {
  public:
   // `fd` is the open target (-1 for engines that do no IO); `target_bytes`
-  // its size. `spec` must outlive the JobThread.
+  // its size. `spec` must outlive the JobThread. `replay`: the trace of a
+  // read_iolog job (workload/replay_source.h), null otherwise.
   JobThread(const JobSpec& spec, uint32_t clone_index, int fd,
-            uint64_t target_bytes);
+            uint64_t target_bytes,
+            std::shared_ptr<const IoLog> replay = nullptr);
   JobThread(const JobThread&) = delete;
   JobThread& operator=(const JobThread&) = delete;
 
@@ -92,6 +99,12 @@ class JobThread {
   void Drain();
   // Sleeps until `deadline_ns` or an interruption.
   static void SleepUntil(uint64_t deadline_ns);
+  // Waits until `deadline_ns` (at most the end of the run), reaping
+  // completions meanwhile.
+  void WaitReaping(uint64_t deadline_ns);
+  // Applies the source's timing to the IO it just returned (fio's
+  // iolog_delay()); false when issuing stopped meanwhile.
+  bool PaceReplay();
   // Records the clone's first error and stops issuing.
   void Fail(const std::string& error);
   // Records an engine failure; Run() then abandons the queue.
@@ -100,7 +113,8 @@ class JobThread {
 
   const JobSpec& spec_;
   std::unique_ptr<IoEngine> engine_;
-  IoPattern pattern_;
+  std::unique_ptr<IoSource> source_;
+  std::unique_ptr<IologWriter> iolog_;  // write_iolog=, or null
   std::vector<AlignedBuffer> buffers_;
   std::vector<IoRequest> requests_;
   std::vector<IoRequest*> free_;       // requests not in use (stack)
@@ -127,6 +141,9 @@ class JobThread {
   uint64_t end_ns_ = 0;
   bool reached_end_ = false;  // issuing stopped because end_ns_ passed
   uint64_t last_completion_ns_ = 0;
+  uint64_t run_start_ns_ = 0;
+  uint64_t last_issue_ns_ = 0;        // replay delays count from here
+  uint64_t replay_overshoot_ns_ = 0;  // fio's td->time_offset
   CpuSnapshot cpu_start_;
   DirectionStats stats_[kNumDirs];
   uint64_t depth_hist_[7] = {0, 0, 0, 0, 0, 0, 0};
