@@ -265,6 +265,37 @@ TEST_F(ReplayRunTest, BadTracesAreRefusedBeforeAnyIo) {
   EXPECT_EQ(Recorded().size(), 2u);
 }
 
+TEST_F(ReplayRunTest, ShippedExampleTraceReplaysOntoTheGivenTarget) {
+  const std::string dir = std::string(TIERBENCH_SOURCE_DIR) + "/workloads/";
+  const IoLog log = LoadIoLog(dir + "example-trace.iolog");
+  EXPECT_EQ(log.version, 3);
+  EXPECT_GE(log.ios[0] + log.ios[1], 1000u);
+  EXPECT_GT(log.ios[0], log.ios[1]);  // recorded with rwmixread=70
+  EXPECT_LE(log.extent, 256u << 20);
+  EXPECT_EQ(log.skipped, 0u);
+
+  // --filename (as compare's target) redirects the replay.
+  JobOverrides cli;
+  cli.filename = P("target.dat");
+  Workload w = ParseJobFiles({dir + "example-trace.fio"}, cli);
+  ASSERT_EQ(w.jobs.size(), 1u);
+  JobSpec& j = w.jobs[0];
+  EXPECT_EQ(j.read_iolog, "workloads/example-trace.iolog");  // as in fio
+  EXPECT_TRUE(j.replay_redirected);
+  EXPECT_EQ(j.filename, P("target.dat"));
+  j.read_iolog = dir + "example-trace.iolog";  // the test's cwd is build/
+  j.ioengine = "null";
+  j.replay_no_stall = true;
+  RunOptions options;
+  options.progress = false;
+  const RunResult r = RunWorkload(w, options);
+  ASSERT_EQ(r.jobs.size(), 1u);
+  EXPECT_EQ(r.jobs[0].dir[0].ios, log.ios[0]);
+  EXPECT_EQ(r.jobs[0].dir[1].ios, log.ios[1]);
+  EXPECT_EQ(r.jobs[0].dir[0].bytes + r.jobs[0].dir[1].bytes,
+            log.bytes[0] + log.bytes[1]);
+}
+
 TEST_F(ReplayRunTest, FioReplaysTierbenchsIologAndTierbenchReplaysFios) {
   // tierbench records; fio (null engine) replays the trace redirected.
   Run("[rec]\nfilename=" + P("a.dat") +
