@@ -20,6 +20,10 @@ namespace {
 constexpr uint64_t kNoEnd = UINT64_MAX;
 // Longest single wait, so an interruption is noticed while draining.
 constexpr uint64_t kWaitSliceNs = 50 * kNsPerMs;
+// The last stretch of a replay delay is polled rather than slept, as fio's
+// iolog_delay() polls the whole delay: a sleep or a reap timeout overshoots
+// by tens of microseconds, which adds up over a trace.
+constexpr uint64_t kReplaySpinNs = 200 * kNsPerUs;
 
 // fio's "IO depths" buckets: 1, 2, 4, 8, 16, 32, >=64 (lower bounds).
 int DepthIndex(uint32_t depth) {
@@ -337,7 +341,12 @@ void JobThread::WaitReaping(uint64_t deadline_ns) {
   for (uint64_t now = NowNs();
        now < deadline_ns && !engine_failed_ && !Interrupted(); now = NowNs()) {
     if (queued_ > 0) Commit();
-    const uint64_t slice = std::min(deadline_ns - now, kWaitSliceNs);
+    const uint64_t left = deadline_ns - now;
+    if (left <= kReplaySpinNs) {  // poll: a sleep would overshoot
+      if (in_flight_ > 0) Reap(0, 0);
+      continue;
+    }
+    const uint64_t slice = std::min(left - kReplaySpinNs, kWaitSliceNs);
     if (in_flight_ > 0) {
       Reap(1, slice);
     } else {
