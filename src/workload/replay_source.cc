@@ -3,8 +3,11 @@
 #include "workload/replay_source.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 
 #include "util/errors.h"
 #include "util/rng.h"
@@ -71,6 +74,14 @@ bool ReplaySource::Next(IoDir* dir, uint64_t* offset, uint32_t* length) {
 
 std::shared_ptr<const IoLog> PrepareReplayJob(
     JobSpec* spec, std::vector<std::string>* notices) {
+  if (spec->read_iolog != "-" &&
+      ::access(spec->read_iolog.c_str(), R_OK) != 0) {
+    throw ConfigError("Cannot read the trace of read_iolog=. " +
+                      JobLabel(*spec) + "; Path: " + spec->read_iolog +
+                      "; SysErr: " + std::strerror(errno) +
+                      ". Fix: check the path (a relative path starts in the "
+                      "current directory, as in fio)");
+  }
   auto log = std::make_shared<IoLog>(LoadIoLog(spec->read_iolog));
   if (!spec->replay_redirected) {
     if (log->files.size() != 1) {
