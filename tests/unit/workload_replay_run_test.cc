@@ -274,6 +274,25 @@ TEST_F(ReplayRunTest, BadTracesAreRefusedBeforeAnyIo) {
   EXPECT_EQ(Recorded().size(), 2u);
 }
 
+TEST_F(ReplayRunTest, TwoFileTraceNeedsARedirectAndThenGoesToOneTarget) {
+  WriteFile("two.iolog",
+            "fio version 2 iolog\n/dev/sda add\n/dev/sdb add\n"
+            "/dev/sda open\n/dev/sdb open\n/dev/sda read 0 4096\n"
+            "/dev/sdb write 8192 8192\n/dev/sda read 4096 512\n");
+  const std::string e =
+      ConfigErrorOf("[j]\nread_iolog=" + P("two.iolog") + "\n");
+  EXPECT_EQ(e.rfind(P("two.iolog") + ": the trace replays onto 2 files "
+                                     "(/dev/sda, /dev/sdb)",
+                    0),
+            0u)
+      << e;
+  Run("[j]\nread_iolog=" + P("two.iolog") +
+      "\nreplay_redirect=" + P("one.dat") + "\n");
+  EXPECT_EQ(Recorded(), (std::vector<Io>{{IoDir::kRead, 0, 4096},
+                                         {IoDir::kWrite, 8192, 8192},
+                                         {IoDir::kRead, 4096, 512}}));
+}
+
 TEST_F(ReplayRunTest, ShippedExampleTraceReplaysOntoTheGivenTarget) {
   const std::string dir = std::string(TIERBENCH_SOURCE_DIR) + "/workloads/";
   const IoLog log = LoadIoLog(dir + "example-trace.iolog");
