@@ -176,6 +176,8 @@ void CellRunner::Prefill(const PreparedWorkload& w, const std::string& device) {
     for (int d = 0; d < kNumDirs; ++d) j.rate[d] = j.rate_min[d] = 0;
     for (int d = 0; d < kNumDirs; ++d) j.rate_iops_min[d] = 0;
     j.steadystate = SteadyStateSpec{};
+    j.read_iolog.clear();  // prefill reads the region, not the trace
+    j.write_iolog.clear();
     if (j.size.bytes % kPrefillBlock == 0 &&
         (!j.offset.set || j.offset.bytes % kPrefillBlock == 0)) {
       j.bs[0] = BlockSizeSpec{kPrefillBlock, kPrefillBlock, {}};

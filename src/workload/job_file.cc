@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "util/errors.h"
@@ -157,6 +158,7 @@ void ApplyOverrides(const JobOverrides& o, JobDraft* d) {
   if (o.filename) {
     s.filename = *o.filename;
     d->directory.clear();
+    d->where["filename"] = cli + " (--filename)";
   }
   if (o.randseed) {
     s.randseed = *o.randseed;
@@ -187,6 +189,41 @@ void ResolveTarget(JobDraft* d, std::vector<std::string>* notices) {
         "' has no target (no filename= or directory=). Fix: add "
         "filename=<device or file> to the job or [global], or pass --filename");
   }
+}
+
+// read_iolog: the target is replay_redirect=, or a command-line filename
+// (which redirects the replay the same way); otherwise the trace's own file,
+// which the runner reads from the trace, and filename= is ignored as in fio.
+// fio's read_iolog also overrides write_iolog. Returns false when the target
+// comes from the trace.
+bool ResolveReplayTarget(JobDraft* d, std::vector<std::string>* notices) {
+  JobSpec& s = d->spec;
+  if (s.read_iolog.empty()) return true;
+  if (!s.write_iolog.empty()) {
+    notices->push_back(WhereOf(*d, "write_iolog") +
+                       ": option 'write_iolog': read_iolog overrides "
+                       "write_iolog (as in fio); ignored");
+    s.write_iolog.clear();
+  }
+  if (WhereOf(*d, "filename").rfind("command line", 0) == 0) {
+    s.replay_redirected = true;
+    return true;
+  }
+  if (!d->replay_redirect.empty()) {
+    s.filename = d->replay_redirect;
+    d->directory.clear();
+    s.replay_redirected = true;
+    return true;
+  }
+  if (!s.filename.empty() || !d->directory.empty()) {
+    notices->push_back(
+        WhereOf(*d, "filename") + ": job '" + s.name +
+        "': filename=/directory= is ignored with read_iolog; the trace "
+        "names its target (as in fio). Use replay_redirect= to replay it "
+        "onto another device or file");
+  }
+  s.filename.clear();
+  return false;
 }
 
 void CheckSizeSpec(const JobDraft& d, const char* option, const SizeSpec& size,
@@ -239,7 +276,14 @@ void CheckDirectAlignment(const JobDraft& d, int dir) {
 // Resolves what depends on the whole job and checks the rules fio checks.
 void FinalizeJob(JobDraft* d, std::vector<std::string>* notices) {
   JobSpec& s = d->spec;
-  ResolveTarget(d, notices);
+  if (ResolveReplayTarget(d, notices)) ResolveTarget(d, notices);
+  if (!s.write_iolog.empty() && s.numjobs > 1) {
+    ThrowOptionError(WhereOf(*d, "write_iolog"), "write_iolog",
+                     "job '" + s.name +
+                         "' has numjobs=" + std::to_string(s.numjobs) +
+                         " clones, whose lines would interleave in one file",
+                     "use numjobs=1, or one job per iolog");
+  }
   for (int dir = 0; dir < kNumDirs; ++dir) {
     BlockSizeSpec& bs = s.bs[dir];
     if (!bs.split.empty()) {  // min/max describe the split too
@@ -281,9 +325,17 @@ void FinalizeJob(JobDraft* d, std::vector<std::string>* notices) {
 
 Workload Finish(JobFileParser& parser, Workload out,
                 const JobOverrides& overrides) {
+  std::map<std::string, std::string> iologs;  // write_iolog path -> job
   for (JobDraft& d : parser.drafts()) {
     ApplyOverrides(overrides, &d);
     FinalizeJob(&d, &out.notices);
+    const std::string& iolog = d.spec.write_iolog;
+    if (!iolog.empty() && !iologs.emplace(iolog, d.spec.name).second) {
+      ThrowOptionError(WhereOf(d, "write_iolog"), "write_iolog",
+                       "job '" + d.spec.name + "' writes the same iolog as " +
+                           "job '" + iologs[iolog] + "' (" + iolog + ")",
+                       "give each job its own write_iolog file");
+    }
     out.jobs.push_back(std::move(d.spec));
   }
   CheckSteadyStateGroups(out.jobs);

@@ -454,6 +454,43 @@ const std::vector<OptionDef>& Options() {
              c.draft->spec.rate_iops[d] = ParseUint(c, v[d], 0, 100000000);
          }
        }},
+      // Trace replay and recording (workload/iolog.h, replay_source.h).
+      {"read_iolog",
+       {},
+       [](const Ctx& c) {
+         const std::string v = TrimmedCopy(c.Value());
+         if (v.empty())
+           c.Fail("the trace path is empty", "write read_iolog=<iolog file>");
+         if (v.find(':') != std::string::npos) {
+           c.Fail("one trace per clone ('" + v + "') is not supported",
+                  "give each trace its own job");
+         }
+         c.draft->spec.read_iolog = v;
+       }},
+      {"write_iolog",
+       {},
+       [](const Ctx& c) {
+         c.draft->spec.write_iolog = TrimmedCopy(c.Value());
+         if (c.draft->spec.write_iolog.empty())
+           c.Fail("the iolog path is empty", "write write_iolog=<file>");
+       }},
+      {"replay_no_stall",
+       {},
+       [](const Ctx& c) { c.draft->spec.replay_no_stall = ParseBool(c); }},
+      {"replay_time_scale",
+       {},
+       [](const Ctx& c) {
+         c.draft->spec.replay_time_scale = ParseU32(c, 1, UINT32_MAX);
+       }},
+      {"replay_redirect",
+       {},
+       [](const Ctx& c) {
+         c.draft->replay_redirect = TrimmedCopy(c.Value());
+         if (c.draft->replay_redirect.empty()) {
+           c.Fail("the target is empty",
+                  "write replay_redirect=<device or file>");
+         }
+       }},
   };
   return kOptions;
 }

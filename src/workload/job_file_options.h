@@ -18,7 +18,8 @@ namespace tierbench {
 // what the spec cannot hold until the job is complete.
 struct JobDraft {
   JobSpec spec;
-  std::string directory;  // directory=: target is <dir>/<name>.0.0
+  std::string directory;        // directory=: target is <dir>/<name>.0.0
+  std::string replay_redirect;  // replay_redirect=, resolved at the job's end
   // Where each option got its current value ("file.fio:12"), by canonical
   // option name; validation errors point there.
   std::map<std::string, std::string> where;

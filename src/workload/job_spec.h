@@ -92,6 +92,16 @@ struct JobSpec {
   uint64_t rate_cycle_ns = 1000000000;  // window of the rate_min check
   bool rate_ignore_thinktime = false;
   SteadyStateSpec steadystate;  // steadystate=, ss_dur=, ss_ramp=
+  // Trace replay and recording (fio's iolog options; workload/iolog.h).
+  std::string read_iolog;        // replay this trace instead of rw=/bs=/size=
+  std::string write_iolog;       // record every issued IO here (v3 iolog)
+  bool replay_no_stall = false;  // replay as fast as possible, in order
+  uint32_t replay_time_scale = 100;  // % of the trace's IO rate
+  // The trace's files are replayed onto `filename` (set by replay_redirect=,
+  // a command-line --filename or compare's target). When false, the target
+  // is the trace's own file and `filename` is empty until the runner loads
+  // the trace.
+  bool replay_redirected = false;
 };
 
 // A parsed job file (or several, concatenated): the jobs in file order, and

@@ -12,6 +12,7 @@
 #include "util/errors.h"
 #include "util/interrupt.h"
 #include "util/units.h"
+#include "workload/replay_source.h"
 
 namespace tierbench {
 namespace {
@@ -19,6 +20,10 @@ namespace {
 constexpr uint64_t kNoEnd = UINT64_MAX;
 // Longest single wait, so an interruption is noticed while draining.
 constexpr uint64_t kWaitSliceNs = 50 * kNsPerMs;
+// The last stretch of a replay delay is polled rather than slept, as fio's
+// iolog_delay() polls the whole delay: a sleep or a reap timeout overshoots
+// by tens of microseconds, which adds up over a trace.
+constexpr uint64_t kReplaySpinNs = 200 * kNsPerUs;
 
 // fio's "IO depths" buckets: 1, 2, 4, 8, 16, 32, >=64 (lower bounds).
 int DepthIndex(uint32_t depth) {
@@ -45,13 +50,21 @@ double Seconds(const timeval& tv) {
   return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
 }
 
+std::unique_ptr<IoSource> MakeSource(const JobSpec& spec, uint64_t target_bytes,
+                                     uint32_t clone_index,
+                                     std::shared_ptr<const IoLog> replay) {
+  if (replay)
+    return std::make_unique<ReplaySource>(std::move(replay), spec, clone_index);
+  return std::make_unique<PatternSource>(spec, target_bytes, clone_index);
+}
+
 }  // namespace
 
 JobThread::JobThread(const JobSpec& spec, uint32_t clone_index, int fd,
-                     uint64_t target_bytes)
+                     uint64_t target_bytes, std::shared_ptr<const IoLog> replay)
     : spec_(spec),
       engine_(EngineRegistry::Default().Create(spec.ioengine)),
-      pattern_(spec, target_bytes, clone_index) {
+      source_(MakeSource(spec, target_bytes, clone_index, std::move(replay))) {
   depth_ = std::max<uint32_t>(1, spec.iodepth);
   batch_submit_ = spec.iodepth_batch_submit == 0
                       ? depth_
@@ -70,7 +83,7 @@ JobThread::JobThread(const JobSpec& spec, uint32_t clone_index, int fd,
   completed_.reserve(depth_);
   for (uint32_t i = 0; i < depth_; ++i) {
     buffers_.emplace_back(buffer_bytes);
-    buffers_.back().FillRandom(pattern_.seed() ^ (0x9E37ull * (i + 1)));
+    buffers_.back().FillRandom(source_->seed() ^ (0x9E37ull * (i + 1)));
     requests_[i].index = i;
     requests_[i].buffer = buffers_.back().data();
   }
@@ -78,13 +91,16 @@ JobThread::JobThread(const JobSpec& spec, uint32_t clone_index, int fd,
   sched_ns_.assign(depth_, 0);
   for (int d = 0; d < kNumDirs; ++d) {
     pacers_[d] = RatePacer(spec, static_cast<IoDir>(d),
-                           pattern_.seed() ^ (0x5EEDull + d));
+                           source_->seed() ^ (0x5EEDull + d));
     checks_min_rate_ =
         checks_min_rate_ || spec.rate_min[d] != 0 || spec.rate_iops_min[d] != 0;
     live_ios_[d].store(0, std::memory_order_relaxed);
     live_bytes_[d].store(0, std::memory_order_relaxed);
   }
-  byte_budget_ = spec.time_based ? 0 : pattern_.io_budget();
+  byte_budget_ = spec.time_based ? 0 : source_->io_budget();
+
+  if (!spec.write_iolog.empty())
+    iolog_ = std::make_unique<IologWriter>(spec.write_iolog, spec.filename);
 
   Status s = engine_->Init(fd, depth_);
   if (!s.ok()) {
@@ -110,6 +126,11 @@ JobThread::CpuSnapshot JobThread::TakeCpuSnapshot() {
 void JobThread::Run() {
   const uint64_t start = NowNs();
   rate_epoch_ns_ = start;
+  run_start_ns_ = last_issue_ns_ = start;
+  if (iolog_) {
+    iolog_->Begin(start);
+    iolog_->Open(NowNs());
+  }
   measure_start_ns_ = start + spec_.ramp_time_ns;
   end_ns_ =
       spec_.runtime_ns > 0 ? measure_start_ns_ + spec_.runtime_ns : kNoEnd;
@@ -126,6 +147,10 @@ void JobThread::Run() {
     EngineFailed(Status::IoError(e.what()));
   }
   if (engine_failed_) engine_->Cleanup();
+  if (iolog_) {
+    const Status closed = iolog_->Close(NowNs());
+    if (!closed.ok()) Fail("write_iolog failed: " + closed.message());
+  }
   EndMeasurement(NowNs());
   finished_.store(true, std::memory_order_release);
 }
@@ -180,16 +205,19 @@ void JobThread::Fill() {
       dir = held_dir_;
       offset = held_offset_;
       length = held_length_;
-    } else if (!pattern_.Next(&dir, &offset, &length)) {
-      if (!spec_.time_based) {
-        issuing_ = false;
-        return;
+    } else {
+      if (!source_->Next(&dir, &offset, &length)) {
+        if (!spec_.time_based) {
+          issuing_ = false;
+          return;
+        }
+        source_->Rewind();
+        if (!source_->Next(&dir, &offset, &length)) {
+          issuing_ = false;
+          return;
+        }
       }
-      pattern_.Rewind();
-      if (!pattern_.Next(&dir, &offset, &length)) {
-        issuing_ = false;
-        return;
-      }
+      if (!PaceReplay()) return;
     }
     RatePacer& pacer = pacers_[static_cast<int>(dir)];
     const uint64_t due = pacer.limited() ? rate_epoch_ns_ + pacer.due_ns() : 0;
@@ -223,6 +251,8 @@ void JobThread::Fill() {
     // The IO was accepted: book it on the schedule (fio undoes BUSY ones).
     sched_ns_[req->index] = due;
     pacer.Issued(length);
+    last_issue_ns_ = req->start_ns;
+    if (iolog_) iolog_->Io(req->start_ns, dir, offset, length);
     if (req->start_ns >= measure_start_ns_) {
       ++depth_hist_[DepthIndex(in_flight_ + queued_ + 1)];
     }
@@ -379,6 +409,48 @@ void JobThread::CheckMinRate(uint64_t now) {
     min_rate_bytes_[d] = stats_[d].bytes;
     min_rate_ios_[d] = stats_[d].ios;
   }
+}
+
+void JobThread::WaitReaping(uint64_t deadline_ns) {
+  deadline_ns = std::min(deadline_ns, end_ns_);
+  for (uint64_t now = NowNs();
+       now < deadline_ns && !engine_failed_ && !Interrupted(); now = NowNs()) {
+    if (queued_ > 0) Commit();
+    const uint64_t left = deadline_ns - now;
+    if (left <= kReplaySpinNs) {  // poll: a sleep would overshoot
+      if (in_flight_ > 0) Reap(0, 0);
+      continue;
+    }
+    const uint64_t slice = std::min(left - kReplaySpinNs, kWaitSliceNs);
+    if (in_flight_ > 0) {
+      Reap(1, slice);
+    } else {
+      SleepUntil(now + slice);
+    }
+  }
+}
+
+// fio's iolog_delay(): the delay counts from the previous issue, less the
+// overshoot of the previous wait; an IO already late goes at once.
+bool JobThread::PaceReplay() {
+  const IoTiming t = source_->timing();
+  if (t.delay_ns == 0 && t.not_before_ns == 0) return true;
+  if (t.not_before_ns > 0) WaitReaping(run_start_ns_ + t.not_before_ns);
+  if (t.delay_ns > 0) {
+    const uint64_t since = NowNs() - last_issue_ns_;
+    if (t.delay_ns < replay_overshoot_ns_) {
+      replay_overshoot_ns_ = 0;
+    } else if (t.delay_ns - replay_overshoot_ns_ >= since) {
+      const uint64_t wait = t.delay_ns - replay_overshoot_ns_ - since;
+      const uint64_t t0 = NowNs();
+      WaitReaping(t0 + wait);
+      const uint64_t waited = NowNs() - t0;
+      replay_overshoot_ns_ = waited > t.delay_ns ? waited - t.delay_ns : 0;
+    }
+  }
+  if (issuing_ && NowNs() >= end_ns_) reached_end_ = true;
+  if (reached_end_ || Interrupted()) issuing_ = false;
+  return issuing_;
 }
 
 void JobThread::Fail(const std::string& error) {

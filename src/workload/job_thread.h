@@ -1,4 +1,5 @@
-// JobThread: one clone of a job (fio's thread_data): its engine, IoPattern,
+// JobThread: one clone of a job (fio's thread_data): its engine, IO source
+// (the job's IoPattern, or a read_iolog replay: workload/io_source.h),
 // request pool and statistics, and the queue loop that drives them.
 //
 // The queue loop follows fio's do_io(): fill the queue up to iodepth,
@@ -18,8 +19,11 @@
 // IO also records sched_lat = completion - its scheduled time. rate_min= /
 // rate_iops_min= are checked as fio's check_min_rate(): after a 2 s settle
 // from the start of measurement, every rate_cycle, on the IOs completed in
-// that window; falling short fails the clone with fio's message. The first
-// IO error stops the clone (fio's continue_on_error=none).
+// that window; falling short fails the clone with fio's message. A
+// replayed trace's IO waits for its time as fio's iolog_delay() (reaping
+// completions meanwhile); write_iolog records each IO as it is queued
+// (workload/iolog_writer.h). The first IO error stops the clone (fio's
+// continue_on_error=none).
 //
 // Construction does everything that can fail before IO (pattern, buffers,
 // engine Init) and throws ConfigError/SysError. Run() never throws: errors
@@ -39,7 +43,9 @@
 #include "io/io_engine.h"
 #include "stats/job_result.h"
 #include "util/status.h"
-#include "workload/io_pattern.h"
+#include "workload/io_source.h"
+#include "workload/iolog.h"
+#include "workload/iolog_writer.h"
 #include "workload/job_spec.h"
 #include "workload/rate_pacer.h"
 
@@ -48,9 +54,11 @@ namespace tierbench {
 class JobThread {
  public:
   // `fd` is the open target (-1 for engines that do no IO); `target_bytes`
-  // its size. `spec` must outlive the JobThread.
+  // its size. `spec` must outlive the JobThread. `replay`: the trace of a
+  // read_iolog job (workload/replay_source.h), null otherwise.
   JobThread(const JobSpec& spec, uint32_t clone_index, int fd,
-            uint64_t target_bytes);
+            uint64_t target_bytes,
+            std::shared_ptr<const IoLog> replay = nullptr);
   JobThread(const JobThread&) = delete;
   JobThread& operator=(const JobThread&) = delete;
 
@@ -106,6 +114,12 @@ class JobThread {
   void Think(RatePacer* pacer);
   // Sleeps until `deadline_ns` or an interruption.
   static void SleepUntil(uint64_t deadline_ns);
+  // Waits until `deadline_ns` (at most the end of the run), reaping
+  // completions meanwhile.
+  void WaitReaping(uint64_t deadline_ns);
+  // Applies the source's timing to the IO it just returned (fio's
+  // iolog_delay()); false when issuing stopped meanwhile.
+  bool PaceReplay();
   // Records the clone's first error and stops issuing.
   void Fail(const std::string& error);
   // Records an engine failure; Run() then abandons the queue.
@@ -118,7 +132,8 @@ class JobThread {
 
   const JobSpec& spec_;
   std::unique_ptr<IoEngine> engine_;
-  IoPattern pattern_;
+  std::unique_ptr<IoSource> source_;
+  std::unique_ptr<IologWriter> iolog_;  // write_iolog=, or null
   std::vector<AlignedBuffer> buffers_;
   std::vector<IoRequest> requests_;
   std::vector<IoRequest*> free_;       // requests not in use (stack)
@@ -151,6 +166,9 @@ class JobThread {
   uint64_t end_ns_ = 0;
   bool reached_end_ = false;  // issuing stopped because end_ns_ passed
   uint64_t last_completion_ns_ = 0;
+  uint64_t run_start_ns_ = 0;
+  uint64_t last_issue_ns_ = 0;        // replay delays count from here
+  uint64_t replay_overshoot_ns_ = 0;  // fio's td->time_offset
   CpuSnapshot cpu_start_;
   DirectionStats stats_[kNumDirs];
   uint64_t depth_hist_[7] = {0, 0, 0, 0, 0, 0, 0};

@@ -23,6 +23,7 @@
 #include "workload/job_thread.h"
 #include "workload/progress.h"
 #include "workload/steady_state_monitor.h"
+#include "workload/replay_source.h"
 
 namespace tierbench {
 namespace {
@@ -34,7 +35,8 @@ struct PreparedJob {
   TargetInfo info;
   uint64_t target_bytes = 0;  // the size the job sees (after any lay-out)
   bool needs_layout = false;
-  std::unique_ptr<Target> target;  // null for engines that do no IO
+  std::unique_ptr<Target> target;       // null for engines that do no IO
+  std::shared_ptr<const IoLog> replay;  // read_iolog's trace, or null
 };
 
 std::string JobLabel(const JobSpec& spec) {
@@ -90,10 +92,12 @@ void CheckWritableDevice(const PreparedJob& job, const RunOptions& options) {
 }
 
 // Checks one job without writing anything; opens existing targets.
-PreparedJob Prepare(const JobSpec& spec, const RunOptions& options,
+PreparedJob Prepare(const JobSpec& spec, std::shared_ptr<const IoLog> replay,
+                    const RunOptions& options,
                     std::map<std::string, uint64_t>* layouts) {
   PreparedJob job;
   job.spec = &spec;
+  job.replay = std::move(replay);
   job.engine = &EngineRegistry::Default().Get(spec.ioengine);
   if (spec.filename.empty()) {
     throw ConfigError(
@@ -102,8 +106,12 @@ PreparedJob Prepare(const JobSpec& spec, const RunOptions& options,
   }
   job.info = Target::Inspect(spec.filename, Sysfs());
   const uint64_t existing = job.info.size_bytes;
-  const uint64_t need =
-      job.info.is_block ? 0 : RequiredFileBytes(spec, existing);
+  // A replay needs a file as long as the trace's extent; an existing one
+  // that is shorter is refused below (CheckReplayFits), not extended.
+  const uint64_t need = job.info.is_block ? 0
+                        : job.replay
+                            ? (job.info.exists ? 0 : job.replay->extent)
+                            : RequiredFileBytes(spec, existing);
   if (!job.info.exists) {
     if (spec.filename.rfind("/dev/", 0) == 0) {
       throw SysError("The target does not exist. " + JobLabel(spec) +
@@ -133,7 +141,12 @@ PreparedJob Prepare(const JobSpec& spec, const RunOptions& options,
   }
   job.target_bytes = std::max(existing, need);
   job.needs_layout = job.engine->does_io && need > existing;
-  for (uint32_t c = 0; c < std::max<uint32_t>(1, spec.numjobs); ++c) {
+  if (job.replay) {
+    CheckReplayFits(*job.replay, spec, job.target_bytes,
+                    job.engine->does_io ? job.info.logical_block_size : 1);
+  }
+  for (uint32_t c = 0; !job.replay && c < std::max<uint32_t>(1, spec.numjobs);
+       ++c) {
     IoPattern pattern(spec, job.target_bytes, c);  // validates the region
     if (spec.direct && job.engine->does_io && c == 0)
       CheckAlignment(job, pattern);
@@ -236,12 +249,21 @@ RunResult RunWorkload(const Workload& workload, const RunOptions& options) {
     throw ConfigError(
         "The job files define no job. Fix: add a [jobname] section");
   }
-  // 1. Every check of every job, before anything is written.
+  // 1. Every check of every job, before anything is written. read_iolog
+  // jobs take their target, directions and block sizes from their trace.
+  std::vector<JobSpec> specs = workload.jobs;
+  std::vector<std::shared_ptr<const IoLog>> replays(specs.size());
+  for (size_t i = 0; i < specs.size(); ++i) {
+    if (specs[i].read_iolog.empty()) continue;
+    std::vector<std::string> notices;
+    replays[i] = PrepareReplayJob(&specs[i], &notices);
+    for (const std::string& n : notices) LogNotice(n);
+  }
   std::map<std::string, uint64_t> layouts;
   std::vector<PreparedJob> jobs;
-  jobs.reserve(workload.jobs.size());
-  for (const JobSpec& spec : workload.jobs)
-    jobs.push_back(Prepare(spec, options, &layouts));
+  jobs.reserve(specs.size());
+  for (size_t i = 0; i < specs.size(); ++i)
+    jobs.push_back(Prepare(specs[i], replays[i], options, &layouts));
 
   // 2. Lay out missing or short files, then open them.
   for (const auto& [path, bytes] : layouts) {
@@ -266,8 +288,8 @@ RunResult RunWorkload(const Workload& workload, const RunOptions& options) {
       set_starts.push_back(threads.size());
     const int fd = job.target ? job.target->fd() : -1;
     for (uint32_t c = 0; c < std::max<uint32_t>(1, job.spec->numjobs); ++c) {
-      threads.push_back(
-          std::make_unique<JobThread>(*job.spec, c, fd, job.target_bytes));
+      threads.push_back(std::make_unique<JobThread>(
+          *job.spec, c, fd, job.target_bytes, job.replay));
     }
   }
   set_starts.push_back(threads.size());
