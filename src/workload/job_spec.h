@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "util/io_dir.h"
+#include "workload/distribution_spec.h"
 
 namespace tierbench {
 
@@ -68,6 +69,8 @@ struct JobSpec {
   bool time_based = false;
   uint64_t ramp_time_ns = 0;
   bool norandommap = false;
+  // random_distribution=: how random offsets are spread (rand* patterns).
+  DistributionSpec random_distribution;
   bool randrepeat = true;
   bool randseed_set = false;
   uint64_t randseed = 0;
