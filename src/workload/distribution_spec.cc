@@ -182,6 +182,11 @@ void Parse(std::string_view text, DistributionSpec* out) {
   } else if (name == "normal") {
     out->kind = DistributionKind::kNormal;
     out->value = 0;
+  } else if (name == "sequence") {
+    throw Failure{
+        "fio's sequence distribution (newer than fio 3.33) is not "
+        "supported by tierbench",
+        "use random, zipf, pareto, normal, zoned or zoned_abs"};
   } else if (name == "gauss") {
     throw Failure{"fio calls this distribution 'normal'",
                   "write random_distribution=normal[:dev[:center]]"};

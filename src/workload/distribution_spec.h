@@ -14,6 +14,8 @@
 //  - zoned_abs:A/S[:A/S...]      the same with S an absolute size (20G)
 //    Up to 256 zones. A list may be given per direction, "reads,writes"
 //    (a third, trim, list is accepted and ignored); one list applies to both.
+//    (fio's HOWTO documents per-direction lists; fio 3.33's parser refuses
+//    them.)
 //    Parsing a list stops at the first empty entry (fio). The access
 //    percentages must add up to exactly 100; zoned sizes may not add up to
 //    more than 100; a zoned size above 100 is clamped to 100, and a zoned

@@ -115,6 +115,7 @@ TEST(DistributionSpecTest, BadValuesAreOneLineErrorsNamingTheOption) {
       {"normal:-1", "[0, 100)"},
       {"gauss", "calls this distribution 'normal'"},
       {"uniform", "not a random distribution"},
+      {"sequence:2,0,1", "not supported by tierbench"},
       {"random:3", "takes no parameter"},
       {"zoned", "needs its zones"},
       {"zoned:50/10:40/20", "add up to 90, not 100"},
