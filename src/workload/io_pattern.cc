@@ -105,15 +105,24 @@ IoPattern::IoPattern(const JobSpec& spec, uint64_t target_bytes,
     if (!sizes_[d]) continue;
     const auto dir = static_cast<IoDir>(d);
     const int other = 1 - d;
+    const DistributionSpec& dist = spec.random_distribution;
     if (picker_index_[other] >= 0 &&
         Align(static_cast<IoDir>(other)) == Align(dir) &&
-        sizes_[other]->min() == sizes_[d]->min()) {
+        sizes_[other]->min() == sizes_[d]->min() &&
+        dist.zones[other] == dist.zones[d]) {
       picker_index_[d] = picker_index_[other];  // same geometry: one order
       continue;
     }
     const uint64_t blocks =
         (region_length_ - sizes_[d]->min()) / Align(dir) + 1;
-    pickers_[d].emplace(blocks, !spec.norandommap, StreamSeed(seed_, 4 + d));
+    const std::string unfit =
+        RandomDistribution::CheckFits(dist, dir, blocks, Align(dir));
+    if (!unfit.empty()) {
+      RegionError(spec, "random_distribution=" + dist.text + ": " + unfit,
+                  "shrink the zoned_abs zones or raise size=");
+    }
+    pickers_[d].emplace(dist, dir, blocks, Align(dir), !spec.norandommap,
+                        StreamSeed(seed_, 4 + d));
     picker_index_[d] = d;
   }
 }

@@ -15,11 +15,23 @@
 //    continue sequentially from the previous IO of that direction): offsets
 //    are multiples of the direction's alignment (blockalign, default: its
 //    minimum block size) from the region start, chosen so that the minimum
-//    block size fits. Without norandommap every aligned block is chosen
-//    exactly once per pass (RandomBlockPicker with a Feistel permutation,
-//    workload/offset_generator.h; a new order each pass); with norandommap
-//    uniformly, with repeats. Directions with identical geometry share one
-//    block order, as they share fio's random map.
+//    block size fits. Which block comes next follows random_distribution=
+//    (RandomDistribution, workload/random_distribution.h):
+//     - random (default): without norandommap every aligned block is chosen
+//       exactly once per pass (RandomBlockPicker with a Feistel
+//       permutation, workload/offset_generator.h; a new order each pass);
+//       with norandommap uniformly, with repeats.
+//     - zipf / pareto / normal: fio's generators over the blocks, with the
+//       hot ranks scattered by fio's hash and an offset drawn from the seed
+//       (or the center); for one seed and one region size the same blocks
+//       are hot on every target. Blocks repeat: as in fio, any distribution
+//       but random implies norandommap.
+//     - zoned / zoned_abs: a zone by its access percentage, then a block
+//       uniformly (with repeats) inside it; zones are laid out from the
+//       region start, in percent of the blocks or in bytes. A zoned_abs
+//       zone with accesses that ends past the region is a ConfigError.
+//    Directions with identical geometry (and zone lists) share one chooser,
+//    as they share fio's random map and zipf state.
 //  - Lengths: BlockSizePicker per direction; a drawn length that does not
 //    fit before the region end is redrawn, then shrunk (as fio does).
 //  - Budget: io_budget() = the region length (fio's io_size defaults to
@@ -41,7 +53,7 @@
 #include "util/rng.h"
 #include "workload/block_size_picker.h"
 #include "workload/job_spec.h"
-#include "workload/offset_generator.h"
+#include "workload/random_distribution.h"
 
 namespace tierbench {
 
@@ -79,10 +91,10 @@ class IoPattern {
   uint64_t issued_ = 0;
   uint64_t position_[kNumDirs];  // next sequential offset per direction
   std::optional<BlockSizePicker> sizes_[kNumDirs];
-  // Random block pickers; picker_index_[dir] selects one (shared when the
-  // directions' geometry is the same), -1 when the direction is unused or
-  // the pattern is sequential.
-  std::optional<RandomBlockPicker> pickers_[kNumDirs];
+  // Random block choosers; picker_index_[dir] selects one (shared when the
+  // directions' geometry and zones are the same), -1 when the direction is
+  // unused or the pattern is sequential.
+  std::optional<RandomDistribution> pickers_[kNumDirs];
   int picker_index_[kNumDirs] = {-1, -1};
   Rng dir_rng_;
   Rng size_rng_;

@@ -424,6 +424,31 @@ const std::vector<OptionDef>& Options() {
       {"norandommap",
        {},
        [](const Ctx& c) { c.draft->spec.norandommap = ParseBool(c); }},
+      {"random_distribution",
+       {},
+       [](const Ctx& c) {
+         std::string why, fix;
+         if (!ParseDistributionSpec(
+                 c.Value(), &c.draft->spec.random_distribution, &why, &fix)) {
+           c.Fail(why, fix);
+         }
+       }},
+      {"random_generator",
+       {},
+       [](const Ctx& c) {
+         const std::string v = TrimmedCopy(c.Value());
+         if (v != "tausworthe" && v != "tausworthe64" && v != "lfsr") {
+           c.Fail("'" + v + "' is not a random generator",
+                  "use tausworthe, tausworthe64 or lfsr");
+         }
+         c.notices->push_back(
+             c.line.where +
+             ": option 'random_generator': tierbench draws "
+             "with its own generator (xoshiro256**), so '" +
+             v +
+             "' is not used; the offsets follow the same rules (lfsr's "
+             "each-block-once is what the random map already gives)");
+       }},
       {"randrepeat",
        {},
        [](const Ctx& c) { c.draft->spec.randrepeat = ParseBool(c); }},

@@ -17,6 +17,7 @@
 
 #include "stats/steady_state.h"
 #include "util/io_dir.h"
+#include "workload/distribution_spec.h"
 
 namespace tierbench {
 
@@ -76,6 +77,8 @@ struct JobSpec {
   bool time_based = false;
   uint64_t ramp_time_ns = 0;
   bool norandommap = false;
+  // random_distribution=: how random offsets are spread (rand* patterns).
+  DistributionSpec random_distribution;
   bool randrepeat = true;
   bool randseed_set = false;
   uint64_t randseed = 0;

@@ -1,5 +1,6 @@
 # Unit tests of src/workload.
 target_sources(tierbench_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/workload_distribution_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/workload_io_pattern_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/workload_iolog_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/workload_replay_run_test.cc

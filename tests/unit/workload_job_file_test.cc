@@ -74,6 +74,10 @@ TEST(JobFileTest, ShippedWorkloadsParseWithTheSeedsValues) {
        30, true, false, "randread-4k"},
       {"randwrite-4k.fio", 1, RwPattern::kRandWrite, 4 * kKiB, 4 * kKiB, 4, 1,
        0, 30, true, false, "randwrite-4k"},
+      {"randread-zipf.fio", 1, RwPattern::kRandRead, 4 * kKiB, 4 * kKiB, 32,
+       1, 0, 30, true, false, "randread-zipf"},
+      {"randwrite-zipf.fio", 1, RwPattern::kRandWrite, 4 * kKiB, 4 * kKiB, 32,
+       1, 0, 30, true, false, "randwrite-zipf"},
   };
   for (const ShippedCase& c : cases) {
     SCOPED_TRACE(c.file);
