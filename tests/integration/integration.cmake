@@ -13,3 +13,6 @@ target_sources(tierbench_integration_tests PRIVATE
 target_sources(tierbench_integration_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/run_loop_test.cc
 )
+target_sources(tierbench_integration_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/shipped_workloads_test.cc
+)
