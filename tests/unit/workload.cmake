@@ -3,3 +3,6 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/workload_io_pattern_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/workload_job_file_test.cc
 )
+target_sources(tierbench_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/workload_shipped_test.cc
+)
