@@ -163,8 +163,6 @@ const std::map<std::string, std::string>& KnownMissing() {
       {"latency: percentile=", "latency_target settings"},
       {"latency: depth=", "latency_target settings"},
       {"write: zone resets", "zoned block device resets"},
-      {"READ: min-max per job", "slowest-fastest job bandwidth"},
-      {"WRITE: min-max per job", "slowest-fastest job bandwidth"},
   };
   return kMissing;
 }
