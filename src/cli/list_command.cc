@@ -36,11 +36,13 @@ void ListDir(const std::string& title, const std::filesystem::path& dir) {
   std::cout << title << " (" << dir.string() << "):\n";
   std::error_code ec;
   std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
-    files.push_back(e.path());
+  // Files in subdirectories (workloads/seed000/) are listed by their path.
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir, ec)) {
+    if (e.is_regular_file()) files.push_back(e.path());
+  }
   std::sort(files.begin(), files.end());
   for (const auto& p : files) {
-    std::cout << "  " << p.filename().string();
+    std::cout << "  " << p.lexically_relative(dir).string();
     std::string d = FirstCommentLine(p);
     if (!d.empty()) std::cout << " - " << d;
     std::cout << "\n";

@@ -247,6 +247,7 @@ void GroupBlock(int group, const std::vector<const JobResult*>& jobs,
   out << "\nRun status group " << group << " (all jobs):\n";
   for (int d = 0; d < kNumDirs; ++d) {
     uint64_t ios = 0, bytes = 0, run_min = UINT64_MAX, run_max = 0;
+    uint64_t bw_min = UINT64_MAX, bw_max = 0;  // of one job (fio's ts)
     bool tx = false;
     for (const JobResult* j : jobs) {
       if (j->dir[d].ios == 0) continue;
@@ -255,6 +256,9 @@ void GroupBlock(int group, const std::vector<const JobResult*>& jobs,
       run_min = std::min(run_min, j->runtime_ns);
       run_max = std::max(run_max, j->runtime_ns);
       tx = tx || IsTx(*j);
+      const uint64_t bw = Round(j->BytesPerSec(static_cast<IoDir>(d)));
+      bw_min = std::min(bw_min, bw);
+      bw_max = std::max(bw_max, bw);
     }
     if (ios == 0) continue;
     const unsigned long long min_ms =
@@ -271,13 +275,19 @@ void GroupBlock(int group, const std::vector<const JobResult*>& jobs,
               .c_str(),
           FioNum2Str(ios, kSigFigs, false, "").c_str(), min_ms, max_ms);
     } else {
+      // fio: aggregate, then the slowest-fastest job, then total IO.
       const uint64_t bw = secs > 0 ? Round(bytes / secs) : 0;
-      out << Fmt("%s: bw=%s (%s), io=%s (%s), run=%llu-%llumsec\n", name,
-                 FioNum2Str(bw, kSigFigs, true, "B/s").c_str(),
-                 FioNum2Str(bw, kSigFigs, false, "B/s").c_str(),
-                 FioNum2Str(bytes, kSigFigs, true, "B").c_str(),
-                 FioNum2Str(bytes, kSigFigs, false, "B").c_str(), min_ms,
-                 max_ms);
+      out << Fmt(
+          "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), "
+          "run=%llu-%llumsec\n",
+          name, FioNum2Str(bw, kSigFigs, true, "B/s").c_str(),
+          FioNum2Str(bw, kSigFigs, false, "B/s").c_str(),
+          FioNum2Str(bw_min, kSigFigs, true, "B/s").c_str(),
+          FioNum2Str(bw_max, kSigFigs, true, "B/s").c_str(),
+          FioNum2Str(bw_min, kSigFigs, false, "B/s").c_str(),
+          FioNum2Str(bw_max, kSigFigs, false, "B/s").c_str(),
+          FioNum2Str(bytes, kSigFigs, true, "B").c_str(),
+          FioNum2Str(bytes, kSigFigs, false, "B").c_str(), min_ms, max_ms);
     }
   }
 }

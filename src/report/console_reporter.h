@@ -12,7 +12,8 @@
 // transactions.
 //
 // Differences from fio: no pid/date, no "per=" in the bw line, no
-// majf/minf, no submit/complete histograms or disk stats; a failed job shows
+// majf/minf, no submit/complete histograms, "issued rwts" or "latency"
+// (latency_target) lines, no "zone resets", no disk stats; a failed job shows
 // "err= 1: <message>". Thread-safe (no shared state).
 #ifndef TIERBENCH_REPORT_CONSOLE_REPORTER_H_
 #define TIERBENCH_REPORT_CONSOLE_REPORTER_H_

@@ -16,4 +16,5 @@ target_sources(tierbench_integration_tests PRIVATE
 target_sources(tierbench_integration_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/replay_loop_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/fio_distribution_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/shipped_workloads_test.cc
 )

@@ -4,3 +4,6 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/report_output_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/report_result_columns_test.cc
 )
+target_sources(tierbench_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/report_group_bw_test.cc
+)

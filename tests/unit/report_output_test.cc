@@ -199,7 +199,7 @@ TEST(ReportOutputTest, ConsoleLayout) {
       R"(^   tps         : min= 1250, max= 1250, avg=1250\.00, stdev= 0\.00, samples=2$)",
       R"(^broken: \(groupid=3, jobs=1\): err= 1: open /dev/nope: No such file or directory$)",
       R"(^Run status group 0 \(all jobs\):$)",
-      R"(^   READ: bw=7385KiB/s \(7562kB/s\), io=23\.4MiB \(24\.6MB\), run=3250-3250msec$)",
+      R"(^   READ: bw=7385KiB/s \(7562kB/s\), 7385KiB/s-7385KiB/s \(7562kB/s-7562kB/s\), io=23\.4MiB \(24\.6MB\), run=3250-3250msec$)",
       R"(^  WRITE: tps=1250, tx=2500, run=2000-2000msec$)",
       R"(^  lat \(msec\)   : 2=5\.56%, 4=22\.24%, 10=66\.28%, 20=5\.92%$)",
   };

@@ -8,3 +8,6 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/workload_rate_run_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/workload_rate_test.cc
 )
+target_sources(tierbench_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/workload_shipped_test.cc
+)
