@@ -7,6 +7,7 @@
 #include <string>
 
 #include "db/db_cell.h"
+#include "db/pgbench_script.h"
 #include "db/tpcb_driver.h"
 #include "db/tpcb_script.h"
 #include "util/errors.h"
@@ -14,14 +15,32 @@
 namespace tierbench {
 namespace {
 
+// Runs the \set commands of `script` for one transaction with `rng`.
+std::vector<PgValue> DrawVars(const ScriptSet& set, const PgScript& script,
+                              TxRandom& rng, int scale) {
+  std::vector<PgValue> vars(set.vars.size());
+  vars[static_cast<size_t>(set.scale_slot)] = PgValue::Int(scale);
+  for (const auto& cmd : script.commands) {
+    if (cmd.type != ScriptCommandType::kSet) continue;
+    PgValue v;
+    EXPECT_TRUE(EvaluateExpression(*cmd.expr, vars, rng, &v).ok());
+    vars[static_cast<size_t>(cmd.set_slot)] = v;
+  }
+  return vars;
+}
+
 TEST(DbScriptTest, TpcbLikeIsPgbenchsScript) {
-  const auto& s = BuiltinScript(Builtin::kTpcbLike);
-  ASSERT_EQ(s.size(), 7u);
-  TxValues v;
-  v.v[kAid] = 123;
-  v.v[kBid] = 2;
-  v.v[kTid] = 17;
-  v.v[kDelta] = -42;
+  ScriptSet set;
+  set.AddBuiltin(Builtin::kTpcbLike, 1);
+  const PgScript& s = set.scripts[0];
+  EXPECT_EQ(s.desc, "<builtin: TPC-B (sort of)>");
+  EXPECT_TRUE(s.writes);
+  ASSERT_EQ(s.commands.size(), 11u);
+  std::vector<PgValue> vars(set.vars.size());
+  vars[static_cast<size_t>(set.vars.Find("aid"))] = PgValue::Int(123);
+  vars[static_cast<size_t>(set.vars.Find("bid"))] = PgValue::Int(2);
+  vars[static_cast<size_t>(set.vars.Find("tid"))] = PgValue::Int(17);
+  vars[static_cast<size_t>(set.vars.Find("delta"))] = PgValue::Int(-42);
   const char* want[] = {
       "BEGIN",
       "UPDATE pgbench_accounts SET abalance = abalance + -42 WHERE aid = 123",
@@ -31,11 +50,53 @@ TEST(DbScriptTest, TpcbLikeIsPgbenchsScript) {
       "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (17, "
       "2, 123, -42, CURRENT_TIMESTAMP)",
       "END"};
-  for (size_t i = 0; i < s.size(); ++i) {
-    EXPECT_EQ(RenderSimple(s[i], v), want[i]) << i;
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(s.commands[i].type, ScriptCommandType::kSet) << i;
   }
-  EXPECT_EQ(BuiltinScript(Builtin::kSimpleUpdate).size(), 5u);
-  EXPECT_EQ(BuiltinScript(Builtin::kSelectOnly).size(), 1u);
+  EXPECT_EQ(s.commands[0].first_line, "\\set aid random(1, 100000 * :scale)");
+  for (size_t i = 0; i < 7; ++i) {
+    EXPECT_EQ(RenderSql(s.commands[4 + i], vars), want[i]) << i;
+  }
+  // Extended / prepared text: one $n per variable occurrence, as pgbench.
+  EXPECT_EQ(s.commands[5].sql,
+            "UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE aid = "
+            "$2");
+  EXPECT_EQ(s.commands[9].first_line,
+            "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES "
+            "(:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);");
+  ScriptSet other;
+  other.AddBuiltin(Builtin::kSimpleUpdate, 1);
+  other.AddBuiltin(Builtin::kSelectOnly, 1);
+  EXPECT_EQ(other.scripts[0].commands.size(), 9u);
+  EXPECT_EQ(other.scripts[1].commands.size(), 2u);
+  EXPECT_FALSE(other.scripts[1].writes);
+}
+
+// The shipped workloads/tpcb-like.sql is the built-in script: the same
+// commands and, from one seed, the same random values.
+TEST(DbScriptTest, ShippedTpcbFileEqualsBuiltin) {
+  ScriptSet set;
+  set.AddBuiltin(Builtin::kTpcbLike, 1);
+  set.AddFile(std::string(TIERBENCH_SOURCE_DIR) + "/workloads/tpcb-like.sql",
+              1);
+  const PgScript& b = set.scripts[0];
+  const PgScript& f = set.scripts[1];
+  EXPECT_EQ(f.desc,
+            std::string(TIERBENCH_SOURCE_DIR) + "/workloads/tpcb-like.sql");
+  ASSERT_EQ(b.commands.size(), f.commands.size());
+  for (size_t i = 0; i < b.commands.size(); ++i) {
+    EXPECT_EQ(b.commands[i].first_line, f.commands[i].first_line) << i;
+    EXPECT_EQ(b.commands[i].sql, f.commands[i].sql) << i;
+    EXPECT_EQ(b.commands[i].params, f.commands[i].params) << i;
+  }
+  TxRandom r1(5), r2(5);
+  for (int i = 0; i < 100; ++i) {
+    auto v1 = DrawVars(set, b, r1, 4);
+    auto v2 = DrawVars(set, f, r2, 4);
+    for (size_t k = 0; k < v1.size(); ++k) {
+      ASSERT_EQ(ValueText(v1[k]), ValueText(v2[k]));
+    }
+  }
 }
 
 TEST(DbScriptTest, NamesAndModes) {
@@ -63,18 +124,24 @@ TEST(DbScriptTest, NamesAndModes) {
 }
 
 TEST(DbScriptTest, ValuesStayInPgbenchRanges) {
+  ScriptSet set;
+  set.AddBuiltin(Builtin::kTpcbLike, 1);
+  const size_t aid = static_cast<size_t>(set.vars.Find("aid"));
+  const size_t bid = static_cast<size_t>(set.vars.Find("bid"));
+  const size_t tid = static_cast<size_t>(set.vars.Find("tid"));
+  const size_t delta = static_cast<size_t>(set.vars.Find("delta"));
   TxRandom rng(1);
   int64_t min_aid = INT64_MAX, max_aid = 0, min_delta = 0, max_delta = 0;
   for (int i = 0; i < 200000; ++i) {
-    TxValues v = DrawTxValues(rng, 3);
-    ASSERT_GE(v.v[kBid], 1);
-    ASSERT_LE(v.v[kBid], 3);
-    ASSERT_GE(v.v[kTid], 1);
-    ASSERT_LE(v.v[kTid], 30);
-    min_aid = std::min(min_aid, v.v[kAid]);
-    max_aid = std::max(max_aid, v.v[kAid]);
-    min_delta = std::min(min_delta, v.v[kDelta]);
-    max_delta = std::max(max_delta, v.v[kDelta]);
+    auto v = DrawVars(set, set.scripts[0], rng, 3);
+    ASSERT_GE(v[bid].i, 1);
+    ASSERT_LE(v[bid].i, 3);
+    ASSERT_GE(v[tid].i, 1);
+    ASSERT_LE(v[tid].i, 30);
+    min_aid = std::min(min_aid, v[aid].i);
+    max_aid = std::max(max_aid, v[aid].i);
+    min_delta = std::min(min_delta, v[delta].i);
+    max_delta = std::max(max_delta, v[delta].i);
   }
   EXPECT_GE(min_aid, 1);
   EXPECT_LE(max_aid, 300000);
@@ -97,6 +164,13 @@ TEST(DbScriptTest, SeedMakesStreamsRepeatable) {
 TEST(DbScriptTest, ProgressLineFormat) {
   EXPECT_EQ(FormatProgressLine(5.0, 812.34, 1.2314, 0.4021, 0),
             "progress: 5.0 s, 812.3 tps, lat 1.231 ms stddev 0.402, 0 failed");
+  // With -R: the lag; with -R and -L: the skipped count.
+  EXPECT_EQ(FormatProgressLine(2.0, 100.0, 3.5, 1.25, 1, 0.1234),
+            "progress: 2.0 s, 100.0 tps, lat 3.500 ms stddev 1.250, 1 failed, "
+            "lag 0.123 ms");
+  EXPECT_EQ(FormatProgressLine(2.0, 100.0, 3.5, 1.25, 0, 2.5, 7),
+            "progress: 2.0 s, 100.0 tps, lat 3.500 ms stddev 1.250, 0 failed, "
+            "lag 2.500 ms, 7 skipped");
 }
 
 class DbWorkloadFileTest : public ::testing::Test {
