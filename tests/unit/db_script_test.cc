@@ -4,9 +4,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "db/db_cell.h"
+#include "db/pgbench_report.h"
 #include "db/pgbench_script.h"
 #include "db/tpcb_driver.h"
 #include "db/tpcb_script.h"
@@ -173,6 +175,51 @@ TEST(DbScriptTest, ProgressLineFormat) {
             "lag 2.500 ms, 7 skipped");
 }
 
+// The summary lines of -R, -L and -r, as pgbench 15 prints them.
+TEST(DbScriptTest, SummaryWithRateLimitAndPerCommand) {
+  auto set = std::make_shared<ScriptSet>();
+  set->AddBuiltin(Builtin::kSelectOnly, 1);
+  set->Finish();
+  TpcbDriverConfig cfg;
+  cfg.scale = 1;
+  cfg.duration_ns = 2000000000ull;
+  cfg.rate_tps = 100;
+  cfg.latency_limit_ns = 5000000;
+  cfg.report_per_command = true;
+  TpcbRunResult r;
+  r.scripts = set;
+  r.transactions = 3;
+  r.skipped = 1;
+  r.late = 1;
+  r.bench_ns = 2000000000ull;
+  DirectionStats& d = r.job.dir[static_cast<int>(IoDir::kRead)];
+  for (double ms : {2.0, 4.0, 9.0}) d.lat.Add(ms * 1e6);
+  for (double ms : {1.0, 2.0, 3.0}) r.lag.Add(ms * 1e6);
+  r.per_script.resize(1);
+  r.per_script[0].commands = {{6000.0, 3, 0}, {12345678.0, 3, 0}};
+  std::ostringstream out;
+  WritePgbenchSummary(cfg, r, out);
+  const std::string text = out.str();
+  for (const char* line : {
+           "transaction type: <builtin: select only>\n",
+           "number of transactions actually processed: 3\n",
+           "number of failed transactions: 0 (0.000%)\n"
+           "number of transactions skipped: 1 (25.000%)\n"
+           "number of transactions above the 5.0 ms latency limit: 1/3 "
+           "(33.333%)\n"
+           "latency average = 5.000 ms\n",
+           "rate limit schedule lag: avg 2.000 (max 3.000) ms\n"
+           "initial connection time = ",
+           "statement latencies in milliseconds and failures:\n"
+           "         0.002           0  \\set aid random(1, 100000 * :scale)\n"
+           "         4.115           0  SELECT abalance FROM pgbench_accounts "
+           "WHERE aid = :aid;\n",
+       }) {
+    EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
+  }
+  EXPECT_EQ(text.find("SQL script"), std::string::npos);  // one script
+}
+
 class DbWorkloadFileTest : public ::testing::Test {
  protected:
   std::string Write(const std::string& text) {
@@ -221,6 +268,45 @@ TEST_F(DbWorkloadFileTest, FullFile) {
   EXPECT_EQ(DbTxDirection("tpcb-like"), IoDir::kWrite);
 }
 
+// "scripts" (relative to the workload file), weights, -D, -R and -L.
+TEST_F(DbWorkloadFileTest, ScriptsRateAndLatencyLimit) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const std::string script =
+      "db_workload_script_" + std::to_string(::getpid()) + ".sql";
+  std::ofstream(dir / script) << "\\set n random(1, :max)\nSELECT :n;\n";
+  DbWorkload w = LoadDbWorkload(Write(R"({"kind": "pgbench", "duration": 3,
+      "scripts": [")" + script + R"(@3"], "builtin": "tpcb-like@1",
+      "defines": {"max": 9}, "rate": 250.5, "latency_limit": 20})"));
+  ASSERT_EQ(w.scripts.size(), 1u);
+  EXPECT_EQ(w.scripts[0], (dir / script).string() + "@3");
+  EXPECT_EQ(w.rate_tps, 250.5);
+  EXPECT_EQ(w.latency_limit_ms, 20.0);
+  auto set = DbWorkloadScripts(w);
+  ASSERT_EQ(set->scripts.size(), 2u);
+  EXPECT_EQ(set->scripts[0].desc, "<builtin: TPC-B (sort of)>");
+  EXPECT_EQ(set->scripts[1].weight, 3);
+  EXPECT_EQ(set->total_weight, 4);
+  EXPECT_EQ(DbTxDirection(w), IoDir::kWrite);
+  // Only the read-only script: the transactions are reads.
+  DbWorkload r = LoadDbWorkload(Write(R"({"kind": "pgbench", "duration": 3,
+      "scripts": [")" + script + R"("], "defines": {"max": 9}})"));
+  EXPECT_EQ(DbWorkloadScripts(r)->scripts.size(), 1u);
+  EXPECT_EQ(DbTxDirection(r), IoDir::kRead);
+  // Without "max" the script uses an undefined variable: file:line named.
+  try {
+    LoadDbWorkload(Write(R"({"kind": "pgbench", "duration": 3,
+        "scripts": [")" + script +
+                         R"("]})"));
+    ADD_FAILURE() << "undefined variable accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find(script + ":1: undefined variable "
+                                                  "\"max\""),
+              std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove(dir / script);
+}
+
 TEST_F(DbWorkloadFileTest, ErrorsNameTheKey) {
   struct Case {
     const char* json;
@@ -241,6 +327,14 @@ TEST_F(DbWorkloadFileTest, ErrorsNameTheKey) {
        "postgres.a"},
       {R"({"kind": "pgbench", "duration": 5, "schema_version": 2})",
        "schema_version"},
+      {R"({"kind": "pgbench", "duration": 5, "rate": 0})", "rate"},
+      {R"({"kind": "pgbench", "duration": 5, "latency_limit": "x"})",
+       "latency_limit"},
+      {R"({"kind": "pgbench", "duration": 5, "scripts": []})", "scripts"},
+      {R"({"kind": "pgbench", "duration": 5, "scripts": ["/no/such.sql"]})",
+       "/no/such.sql"},
+      {R"({"kind": "pgbench", "duration": 5, "builtin": "select@x"})",
+       "builtin"},
       {R"(not json)", "JSON"},
   };
   for (const auto& c : cases) {
