@@ -280,11 +280,12 @@ class Worker {
           c.wake_at = c.scheduled;
           break;
         case ClientState::kThrottle:
-          if (now < c.wake_at) return;
+          // Not in a transaction yet: an interrupt ends the wait at once.
           if (Interrupted() || (end_at_ > 0 && now >= end_at_)) {
             c.state = ClientState::kDone;
             return;
           }
+          if (now < c.wake_at) return;
           StartTx(c, now);
           break;
         case ClientState::kSleep:
