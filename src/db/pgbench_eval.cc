@@ -75,6 +75,36 @@ Status ToBool(const PgValue& v, bool* out) {
   return Err(std::string("cannot coerce ") + TypeName(v) + " to boolean");
 }
 
+// FNV-1a over the 8 bytes of v (least significant first), the offset basis
+// xor-ed with the seed.
+int64_t HashFnv1a(int64_t v, uint64_t seed) {
+  uint64_t h = 0xcbf29ce484222325ull ^ seed;
+  uint64_t x = static_cast<uint64_t>(v);
+  for (int i = 0; i < 8; ++i) {
+    h ^= x & 0xff;
+    h *= 0x100000001b3ull;
+    x >>= 8;
+  }
+  return static_cast<int64_t>(h);
+}
+
+// MurmurHash64A of one 8-byte key.
+int64_t HashMurmur2(int64_t v, uint64_t seed) {
+  constexpr uint64_t m = 0xc6a4a7935bd1e995ull;
+  constexpr int r = 47;
+  uint64_t h = seed ^ (8 * m);
+  uint64_t k = static_cast<uint64_t>(v);
+  k *= m;
+  k ^= k >> r;
+  k *= m;
+  h ^= k;
+  h *= m;
+  h ^= h >> r;
+  h *= m;
+  h ^= h >> r;
+  return static_cast<int64_t>(h);
+}
+
 class Evaluator {
  public:
   Evaluator(const std::vector<PgValue>& vars, TxRandom& rng)
@@ -221,6 +251,17 @@ class Evaluator {
       case ExprFunc::kRandomGaussian:
       case ExprFunc::kRandomZipfian:
         return Random(e.func, a, out);
+      case ExprFunc::kHashFnv1a:
+      case ExprFunc::kHashMurmur2: {
+        int64_t v = 0, seed = 0;
+        Status st = ToInt(a[0], &v);
+        if (st.ok()) st = ToInt(a[1], &seed);
+        if (!st.ok()) return st;
+        *out = PgValue::Int(e.func == ExprFunc::kHashFnv1a
+                                ? HashFnv1a(v, static_cast<uint64_t>(seed))
+                                : HashMurmur2(v, static_cast<uint64_t>(seed)));
+        return Status::Ok();
+      }
       case ExprFunc::kAnd:
       case ExprFunc::kOr:
       case ExprFunc::kIsNull:

@@ -107,7 +107,7 @@ bool IsNameChar(char c) {
 
 struct FuncInfo {
   const char* name;
-  int nargs;  // -1: one or more
+  int nargs;  // -1: one or more; -2: one or two (seed :default_seed)
   ExprFunc func;
 };
 constexpr FuncInfo kFuncs[] = {
@@ -127,6 +127,9 @@ constexpr FuncInfo kFuncs[] = {
     {"random_exponential", 3, ExprFunc::kRandomExponential},
     {"random_gaussian", 3, ExprFunc::kRandomGaussian},
     {"random_zipfian", 3, ExprFunc::kRandomZipfian},
+    {"hash", -2, ExprFunc::kHashMurmur2},
+    {"hash_murmur2", -2, ExprFunc::kHashMurmur2},
+    {"hash_fnv1a", -2, ExprFunc::kHashFnv1a},
 };
 
 using Node = std::unique_ptr<ExprNode>;
@@ -405,8 +408,18 @@ class Parser {
       if (error_.empty() && !Eat(")")) Fail("missing \")\" after arguments");
     }
     const int got = static_cast<int>(n->args.size());
+    if (info->nargs == -2 && got == 1) {
+      // hash(v) is hash(v, :default_seed), as pgbench.
+      auto seed = std::make_unique<ExprNode>();
+      seed->kind = ExprNode::kVar;
+      seed->name = "default_seed";
+      seed->slot = vars_->Slot(seed->name);
+      if (used_) used_->push_back(seed->name);
+      n->args.push_back(std::move(seed));
+    }
     if (error_.empty() && ((info->nargs >= 0 && got != info->nargs) ||
-                           (info->nargs < 0 && got < 1))) {
+                           (info->nargs == -1 && got < 1) ||
+                           (info->nargs == -2 && (got < 1 || got > 2)))) {
       error_ = "wrong number of arguments (" + std::to_string(got) +
                ") for function \"" + info->name + "\"";
     }

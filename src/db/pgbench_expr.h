@@ -7,7 +7,8 @@
 // integer and double constants, true / false / null, :variables,
 // parentheses and function calls. Functions: abs, double, int, greatest,
 // least, pi, sqrt, ln, exp, pow / power, mod, random, random_exponential,
-// random_gaussian, random_zipfian (db/pgbench_random.h).
+// random_gaussian, random_zipfian (db/pgbench_random.h), hash / hash_murmur2
+// / hash_fnv1a (value[, seed]; the seed defaults to :default_seed).
 //
 // Evaluation follows pgbench: int op int is int (overflow is an error, "/"
 // truncates, x / -1 and x % -1 are special-cased), a double operand makes
@@ -107,6 +108,8 @@ enum class ExprFunc {
   kRandomExponential,
   kRandomGaussian,
   kRandomZipfian,
+  kHashFnv1a,
+  kHashMurmur2,
 };
 
 struct ExprNode {

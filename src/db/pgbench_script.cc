@@ -54,8 +54,8 @@ class ScriptParser {
  public:
   ScriptParser(ScriptSet* set, const std::string& origin)
       : set_(set), origin_(origin) {
-    for (int slot :
-         {set->scale_slot, set->client_id_slot, set->random_seed_slot}) {
+    for (int slot : {set->scale_slot, set->client_id_slot,
+                     set->random_seed_slot, set->default_seed_slot}) {
       defined_.insert(set->vars.Name(slot));
     }
     for (const auto& [slot, value] : set->defines) {
@@ -277,6 +277,7 @@ ScriptSet::ScriptSet() {
   scale_slot = vars.Slot("scale");
   client_id_slot = vars.Slot("client_id");
   random_seed_slot = vars.Slot("random_seed");
+  default_seed_slot = vars.Slot("default_seed");
 }
 
 void ScriptSet::Define(const std::string& assignment) {

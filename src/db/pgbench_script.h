@@ -11,7 +11,8 @@
 //   \sleep n [us|ms|s]      n an integer or :variable; default unit s
 // Other meta-commands (\if, \gset, \shell, ...) are refused.
 //
-// Predefined variables: scale, client_id, random_seed, plus -D NAME=VALUE.
+// Predefined variables: scale, client_id, random_seed, default_seed, plus
+// -D NAME=VALUE.
 // A variable used before any `\set` of it in the same script, that is not
 // predefined, is refused when the script is loaded (pgbench fails at run
 // time): ConfigError "<file>:<line>: undefined variable ..." (exit 2).
@@ -67,6 +68,7 @@ struct ScriptSet {
   int scale_slot = -1;
   int client_id_slot = -1;
   int random_seed_slot = -1;
+  int default_seed_slot = -1;                    // hash()'s default seed
   std::vector<std::pair<int, PgValue>> defines;  // -D, slot -> value
 
   // -D NAME=VALUE; call before adding scripts. Throws ConfigError.

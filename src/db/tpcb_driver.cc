@@ -110,6 +110,8 @@ class Worker {
       c.vars[static_cast<size_t>(set_.client_id_slot)] = PgValue::Int(c.id);
       c.vars[static_cast<size_t>(set_.random_seed_slot)] =
           PgValue::Int(static_cast<int64_t>(cfg_.random_seed));
+      c.vars[static_cast<size_t>(set_.default_seed_slot)] =
+          PgValue::Int(static_cast<int64_t>(Rng::Mix64(cfg_.random_seed)));
       for (const auto& [slot, value] : set_.defines) {
         c.vars[static_cast<size_t>(slot)] = value;
       }

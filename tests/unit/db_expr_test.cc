@@ -78,6 +78,17 @@ TEST(DbExprTest, Functions) {
   EXPECT_EQ(Eval("pi()"), "3.14159265358979");
   EXPECT_EQ(Eval("ln(exp(2))"), "2");
   EXPECT_EQ(Eval("RANDOM(3, 3)"), "3");  // names are case-insensitive
+  // The values pgbench 15 prints for \set x debug(...) of the same calls.
+  EXPECT_EQ(Eval("hash_fnv1a(10, 5)"), "4876795174170569834");
+  EXPECT_EQ(Eval("hash_murmur2(10, 5)"), "5862924560876750601");
+  EXPECT_EQ(Eval("hash(-1234567, 42)"), "-1634358288568769501");
+  EXPECT_EQ(Eval("hash_fnv1a(-1, 0)"), "-8289690350564177859");
+  EXPECT_EQ(Eval("hash_murmur2(9223372036854775807, -3)"),
+            "-3096203769572452470");
+  // One argument: the seed is :default_seed (undefined in this table).
+  EXPECT_EQ(Eval("hash(1)"), "ERROR: undefined variable \"default_seed\"");
+  EXPECT_EQ(Eval("hash(1, 2, 3)"),
+            "ERROR: wrong number of arguments (3) for function \"hash\"");
 }
 
 TEST(DbExprTest, ErrorsAsPgbench) {
