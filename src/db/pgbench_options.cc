@@ -44,14 +44,17 @@ void AddPgbenchOptions(CLI::App* cmd, PgbenchOptions* o) {
                  "Create the tables UNLOGGED for -i");
 
   auto* run = cmd->add_option_group("Benchmarking");
-  run->add_option("-b,--builtin", o->builtins,
-                  "Add a built-in script NAME[@WEIGHT]: tpcb-like (default), "
-                  "simple-update or select-only; repeatable")
-      ->allow_extra_args(false);
-  run->add_option("-f,--file", o->files,
-                  "Add a script file FILE[@WEIGHT] in pgbench's script "
-                  "language (SQL, \\set, \\sleep); repeatable")
-      ->allow_extra_args(false);
+  CLI::Option* builtin_opt =
+      run->add_option(
+             "-b,--builtin", o->builtins,
+             "Add a built-in script NAME[@WEIGHT]: tpcb-like (default), "
+             "simple-update or select-only; repeatable")
+          ->allow_extra_args(false);
+  CLI::Option* file_opt =
+      run->add_option("-f,--file", o->files,
+                      "Add a script file FILE[@WEIGHT] in pgbench's script "
+                      "language (SQL, \\set, \\sleep); repeatable")
+          ->allow_extra_args(false);
   run->add_option("-D,--define", o->defines,
                   "Define a script variable NAME=VALUE; repeatable")
       ->allow_extra_args(false);
@@ -98,6 +101,19 @@ void AddPgbenchOptions(CLI::App* cmd, PgbenchOptions* o) {
                   "seconds (a hung or dead server)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+
+  // pgbench numbers -b and -f scripts in command-line order: record it.
+  cmd->parse_complete_callback([run, builtin_opt, file_opt, o]() {
+    o->script_order.clear();
+    size_t b = 0, f = 0;
+    for (const CLI::Option* opt : run->parse_order()) {
+      if (opt == builtin_opt && b < o->builtins.size()) {
+        o->script_order.emplace_back('b', o->builtins[b++]);
+      } else if (opt == file_opt && f < o->files.size()) {
+        o->script_order.emplace_back('f', o->files[f++]);
+      }
+    }
+  });
 
   auto* conn = cmd->add_option_group("Connection");
   conn->add_option("-h,--host", o->host, "Server host or socket directory");
@@ -195,12 +211,29 @@ std::shared_ptr<const ScriptSet> ResolvePgbenchScripts(const PgbenchOptions& o,
   }
   auto set = std::make_shared<ScriptSet>();
   for (const auto& d : o.defines) set->Define(d);
-  for (const auto& [b, weight] : builtins) set->AddBuiltin(b, weight);
-  for (const auto& arg : o.files) {
+  // Command-line order when known (AddPgbenchOptions records it), else
+  // the -b scripts, then the -f scripts.
+  std::vector<std::pair<char, std::string>> order = o.script_order;
+  if (order.size() != o.builtins.size() + o.files.size()) {
+    order.clear();
+    for (const auto& b : o.builtins) order.emplace_back('b', b);
+    for (const auto& f : o.files) order.emplace_back('f', f);
+  }
+  size_t next_builtin = 0;
+  for (const auto& [kind, arg] : order) {
+    if (kind == 'b') {
+      const auto& [b, weight] = builtins[next_builtin++];
+      set->AddBuiltin(b, weight);
+      continue;
+    }
     std::string path;
     int weight = 1;
     SplitScriptWeight(arg, "-f/--file", &path, &weight);
     set->AddFile(path, weight);
+  }
+  // -N / -S alone: their script.
+  if (o.builtins.empty() && !builtins.empty()) {
+    set->AddBuiltin(builtins[0].first, builtins[0].second);
   }
   set->Finish();
   *first = builtins.empty() ? Builtin::kTpcbLike : builtins.front().first;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "db/tpcb_driver.h"
@@ -31,8 +32,11 @@ struct PgbenchOptions {
   std::vector<std::string> builtins;  // -b NAME[@WEIGHT], repeatable
   std::vector<std::string> files;     // -f FILE[@WEIGHT], repeatable
   std::vector<std::string> defines;   // -D NAME=VALUE, repeatable
-  bool simple_update = false;         // -N
-  bool select_only = false;           // -S
+  // -b ('b') and -f ('f') arguments in command-line order (filled by the
+  // parser; when it does not match builtins + files, -b come first).
+  std::vector<std::pair<char, std::string>> script_order;
+  bool simple_update = false;  // -N
+  bool select_only = false;    // -S
   int clients = 1;
   int threads = 1;
   std::string duration;       // -T, seconds (util/units durations allowed)

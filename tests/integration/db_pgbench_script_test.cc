@@ -138,14 +138,14 @@ TEST_F(PgScriptTest, CliScriptsWeightsAndReports) {
                 &out),
             0)
       << out;
-  const std::string script2 = "SQL script 2: " + tpcb;
+  const std::string script1 = "SQL script 1: " + tpcb;
   for (const char* line :
        {"transaction type: multiple scripts",
         "number of transactions actually processed: 400/400",
-        // -b scripts come before -f scripts.
-        "SQL script 1: <builtin: select only>",
-        " - weight: 3 (targets 75.0% of total)", script2.c_str(),
-        " - weight: 1 (targets 25.0% of total)", " - latency average = ",
+        // Numbered in command-line order, as pgbench does.
+        script1.c_str(), " - weight: 1 (targets 25.0% of total)",
+        "SQL script 2: <builtin: select only>",
+        " - weight: 3 (targets 75.0% of total)", " - latency average = ",
         " - statement latencies in milliseconds and failures:",
         "           0  \\set aid random(1, 100000 * :scale)",
         "           0  UPDATE pgbench_tellers SET tbalance = tbalance + :delta "

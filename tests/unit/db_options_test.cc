@@ -103,6 +103,11 @@ TEST(DbOptionsTest, RateLatencyLimitAndScripts) {
   EXPECT_EQ(c.scripts->total_weight, 5);
   ASSERT_EQ(c.scripts->defines.size(), 1u);
   EXPECT_EQ(c.scripts->defines[0].second.i, 4);
+  // Scripts are numbered in command-line order, as pgbench does.
+  c = ResolvePgbenchRun(Parse({"-f", tpcb, "-b", "select-only@2"}));
+  ASSERT_EQ(c.scripts->scripts.size(), 2u);
+  EXPECT_EQ(c.scripts->scripts[0].desc, tpcb);
+  EXPECT_EQ(c.scripts->scripts[1].desc, "<builtin: select only>");
   // Several -b, no -f.
   c = ResolvePgbenchRun(Parse({"-b", "tpcb@1", "-b", "simple-update@2"}));
   EXPECT_EQ(c.scripts->scripts.size(), 2u);
