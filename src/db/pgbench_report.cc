@@ -20,6 +20,39 @@ double Pct(uint64_t part, uint64_t whole) {
 
 }  // namespace
 
+std::string FormatProgressLine(double elapsed_sec, double tps, double lat_ms,
+                               double stddev_ms, uint64_t failed, double lag_ms,
+                               int64_t skipped) {
+  char buf[200];
+  int n = std::snprintf(buf, sizeof(buf),
+                        "progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f, "
+                        "%llu failed",
+                        elapsed_sec, tps, lat_ms, stddev_ms,
+                        static_cast<unsigned long long>(failed));
+  if (lag_ms >= 0) {
+    n += std::snprintf(buf + n, sizeof(buf) - static_cast<size_t>(n),
+                       ", lag %.3f ms", lag_ms);
+    if (skipped >= 0) {
+      std::snprintf(buf + n, sizeof(buf) - static_cast<size_t>(n),
+                    ", %lld skipped", static_cast<long long>(skipped));
+    }
+  }
+  return buf;
+}
+
+void ScriptRunStats::Merge(const ScriptRunStats& o) {
+  transactions += o.transactions;
+  skipped += o.skipped;
+  failed += o.failed;
+  lat.Merge(o.lat);
+  if (commands.size() < o.commands.size()) commands.resize(o.commands.size());
+  for (size_t i = 0; i < o.commands.size(); ++i) {
+    commands[i].sum_ns += o.commands[i].sum_ns;
+    commands[i].count += o.commands[i].count;
+    commands[i].failures += o.commands[i].failures;
+  }
+}
+
 void WritePgbenchSummary(const TpcbDriverConfig& cfg, const TpcbRunResult& r,
                          std::ostream& out) {
   const bool writes =

@@ -64,6 +64,7 @@ class ScriptParser {
   }
 
   void Parse(const std::string& text, PgScript* script) {
+    script_ = script;
     size_t i = 0;
     int line = 1;
     const size_t n = text.size();
@@ -131,6 +132,10 @@ class ScriptParser {
     if (script->commands.empty()) {
       Fail(line, "the script contains no command",
            "add SQL commands or \\set/\\sleep lines");
+    }
+    if (!open_ifs_.empty()) {
+      Fail(script->commands[open_ifs_.back().front()].line,
+           "\\if without matching \\endif", "close it with \\endif");
     }
   }
 
@@ -262,13 +267,76 @@ class ScriptParser {
       }
       return cmd;
     }
+    for (const char* kw : {"if", "elif", "else", "endif"}) {
+      if (strcasecmp(name.c_str(), kw) == 0) return Conditional(kw, words, cmd);
+    }
     Fail(line, "unsupported meta-command \"\\" + name + "\"",
-         "tierbench supports \\set and \\sleep");
+         "tierbench supports \\set, \\sleep and \\if/\\elif/\\else/"
+         "\\endif");
+  }
+
+  // \if / \elif / \else / \endif: checks the nesting and links each branch
+  // to the next one of the same \if and all of them to its \endif.
+  ScriptCommand Conditional(const std::string& kw, std::istringstream& words,
+                            ScriptCommand& cmd) {
+    const int index = static_cast<int>(script_->commands.size());
+    const int line = cmd.line;
+    std::string rest;
+    std::getline(words, rest);
+    const bool has_expr = kw == "if" || kw == "elif";
+    if (has_expr && Trim(rest).empty()) {
+      Fail(line, "missing expression after \\" + kw, "\\" + kw + " expression");
+    }
+    if (!has_expr && !Trim(rest).empty()) {
+      Fail(line, "unexpected argument to \\" + kw, "\\" + kw + " alone");
+    }
+    if (has_expr) {
+      std::vector<std::string> used;
+      std::unique_ptr<ExprNode> expr;
+      Status st = ParseExpression(rest, &set_->vars, &expr, &used);
+      if (!st.ok()) {
+        Fail(line, "\\" + kw + ": " + st.message(),
+             "see pgbench's expression syntax");
+      }
+      for (const auto& u : used) Use(u, line);
+      cmd.expr = std::move(expr);
+    }
+    if (kw == "if") {
+      cmd.type = ScriptCommandType::kIf;
+      open_ifs_.push_back({index});
+      else_seen_.push_back(false);
+      return cmd;
+    }
+    if (open_ifs_.empty()) {
+      Fail(line, "\\" + kw + " without matching \\if", "add an \\if before it");
+    }
+    if (else_seen_.back() && kw != "endif") {
+      Fail(line, "\\" + kw + " after \\else", "\\else must be the last branch");
+    }
+    std::vector<int>& branches = open_ifs_.back();
+    script_->commands[static_cast<size_t>(branches.back())].next_branch = index;
+    if (kw == "endif") {
+      cmd.type = ScriptCommandType::kEndif;
+      for (int b : branches) {
+        script_->commands[static_cast<size_t>(b)].endif = index;
+      }
+      open_ifs_.pop_back();
+      else_seen_.pop_back();
+      return cmd;
+    }
+    cmd.type =
+        kw == "elif" ? ScriptCommandType::kElif : ScriptCommandType::kElse;
+    else_seen_.back() = kw == "else";
+    branches.push_back(index);
+    return cmd;
   }
 
   ScriptSet* set_;
   std::string origin_;
   std::set<std::string> defined_;
+  PgScript* script_ = nullptr;
+  std::vector<std::vector<int>> open_ifs_;  // branches of each open \if
+  std::vector<bool> else_seen_;
 };
 
 }  // namespace

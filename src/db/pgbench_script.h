@@ -9,7 +9,9 @@
 //     mode; `::` casts are left alone).
 //   \set name expression    (db/pgbench_expr.h)
 //   \sleep n [us|ms|s]      n an integer or :variable; default unit s
-// Other meta-commands (\if, \gset, \shell, ...) are refused.
+//   \if expr / \elif expr / \else / \endif   (nesting checked at load;
+//     an expression is true when non-zero / true, false when NULL)
+// Other meta-commands (\gset, \shell, ...) are refused.
 //
 // Predefined variables: scale, client_id, random_seed, default_seed, plus
 // -D NAME=VALUE.
@@ -32,7 +34,7 @@
 
 namespace tierbench {
 
-enum class ScriptCommandType { kSql, kSet, kSleep };
+enum class ScriptCommandType { kSql, kSet, kSleep, kIf, kElif, kElse, kEndif };
 
 struct ScriptCommand {
   ScriptCommandType type = ScriptCommandType::kSql;
@@ -44,9 +46,13 @@ struct ScriptCommand {
   std::string sql;
   std::vector<int> params;
   std::vector<std::string> pieces;
-  // kSet
+  // kSet (and the condition of kIf / kElif)
   int set_slot = -1;
   std::shared_ptr<const ExprNode> expr;
+  // kIf / kElif / kElse: the next branch of the same \if (\elif, \else
+  // or \endif) and its \endif (command indices).
+  int next_branch = -1;
+  int endif = -1;
   // kSleep: a constant or a variable, times the unit in microseconds.
   int sleep_slot = -1;
   int64_t sleep_value = 0;

@@ -345,19 +345,84 @@ class Worker {
         c.state = ClientState::kSleep;
         return true;
       }
+      case ScriptCommandType::kIf: {
+        // Evaluate \if, then each \elif in turn until one is true; run the
+        // branch found (after \else or \endif when none is).
+        bool truth = false;
+        if (!Condition(c, cmd, &truth)) return false;
+        size_t target = c.cmd + 1;
+        for (size_t j = static_cast<size_t>(cmd.next_branch); !truth;) {
+          const ScriptCommand& b = cmds[j];
+          if (b.type != ScriptCommandType::kElif) {
+            target = j + 1;
+            break;
+          }
+          if (!Condition(c, b, &truth)) return false;
+          target = j + 1;
+          j = static_cast<size_t>(b.next_branch);
+        }
+        JumpCommand(c, NowNs(), target);
+        return true;
+      }
+      case ScriptCommandType::kElif:
+      case ScriptCommandType::kElse:
+        // Reached at the end of the branch that ran: skip to \endif.
+        JumpCommand(c, NowNs(), static_cast<size_t>(cmd.endif) + 1);
+        return true;
+      case ScriptCommandType::kEndif:
+        EndCommand(c, NowNs());
+        return true;
     }
     return false;
   }
 
-  void EndCommand(Client& c, uint64_t now) {
+  void EndCommand(Client& c, uint64_t now) { JumpCommand(c, now, c.cmd + 1); }
+
+  // Ends the current command and continues at command `next`.
+  void JumpCommand(Client& c, uint64_t now, size_t next) {
     auto& cs = per_script_[c.script].commands[c.cmd];
     cs.sum_ns += static_cast<double>(now - c.cmd_start);
     cs.count++;
-    c.cmd++;
+    c.cmd = next;
     c.state = ClientState::kCommand;
   }
 
+  // The truth of an \if / \elif condition as pgbench's valueTruth (NULL is
+  // false, numbers are true when non-zero); false when the client aborted.
+  bool Condition(Client& c, const ScriptCommand& cmd, bool* truth) {
+    PgValue v;
+    Status st = EvaluateExpression(*cmd.expr, c.vars, c.rng, &v);
+    if (!st.ok()) {
+      Abort(c, "evaluation of meta-command failed: " + st.message());
+      return false;
+    }
+    switch (v.type) {
+      case PgValue::kBool:
+        *truth = v.b;
+        return true;
+      case PgValue::kInt:
+        *truth = v.i != 0;
+        return true;
+      case PgValue::kDouble:
+        *truth = v.d != 0.0;
+        return true;
+      case PgValue::kNull:
+        *truth = false;
+        return true;
+      default:
+        Abort(c, "evaluation of meta-command failed: not a condition");
+        return false;
+    }
+  }
+
   void Send(Client& c, const ScriptCommand& cmd) {
+    for (int slot : cmd.params) {
+      if (c.vars[static_cast<size_t>(slot)].type == PgValue::kNone) {
+        // Set only in an \if branch that did not run.
+        Abort(c, "undefined variable \"" + set_.vars.Name(slot) + "\"");
+        return;
+      }
+    }
     std::vector<std::string> texts;
     std::vector<const char*> values;
     if (cfg_.query_mode != QueryMode::kSimple) {
@@ -634,39 +699,6 @@ double TpcbRunResult::Tps() const {
   return bench_ns ? static_cast<double>(transactions) * 1e9 /
                         static_cast<double>(bench_ns)
                   : 0.0;
-}
-
-std::string FormatProgressLine(double elapsed_sec, double tps, double lat_ms,
-                               double stddev_ms, uint64_t failed, double lag_ms,
-                               int64_t skipped) {
-  char buf[200];
-  int n = std::snprintf(buf, sizeof(buf),
-                        "progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f, "
-                        "%llu failed",
-                        elapsed_sec, tps, lat_ms, stddev_ms,
-                        static_cast<unsigned long long>(failed));
-  if (lag_ms >= 0) {
-    n += std::snprintf(buf + n, sizeof(buf) - static_cast<size_t>(n),
-                       ", lag %.3f ms", lag_ms);
-    if (skipped >= 0) {
-      std::snprintf(buf + n, sizeof(buf) - static_cast<size_t>(n),
-                    ", %lld skipped", static_cast<long long>(skipped));
-    }
-  }
-  return buf;
-}
-
-void ScriptRunStats::Merge(const ScriptRunStats& o) {
-  transactions += o.transactions;
-  skipped += o.skipped;
-  failed += o.failed;
-  lat.Merge(o.lat);
-  if (commands.size() < o.commands.size()) commands.resize(o.commands.size());
-  for (size_t i = 0; i < o.commands.size(); ++i) {
-    commands[i].sum_ns += o.commands[i].sum_ns;
-    commands[i].count += o.commands[i].count;
-    commands[i].failures += o.commands[i].failures;
-  }
 }
 
 TpcbRunResult RunTpcb(const TpcbDriverConfig& cfg) {

@@ -175,6 +175,41 @@ TEST_F(PgScriptTest, CliScriptsWeightsAndReports) {
   }
 }
 
+// \if / \elif / \else pick one branch per transaction.
+TEST_F(PgScriptTest, ConditionalBranchesRun) {
+  TIERBENCH_REQUIRE_POSTGRES();
+  StartServer();
+  PgConnection conn(server_->ConnInfo());
+  conn.Exec("create table picks (v int)");
+  auto set = std::make_shared<ScriptSet>();
+  set->AddText(
+      "\\set r random(1, 4)\n"
+      "\\if :r = 1\n  \\set v 10\n"
+      "\\elif :r = 2\n  \\set v 20\n"
+      "\\else\n  \\if :r = 3\n \\set v 30\n \\else\n \\set v 40\n"
+      "  \\endif\n"
+      "\\endif\n"
+      "INSERT INTO picks VALUES (:v);\n",
+      "picks.sql", "picks.sql", 1);
+  set->Finish();
+  TpcbDriverConfig cfg = Config(2, 1);
+  cfg.scripts = set;
+  cfg.transactions_per_client = 200;
+  cfg.query_mode = QueryMode::kPrepared;
+  TpcbRunResult r = RunTpcb(cfg);
+  EXPECT_EQ(r.transactions, 400u);
+  EXPECT_EQ(r.failed, 0u);
+  EXPECT_EQ(conn.QueryValue("select string_agg(distinct v::text, ',' order "
+                            "by v::text) from picks"),
+            "10,20,30,40");
+  for (const char* v : {"10", "20", "30", "40"}) {
+    const int n = std::stoi(conn.QueryValue(
+        std::string("select count(*) from picks where v = ") + v));
+    EXPECT_GT(n, 60) << v;  // 100 expected each
+    EXPECT_LT(n, 140) << v;
+  }
+}
+
 TEST_F(PgScriptTest, CliBadScriptIsUsageErrorNamingFileAndLine) {
   TIERBENCH_REQUIRE_POSTGRES();
   StartServer();

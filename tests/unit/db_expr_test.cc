@@ -288,6 +288,45 @@ TEST_F(DbScriptFileTest, ErrorsNameFileAndLine) {
   EXPECT_EQ(Error("\\set a 1\nSELECT :a::int, :scale, :random_seed;"), "");
 }
 
+TEST_F(DbScriptFileTest, ConditionalsAreLinked) {
+  ScriptSet set;
+  set.AddFile(Write("\\set r random(1, 4)\n"  // 0
+                    "\\if :r = 1\n"           // 1
+                    "\\if :r > 0\n"           // 2
+                    "SELECT 1;\n"             // 3
+                    "\\endif\n"               // 4
+                    "\\elif :r = 2\n"         // 5
+                    "SELECT 2;\n"             // 6
+                    "\\else\n"                // 7
+                    "SELECT 3;\n"             // 8
+                    "\\endif\n"),             // 9
+              1);
+  const auto& c = set.scripts[0].commands;
+  ASSERT_EQ(c.size(), 10u);
+  EXPECT_EQ(c[1].type, ScriptCommandType::kIf);
+  EXPECT_EQ(c[1].next_branch, 5);
+  EXPECT_EQ(c[1].endif, 9);
+  EXPECT_EQ(c[2].next_branch, 4);
+  EXPECT_EQ(c[2].endif, 4);
+  EXPECT_EQ(c[5].type, ScriptCommandType::kElif);
+  EXPECT_EQ(c[5].next_branch, 7);
+  EXPECT_EQ(c[7].type, ScriptCommandType::kElse);
+  EXPECT_EQ(c[7].next_branch, 9);
+  EXPECT_EQ(c[7].endif, 9);
+  EXPECT_EQ(c[9].type, ScriptCommandType::kEndif);
+  std::string e = Error("\\if 1\nSELECT 1;\n");
+  EXPECT_NE(e.find(":1: \\if without matching \\endif"), std::string::npos)
+      << e;
+  e = Error("SELECT 1;\n\\endif\n");
+  EXPECT_NE(e.find(":2: \\endif without matching \\if"), std::string::npos)
+      << e;
+  e = Error("\\if 1\n\\else\n\\elif 2\n\\endif\n");
+  EXPECT_NE(e.find(":3: \\elif after \\else"), std::string::npos) << e;
+  e = Error("\\if\n\\endif\n");
+  EXPECT_NE(e.find(":1: missing expression after \\if"), std::string::npos)
+      << e;
+}
+
 TEST(DbScriptTest, WeightsAndDefines) {
   std::string name;
   int weight = 0;
