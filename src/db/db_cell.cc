@@ -93,6 +93,10 @@ void DropCaches(const Sysfs& os) {
 
 }  // namespace
 
+IoDir DbTxDirection(const DbWorkload& w) {
+  return DbWorkloadScripts(w)->AnyWrites() ? IoDir::kWrite : IoDir::kRead;
+}
+
 IoDir DbTxDirection(const std::string& builtin) {
   Builtin b;
   if (ParseBuiltin(builtin, &b).ok() && !BuiltinWrites(b)) return IoDir::kRead;
@@ -157,10 +161,49 @@ DbWorkload LoadDbWorkload(const std::string& path) {
       w.query_mode = v.get<std::string>();
     } else if (key == "builtin") {
       Builtin b;
-      if (!v.is_string() || !ParseBuiltin(v.get<std::string>(), &b).ok()) {
-        BadKey(path, key, "tpcb-like, simple-update or select-only");
+      std::string name;
+      if (v.is_string()) {
+        try {
+          SplitScriptWeight(v.get<std::string>(), "builtin", &name,
+                            &w.builtin_weight);
+        } catch (const ConfigError&) {
+          name.clear();
+        }
+      }
+      if (name.empty() || !ParseBuiltin(name, &b).ok()) {
+        BadKey(path, key,
+               "tpcb-like, simple-update or select-only, optionally @WEIGHT");
       }
       w.builtin = BuiltinName(b);
+      w.builtin_set = true;
+    } else if (key == "scripts") {
+      if (!v.is_array() || v.empty()) {
+        BadKey(path, key, "a list of \"FILE[@WEIGHT]\" strings");
+      }
+      const auto dir = std::filesystem::path(path).parent_path();
+      for (const auto& e : v) {
+        if (!e.is_string() || e.get<std::string>().empty()) {
+          BadKey(path, key, "a list of \"FILE[@WEIGHT]\" strings");
+        }
+        std::string s = e.get<std::string>();
+        std::filesystem::path p(s);
+        w.scripts.push_back(p.is_absolute() ? s : (dir / p).string());
+      }
+    } else if (key == "defines") {
+      if (!v.is_object()) BadKey(path, key, "an object of variables");
+      for (const auto& [name, value] : v.items()) {
+        w.defines[name] = SettingValue(value, path, "defines." + name);
+      }
+    } else if (key == "rate") {
+      if (!v.is_number() || v.get<double>() <= 0) {
+        BadKey(path, key, "a rate in transactions per second > 0 (-R)");
+      }
+      w.rate_tps = v.get<double>();
+    } else if (key == "latency_limit") {
+      if (!v.is_number() || v.get<double>() <= 0) {
+        BadKey(path, key, "a latency limit in ms > 0 (-L)");
+      }
+      w.latency_limit_ms = v.get<double>();
     } else if (key == "random_seed") {
       if (!v.is_number_unsigned()) BadKey(path, key, "a non-negative integer");
       w.random_seed_set = true;
@@ -174,12 +217,36 @@ DbWorkload LoadDbWorkload(const std::string& path) {
       BadKey(path, key,
              "remove it (known keys: schema_version, kind, name, description, "
              "scale, clients, threads, duration, query_mode, builtin, "
-             "random_seed, postgres)");
+             "scripts, defines, rate, latency_limit, random_seed, postgres)");
     }
   }
   if (!have_duration) BadKey(path, "duration", "set a duration (\"10s\")");
   if (w.threads > w.clients) BadKey(path, "threads", "1 <= threads <= clients");
+  try {
+    DbWorkloadScripts(w);
+  } catch (const ConfigError& e) {
+    throw ConfigError("invalid DB workload file. File: " + path +
+                      "; Key: scripts; " + e.what());
+  }
   return w;
+}
+
+std::shared_ptr<const ScriptSet> DbWorkloadScripts(const DbWorkload& w) {
+  auto set = std::make_shared<ScriptSet>();
+  for (const auto& [name, value] : w.defines) set->Define(name + "=" + value);
+  if (w.builtin_set || w.scripts.empty()) {
+    Builtin b = Builtin::kTpcbLike;
+    ParseBuiltin(w.builtin, &b);
+    set->AddBuiltin(b, w.builtin_weight);
+  }
+  for (const auto& arg : w.scripts) {
+    std::string file;
+    int weight = 1;
+    SplitScriptWeight(arg, "scripts", &file, &weight);
+    set->AddFile(file, weight);
+  }
+  set->Finish();
+  return set;
 }
 
 JobResult RunDbCell(const DbWorkload& w, const std::string& block_device,
@@ -276,6 +343,9 @@ JobResult RunDbCell(const DbWorkload& w, const std::string& block_device,
   cfg.threads = w.threads;
   cfg.duration_ns = w.duration_ns;
   cfg.random_seed = w.random_seed_set ? w.random_seed : NowNs();
+  cfg.scripts = DbWorkloadScripts(w);
+  cfg.rate_tps = w.rate_tps;
+  cfg.latency_limit_ns = static_cast<uint64_t>(w.latency_limit_ms * 1e6);
   cfg.progress_sec = opts.progress_sec;
   cfg.progress_out = opts.progress_sec > 0 ? &std::cerr : nullptr;
 

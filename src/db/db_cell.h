@@ -12,9 +12,18 @@
 //     "duration": "10s",              // -T (util/units ParseDuration, s)
 //     "query_mode": "simple",         // simple | extended | prepared
 //     "builtin": "tpcb-like",         // tpcb-like | simple-update |
-//     select-only "random_seed": 42,              // optional; default: time
-//     based "postgres": {"shared_buffers": "128MB", ...}  // optional settings
+//                                     // select-only, optionally "@WEIGHT"
+//     "scripts": ["x.sql@10"],        // -f FILE[@WEIGHT], relative to the
+//                                     // workload file's directory
+//     "defines": {"n": 5},            // -D NAME=VALUE
+//     "rate": 500,                    // -R tps (optional)
+//     "latency_limit": 20,            // -L ms (optional)
+//     "random_seed": 42,              // optional; default: time based
+//     "postgres": {"shared_buffers": "128MB", ...}  // optional settings
 //   }
+// With "scripts" and no "builtin" only the scripts run; with neither, the
+// tpcb-like builtin. The scripts are parsed when the file is loaded (a bad
+// script is a ConfigError naming its file:line).
 // Unknown keys are a ConfigError (typos must not silently change a run).
 //
 // Thread-safety: all functions may be called from any thread, but RunDbCell
@@ -24,8 +33,11 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "db/pgbench_script.h"
 #include "stats/job_result.h"
 #include "util/sysfs.h"
 
@@ -40,6 +52,12 @@ struct DbWorkload {
   uint64_t duration_ns = 0;           // pgbench -T
   std::string query_mode = "simple";  // simple | extended | prepared
   std::string builtin = "tpcb-like";  // tpcb-like | simple-update | select-only
+  int builtin_weight = 1;
+  bool builtin_set = false;                    // "builtin" given
+  std::vector<std::string> scripts;            // FILE@WEIGHT, paths resolved
+  std::map<std::string, std::string> defines;  // -D
+  double rate_tps = 0;                         // -R; 0: none
+  double latency_limit_ms = 0;                 // -L; 0: none
   bool random_seed_set = false;
   uint64_t random_seed = 0;  // --random-seed when random_seed_set
   // PostgreSQL settings that override PostgresServer's defaults
@@ -52,6 +70,10 @@ struct DbWorkload {
 // file is unreadable, not JSON, not "kind": "pgbench", or a value is invalid.
 DbWorkload LoadDbWorkload(const std::string& path);
 
+// The scripts of `w` (builtin and/or files, defines), parsed. Throws
+// ConfigError.
+std::shared_ptr<const ScriptSet> DbWorkloadScripts(const DbWorkload& w);
+
 // True when `path` is a readable JSON file whose "kind" is "pgbench" (lets
 // compare tell DB workloads from fio job files). Never throws.
 bool IsDbWorkloadFile(const std::string& path);
@@ -59,6 +81,8 @@ bool IsDbWorkloadFile(const std::string& path);
 // The JobResult direction that carries the transactions: kRead for
 // "select-only", kWrite for the builtins that write.
 IoDir DbTxDirection(const std::string& builtin);
+// The same for a whole workload: kWrite when any of its scripts writes.
+IoDir DbTxDirection(const DbWorkload& w);
 
 struct DbCellOptions {
   // Must be true: the cell makes a filesystem on the device (its contents

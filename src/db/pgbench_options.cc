@@ -44,9 +44,30 @@ void AddPgbenchOptions(CLI::App* cmd, PgbenchOptions* o) {
                  "Create the tables UNLOGGED for -i");
 
   auto* run = cmd->add_option_group("Benchmarking");
-  run->add_option("-b,--builtin", o->builtin,
-                  "Built-in script: tpcb-like, simple-update or select-only")
-      ->capture_default_str();
+  CLI::Option* builtin_opt =
+      run->add_option(
+             "-b,--builtin", o->builtins,
+             "Add a built-in script NAME[@WEIGHT]: tpcb-like (default), "
+             "simple-update or select-only; repeatable")
+          ->allow_extra_args(false);
+  CLI::Option* file_opt =
+      run->add_option("-f,--file", o->files,
+                      "Add a script file FILE[@WEIGHT] in pgbench's script "
+                      "language (SQL, \\set, \\sleep); repeatable")
+          ->allow_extra_args(false);
+  run->add_option("-D,--define", o->defines,
+                  "Define a script variable NAME=VALUE; repeatable")
+      ->allow_extra_args(false);
+  run->add_option("-R,--rate", o->rate_tps,
+                  "Target rate in transactions per second (all clients); "
+                  "latency then counts from the scheduled start")
+      ->check(CLI::PositiveNumber);
+  run->add_option("-L,--latency-limit", o->latency_limit_ms,
+                  "Count transactions over this many ms as late; with -R, "
+                  "skip those already that late before they start")
+      ->check(CLI::PositiveNumber);
+  run->add_flag("-r,--report-per-command", o->report_per_command,
+                "Report the average latency of each command");
   run->add_flag("-N,--skip-some-updates", o->simple_update,
                 "Same as -b simple-update");
   run->add_flag("-S,--select-only", o->select_only, "Same as -b select-only");
@@ -80,6 +101,19 @@ void AddPgbenchOptions(CLI::App* cmd, PgbenchOptions* o) {
                   "seconds (a hung or dead server)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+
+  // pgbench numbers -b and -f scripts in command-line order: record it.
+  cmd->parse_complete_callback([run, builtin_opt, file_opt, o]() {
+    o->script_order.clear();
+    size_t b = 0, f = 0;
+    for (const CLI::Option* opt : run->parse_order()) {
+      if (opt == builtin_opt && b < o->builtins.size()) {
+        o->script_order.emplace_back('b', o->builtins[b++]);
+      } else if (opt == file_opt && f < o->files.size()) {
+        o->script_order.emplace_back('f', o->files[f++]);
+      }
+    }
+  });
 
   auto* conn = cmd->add_option_group("Connection");
   conn->add_option("-h,--host", o->host, "Server host or socket directory");
@@ -143,21 +177,73 @@ TpcbInitOptions ResolvePgbenchInit(const PgbenchOptions& o) {
   return init;
 }
 
-TpcbDriverConfig ResolvePgbenchRun(const PgbenchOptions& o) {
-  TpcbDriverConfig c;
-  int script_choices = (o.simple_update ? 1 : 0) + (o.select_only ? 1 : 0);
-  std::string builtin = o.builtin;
-  if (o.simple_update) builtin = "simple-update";
-  if (o.select_only) builtin = "select-only";
-  if (script_choices > 1 || (script_choices == 1 && o.builtin != "tpcb-like" &&
-                             o.builtin != builtin)) {
+std::shared_ptr<const ScriptSet> ResolvePgbenchScripts(const PgbenchOptions& o,
+                                                       Builtin* first) {
+  // -N / -S are shortcuts for one -b; they must not contradict -b.
+  const int shortcuts = (o.simple_update ? 1 : 0) + (o.select_only ? 1 : 0);
+  const char* shortcut = o.simple_update ? "simple-update"
+                         : o.select_only ? "select-only"
+                                         : nullptr;
+  std::vector<std::pair<Builtin, int>> builtins;
+  for (const auto& arg : o.builtins) {
+    std::string name;
+    int weight = 1;
+    SplitScriptWeight(arg, "-b/--builtin", &name, &weight);
+    Builtin b;
+    Status st = ParseBuiltin(name, &b);
+    if (!st.ok()) throw ConfigError("invalid -b/--builtin: " + st.message());
+    if (shortcut != nullptr && std::string(BuiltinName(b)) != shortcut) {
+      throw ConfigError(
+          "conflicting scripts: -N, -S and -b name different scripts. Fix: "
+          "give one of them");
+    }
+    builtins.emplace_back(b, weight);
+  }
+  if (shortcuts > 1) {
     throw ConfigError(
         "conflicting scripts: -N, -S and -b name different scripts. Fix: "
         "give one of them");
   }
-  Status st = ParseBuiltin(builtin, &c.builtin);
-  if (!st.ok()) throw ConfigError("invalid -b/--builtin: " + st.message());
-  st = ParseQueryMode(o.query_mode, &c.query_mode);
+  if (shortcut != nullptr && builtins.empty()) {
+    Builtin b;
+    ParseBuiltin(shortcut, &b);
+    builtins.emplace_back(b, 1);
+  }
+  auto set = std::make_shared<ScriptSet>();
+  for (const auto& d : o.defines) set->Define(d);
+  // Command-line order when known (AddPgbenchOptions records it), else
+  // the -b scripts, then the -f scripts.
+  std::vector<std::pair<char, std::string>> order = o.script_order;
+  if (order.size() != o.builtins.size() + o.files.size()) {
+    order.clear();
+    for (const auto& b : o.builtins) order.emplace_back('b', b);
+    for (const auto& f : o.files) order.emplace_back('f', f);
+  }
+  size_t next_builtin = 0;
+  for (const auto& [kind, arg] : order) {
+    if (kind == 'b') {
+      const auto& [b, weight] = builtins[next_builtin++];
+      set->AddBuiltin(b, weight);
+      continue;
+    }
+    std::string path;
+    int weight = 1;
+    SplitScriptWeight(arg, "-f/--file", &path, &weight);
+    set->AddFile(path, weight);
+  }
+  // -N / -S alone: their script.
+  if (o.builtins.empty() && !builtins.empty()) {
+    set->AddBuiltin(builtins[0].first, builtins[0].second);
+  }
+  set->Finish();
+  *first = builtins.empty() ? Builtin::kTpcbLike : builtins.front().first;
+  return set;
+}
+
+TpcbDriverConfig ResolvePgbenchRun(const PgbenchOptions& o) {
+  TpcbDriverConfig c;
+  c.scripts = ResolvePgbenchScripts(o, &c.builtin);
+  Status st = ParseQueryMode(o.query_mode, &c.query_mode);
   if (!st.ok()) throw ConfigError("invalid -M/--protocol: " + st.message());
   if (o.clients < 1) {
     throw ConfigError("invalid -c/--client " + std::to_string(o.clients) +
@@ -193,6 +279,13 @@ TpcbDriverConfig ResolvePgbenchRun(const PgbenchOptions& o) {
   c.random_seed = ResolveRandomSeed(o.random_seed);
   c.progress_sec = o.progress_sec;
   c.stall_timeout_ns = static_cast<uint64_t>(o.stall_timeout_sec * 1e9);
+  if (o.rate_tps < 0 || o.latency_limit_ms < 0) {
+    throw ConfigError(
+        "invalid -R/--rate or -L/--latency-limit. Fix: a positive number");
+  }
+  c.rate_tps = o.rate_tps;
+  c.latency_limit_ns = static_cast<uint64_t>(o.latency_limit_ms * 1e6);
+  c.report_per_command = o.report_per_command;
   c.name = o.job_name;
   c.conninfo = BuildConnInfo(o);
   return c;

@@ -10,7 +10,10 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "db/tpcb_driver.h"
 #include "db/tpcb_schema.h"
@@ -26,7 +29,12 @@ struct PgbenchOptions {
   std::string init_steps = "dtgvp";
   bool unlogged_tables = false;
   // Run.
-  std::string builtin = "tpcb-like";
+  std::vector<std::string> builtins;  // -b NAME[@WEIGHT], repeatable
+  std::vector<std::string> files;     // -f FILE[@WEIGHT], repeatable
+  std::vector<std::string> defines;   // -D NAME=VALUE, repeatable
+  // -b ('b') and -f ('f') arguments in command-line order (filled by the
+  // parser; when it does not match builtins + files, -b come first).
+  std::vector<std::pair<char, std::string>> script_order;
   bool simple_update = false;  // -N
   bool select_only = false;    // -S
   int clients = 1;
@@ -38,6 +46,9 @@ struct PgbenchOptions {
   std::string random_seed;  // "time" | "rand" | integer; "" = time
   bool no_vacuum = false;
   double stall_timeout_sec = 60;
+  double rate_tps = 0;              // -R; 0: unset
+  double latency_limit_ms = 0;      // -L; 0: unset
+  bool report_per_command = false;  // -r
   // Connection.
   std::string host;
   std::string port;
@@ -53,10 +64,18 @@ struct PgbenchOptions {
 void AddPgbenchOptions(CLI::App* cmd, PgbenchOptions* o);
 
 // The run configuration after cross-option checks: -T and -t exclusive,
-// -N/-S/-b consistent, 1 <= -j <= -c, duration and seed parse, query mode
+// -N/-S/-b consistent, the -b/-f scripts (with -D) parsed into
+// config.scripts (ConfigError "<file>:<line>: ..." for a bad script), -R and
+// -L positive, 1 <= -j <= -c, duration and seed parse, query mode
 // and output format known. Throws ConfigError naming the option and the fix.
 // The returned config has conninfo set; scale is left for DetectScale.
 TpcbDriverConfig ResolvePgbenchRun(const PgbenchOptions& o);
+
+// The scripts of a run: every -b NAME[@W] (or -N / -S), then every -f
+// FILE[@W], with the -D variables; tpcb-like when none is given. *first is
+// the first built-in (tpcb-like when none). Throws ConfigError.
+std::shared_ptr<const ScriptSet> ResolvePgbenchScripts(const PgbenchOptions& o,
+                                                       Builtin* first);
 
 // The -i options (throws ConfigError like ResolvePgbenchRun).
 TpcbInitOptions ResolvePgbenchInit(const PgbenchOptions& o);

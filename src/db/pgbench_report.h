@@ -16,6 +16,12 @@
 //   tps = 1039.613987 (without initial connection time)
 //   latency percentiles: p50 = 3.1 ms, p90 = ..., p99 = ..., p99.9 = ...
 //
+// With -L: "number of transactions above the X ms latency limit: n/N (p%)",
+// with -R and -L also "number of transactions skipped: n (p%)" (after the
+// failed line), with -R "rate limit schedule lag: avg X (max Y) ms" (after
+// the latency lines). With several scripts, pgbench's "SQL script N: ..."
+// block per script; with -r the per-command latency table.
+//
 // Unlike pgbench (which derives "latency average" from the duration when
 // neither -P, -R nor -L is given), both latency lines are always measured.
 // Thread-safety: pure function of its arguments.
@@ -23,6 +29,7 @@
 #define TIERBENCH_DB_PGBENCH_REPORT_H_
 
 #include <ostream>
+#include <string>
 
 #include "db/tpcb_driver.h"
 
@@ -30,6 +37,11 @@ namespace tierbench {
 
 void WritePgbenchSummary(const TpcbDriverConfig& cfg, const TpcbRunResult& r,
                          std::ostream& out);
+
+// One line of -r's table, as pgbench 15 prints it:
+// "   %11.3f  %10lld  <first line of the command>".
+std::string StatementLine(double avg_ms, uint64_t failures,
+                          const std::string& text);
 
 }  // namespace tierbench
 

@@ -4,15 +4,18 @@
 #include <poll.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <atomic>
 #include <barrier>
 #include <cmath>
 #include <condition_variable>
 #include <cstdio>
+#include <functional>
 #include <mutex>
 #include <thread>
 
 #include "db/pg_connection.h"
+#include "db/pgbench_random.h"
 #include "util/clock.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
@@ -24,8 +27,8 @@ namespace {
 
 // How long in-flight transactions may take to finish after an interrupt.
 constexpr uint64_t kInterruptGraceNs = 5 * kNsPerSec;
-// Poll timeout: how often deadlines, stalls and interrupts are checked.
-constexpr int kPollMs = 50;
+// Longest poll: how often deadlines, stalls and interrupts are checked.
+constexpr uint64_t kPollNs = 50 * 1000000ull;
 
 // Transactions finished since the last progress line (shared with the
 // progress reporter, hence the mutex).
@@ -33,31 +36,45 @@ struct IntervalStats {
   std::mutex mu;
   uint64_t count = 0;
   uint64_t failed = 0;
+  uint64_t skipped = 0;
   double sum_ms = 0;
   double sum2_ms = 0;
+  double lag_sum_ms = 0;
+};
+
+enum class ClientState {
+  kChoose,    // pick the next script (and its scheduled start)
+  kThrottle,  // wait for the scheduled start (-R)
+  kCommand,   // run the current command
+  kWait,      // an SQL command is in flight
+  kSleep,     // \sleep until wake_at
+  kDone,
 };
 
 struct Client {
   int id = 0;
   PGconn* conn = nullptr;
   TxRandom rng{0};
-  TxValues values;
-  std::string params[kNumTxVars];  // text of values (extended, prepared)
-  size_t cmd = 0;                  // index of the command in flight
+  std::vector<PgValue> vars;
+  ClientState state = ClientState::kChoose;
+  size_t script = 0;
+  size_t cmd = 0;
   bool in_tx = false;
-  bool done = false;
   bool cmd_failed = false;
   std::string cmd_error;
-  uint64_t tx_start = 0;
-  uint64_t cmd_sent = 0;
-  uint64_t tx_count = 0;
+  uint64_t scheduled = 0;  // scheduled start of the transaction
+  uint64_t begin = 0;      // actual start
+  uint64_t cmd_start = 0;  // start of the current command
+  uint64_t cmd_sent = 0;   // last send (stall detection)
+  uint64_t wake_at = 0;    // kThrottle / kSleep
+  uint64_t tx_count = 0;   // finished, failed or skipped (pgbench's cnt)
 };
 
 // Everything that every worker shares; constant during the run except the
 // atomics and what the mutexes guard.
 struct Shared {
   const TpcbDriverConfig* cfg = nullptr;
-  const std::vector<TxCommand>* script = nullptr;
+  const ScriptSet* scripts = nullptr;
   std::atomic<uint64_t> bench_start{0};
   std::atomic<bool> connect_failed{false};
   std::mutex mu;  // guards connect_error, finished, cv
@@ -66,16 +83,43 @@ struct Shared {
   std::condition_variable cv;
 };
 
+std::string PrepName(size_t script, size_t cmd) {
+  return "P" + std::to_string(script) + "_" + std::to_string(cmd);
+}
+
 class Worker {
  public:
-  Worker(Shared* shared, int first_client, int num_clients)
-      : shared_(shared), cfg_(*shared->cfg), script_(*shared->script) {
+  Worker(Shared* shared, int thread_index, int first_client, int num_clients)
+      : shared_(shared),
+        cfg_(*shared->cfg),
+        set_(*shared->scripts),
+        choose_rng_(Rng::Mix64(cfg_.random_seed ^ 0x63686f6f7365ull) +
+                    static_cast<uint64_t>(thread_index)),
+        throttle_rng_(Rng::Mix64(cfg_.random_seed ^ 0x7468726f74ull) +
+                      static_cast<uint64_t>(thread_index)) {
+    if (cfg_.rate_tps > 0) {
+      throttle_delay_ns_ = 1e9 * cfg_.threads / cfg_.rate_tps;
+    }
     for (int i = 0; i < num_clients; ++i) {
       Client c;
       c.id = first_client + i;
       c.rng = TxRandom(cfg_.random_seed * 0x100000001b3ull +
                        static_cast<uint64_t>(c.id) + 1);
+      c.vars.resize(set_.vars.size());
+      c.vars[static_cast<size_t>(set_.scale_slot)] = PgValue::Int(cfg_.scale);
+      c.vars[static_cast<size_t>(set_.client_id_slot)] = PgValue::Int(c.id);
+      c.vars[static_cast<size_t>(set_.random_seed_slot)] =
+          PgValue::Int(static_cast<int64_t>(cfg_.random_seed));
+      c.vars[static_cast<size_t>(set_.default_seed_slot)] =
+          PgValue::Int(static_cast<int64_t>(Rng::Mix64(cfg_.random_seed)));
+      for (const auto& [slot, value] : set_.defines) {
+        c.vars[static_cast<size_t>(slot)] = value;
+      }
       clients_.push_back(std::move(c));
+    }
+    per_script_.resize(set_.scripts.size());
+    for (size_t s = 0; s < set_.scripts.size(); ++s) {
+      per_script_[s].commands.resize(set_.scripts[s].commands.size());
     }
   }
   ~Worker() {
@@ -104,7 +148,11 @@ class Worker {
 
   IntervalStats& interval() { return interval_; }
   const DirectionStats& stats() const { return stats_; }
+  const std::vector<ScriptRunStats>& per_script() const { return per_script_; }
+  const RunningStat& lag() const { return lag_; }
   uint64_t failed() const { return failed_; }
+  uint64_t skipped() const { return skipped_; }
+  uint64_t late() const { return late_; }
   uint64_t aborted() const { return aborted_; }
   const std::string& first_error() const { return first_error_; }
   uint64_t end_ns() const { return end_ns_; }
@@ -139,22 +187,26 @@ class Worker {
     }
   }
 
-  // Prepares every command of the script as P<i>; "" or an error line.
+  // Prepares every SQL command of every script as P<script>_<command>; ""
+  // or an error line.
   std::string Prepare(PGconn* conn) {
-    for (size_t i = 0; i < script_.size(); ++i) {
-      std::string name = "P" + std::to_string(i);
-      PGresult* r =
-          PQprepare(conn, name.c_str(), script_[i].sql.c_str(),
-                    static_cast<int>(script_[i].params.size()), nullptr);
-      bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-      std::string msg = ok ? "" : OneLine(PQresultErrorMessage(r));
-      PQclear(r);
-      if (!ok) {
-        return "cannot prepare statement. Statement: " + script_[i].sql +
-               "; Server: " + msg +
-               (msg.find("does not exist") != std::string::npos
-                    ? "; Fix: run with -i"
-                    : "");
+    for (size_t s = 0; s < set_.scripts.size(); ++s) {
+      const auto& cmds = set_.scripts[s].commands;
+      for (size_t i = 0; i < cmds.size(); ++i) {
+        if (cmds[i].type != ScriptCommandType::kSql) continue;
+        PGresult* r =
+            PQprepare(conn, PrepName(s, i).c_str(), cmds[i].sql.c_str(),
+                      static_cast<int>(cmds[i].params.size()), nullptr);
+        bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        std::string msg = ok ? "" : OneLine(PQresultErrorMessage(r));
+        PQclear(r);
+        if (!ok) {
+          return "cannot prepare statement. Statement: " + cmds[i].sql +
+                 "; Server: " + msg +
+                 (msg.find("does not exist") != std::string::npos
+                      ? "; Fix: run with -i"
+                      : "");
+        }
       }
     }
     return "";
@@ -166,45 +218,289 @@ class Worker {
     return c.tx_count >= cfg_.transactions_per_client;
   }
 
-  void StartTx(Client& c) {
-    c.values = DrawTxValues(c.rng, cfg_.scale);
-    if (cfg_.query_mode != QueryMode::kSimple) {
-      for (int v = 0; v < kNumTxVars; ++v) {
-        c.params[v] = std::to_string(c.values.v[v]);
-      }
-    }
-    c.cmd = 0;
-    c.in_tx = true;
-    c.tx_start = NowNs();
-    Send(c);
+  // pgbench's chooseScript: a weighted draw from the thread's stream.
+  size_t ChooseScript() {
+    if (set_.scripts.size() == 1) return 0;
+    int64_t w = choose_rng_.Uniform(0, set_.total_weight - 1);
+    size_t i = 0;
+    do {
+      w -= set_.scripts[i++].weight;
+    } while (w >= 0);
+    return i - 1;
   }
 
-  void Send(Client& c) {
-    const TxCommand& cmd = script_[c.cmd];
-    const char* values[kNumTxVars];
-    for (size_t i = 0; i < cmd.params.size(); ++i) {
-      values[i] = c.params[cmd.params[i]].c_str();
+  void StartTx(Client& c, uint64_t now) {
+    c.begin = now;
+    c.cmd = 0;
+    c.in_tx = true;
+    c.state = ClientState::kCommand;
+  }
+
+  // A skipped slot; the progress count is published once per loop pass
+  // (a saturated -R -L run skips millions).
+  void Skip(Client& c) {
+    ++skipped_;
+    ++per_script_[c.script].skipped;
+    ++c.tx_count;
+  }
+
+  void PublishSkipped() {
+    if (skipped_ == skipped_published_) return;
+    std::lock_guard<std::mutex> lock(interval_.mu);
+    interval_.skipped += skipped_ - skipped_published_;
+    skipped_published_ = skipped_;
+  }
+
+  // Moves `c` on until it has to wait (socket, schedule, sleep) or is done.
+  void Advance(Client& c, uint64_t now) {
+    for (;;) {
+      switch (c.state) {
+        case ClientState::kChoose:
+          if (ShouldStop(c, now)) {
+            c.state = ClientState::kDone;
+            return;
+          }
+          c.script = ChooseScript();
+          if (throttle_delay_ns_ <= 0) {
+            c.scheduled = now;
+            StartTx(c, now);
+            break;
+          }
+          throttle_trigger_ += static_cast<uint64_t>(
+              PoissonDelay(throttle_rng_, throttle_delay_ns_));
+          c.scheduled = throttle_trigger_;
+          if (cfg_.latency_limit_ns > 0 &&
+              c.scheduled + cfg_.latency_limit_ns < now) {
+            Skip(c);  // too late to meet the limit even if instant
+            break;    // kChoose again (stops on -T/-t)
+          }
+          if (end_at_ > 0 && c.scheduled > end_at_) {
+            c.state = ClientState::kDone;
+            return;
+          }
+          c.state = ClientState::kThrottle;
+          c.wake_at = c.scheduled;
+          break;
+        case ClientState::kThrottle:
+          // Not in a transaction yet: an interrupt ends the wait at once.
+          if (Interrupted() || (end_at_ > 0 && now >= end_at_)) {
+            c.state = ClientState::kDone;
+            return;
+          }
+          if (now < c.wake_at) return;
+          StartTx(c, now);
+          break;
+        case ClientState::kSleep:
+          if (now < c.wake_at) return;
+          EndCommand(c, now);
+          break;
+        case ClientState::kCommand:
+          if (!RunCommand(c, now)) return;
+          now = NowNs();
+          break;
+        case ClientState::kWait:
+        case ClientState::kDone:
+          return;
+      }
+    }
+  }
+
+  // Starts the current command; false when the client must now wait (SQL
+  // in flight, transaction ended, aborted).
+  bool RunCommand(Client& c, uint64_t now) {
+    const auto& cmds = set_.scripts[c.script].commands;
+    if (c.cmd >= cmds.size()) {
+      EndTx(c, now);
+      return false;  // let the loop serve the other clients first
+    }
+    const ScriptCommand& cmd = cmds[c.cmd];
+    c.cmd_start = now;
+    switch (cmd.type) {
+      case ScriptCommandType::kSql:
+        Send(c, cmd);
+        return false;
+      case ScriptCommandType::kSet: {
+        PgValue v;
+        Status st = EvaluateExpression(*cmd.expr, c.vars, c.rng, &v);
+        if (!st.ok()) {
+          Abort(c, "evaluation of meta-command failed: " + st.message());
+          return false;
+        }
+        c.vars[static_cast<size_t>(cmd.set_slot)] = v;
+        EndCommand(c, NowNs());
+        return true;
+      }
+      case ScriptCommandType::kSleep: {
+        int64_t n = cmd.sleep_value;
+        if (cmd.sleep_slot >= 0) {
+          const PgValue& v = c.vars[static_cast<size_t>(cmd.sleep_slot)];
+          if (v.type != PgValue::kInt && v.type != PgValue::kDouble) {
+            Abort(c, "invalid sleep time \"" + ValueText(v) + "\"");
+            return false;
+          }
+          n = v.type == PgValue::kInt ? v.i : static_cast<int64_t>(v.d);
+        }
+        c.wake_at = now + static_cast<uint64_t>(std::max<int64_t>(n, 0) *
+                                                cmd.sleep_unit_us * 1000);
+        c.state = ClientState::kSleep;
+        return true;
+      }
+      case ScriptCommandType::kIf: {
+        // Evaluate \if, then each \elif in turn until one is true; run the
+        // branch found (after \else or \endif when none is).
+        bool truth = false;
+        if (!Condition(c, cmd, &truth)) return false;
+        size_t target = c.cmd + 1;
+        for (size_t j = static_cast<size_t>(cmd.next_branch); !truth;) {
+          const ScriptCommand& b = cmds[j];
+          if (b.type != ScriptCommandType::kElif) {
+            target = j + 1;
+            break;
+          }
+          if (!Condition(c, b, &truth)) return false;
+          target = j + 1;
+          j = static_cast<size_t>(b.next_branch);
+        }
+        JumpCommand(c, NowNs(), target);
+        return true;
+      }
+      case ScriptCommandType::kElif:
+      case ScriptCommandType::kElse:
+        // Reached at the end of the branch that ran: skip to \endif.
+        JumpCommand(c, NowNs(), static_cast<size_t>(cmd.endif) + 1);
+        return true;
+      case ScriptCommandType::kEndif:
+        EndCommand(c, NowNs());
+        return true;
+    }
+    return false;
+  }
+
+  void EndCommand(Client& c, uint64_t now) { JumpCommand(c, now, c.cmd + 1); }
+
+  // Ends the current command and continues at command `next`.
+  void JumpCommand(Client& c, uint64_t now, size_t next) {
+    auto& cs = per_script_[c.script].commands[c.cmd];
+    cs.sum_ns += static_cast<double>(now - c.cmd_start);
+    cs.count++;
+    c.cmd = next;
+    c.state = ClientState::kCommand;
+  }
+
+  // The truth of an \if / \elif condition as pgbench's valueTruth (NULL is
+  // false, numbers are true when non-zero); false when the client aborted.
+  bool Condition(Client& c, const ScriptCommand& cmd, bool* truth) {
+    PgValue v;
+    Status st = EvaluateExpression(*cmd.expr, c.vars, c.rng, &v);
+    if (!st.ok()) {
+      Abort(c, "evaluation of meta-command failed: " + st.message());
+      return false;
+    }
+    switch (v.type) {
+      case PgValue::kBool:
+        *truth = v.b;
+        return true;
+      case PgValue::kInt:
+        *truth = v.i != 0;
+        return true;
+      case PgValue::kDouble:
+        *truth = v.d != 0.0;
+        return true;
+      case PgValue::kNull:
+        *truth = false;
+        return true;
+      default:
+        Abort(c, "evaluation of meta-command failed: not a condition");
+        return false;
+    }
+  }
+
+  void Send(Client& c, const ScriptCommand& cmd) {
+    for (int slot : cmd.params) {
+      if (c.vars[static_cast<size_t>(slot)].type == PgValue::kNone) {
+        // Set only in an \if branch that did not run.
+        Abort(c, "undefined variable \"" + set_.vars.Name(slot) + "\"");
+        return;
+      }
+    }
+    std::vector<std::string> texts;
+    std::vector<const char*> values;
+    if (cfg_.query_mode != QueryMode::kSimple) {
+      texts.reserve(cmd.params.size());
+      for (int slot : cmd.params) {
+        texts.push_back(ValueText(c.vars[static_cast<size_t>(slot)]));
+      }
+      for (const auto& t : texts) values.push_back(t.c_str());
     }
     const int n = static_cast<int>(cmd.params.size());
     int sent = 0;
     switch (cfg_.query_mode) {
       case QueryMode::kSimple:
-        sent = PQsendQuery(c.conn, RenderSimple(cmd, c.values).c_str());
+        sent = PQsendQuery(c.conn, RenderSql(cmd, c.vars).c_str());
         break;
       case QueryMode::kExtended:
-        sent = PQsendQueryParams(c.conn, cmd.sql.c_str(), n, nullptr, values,
-                                 nullptr, nullptr, 0);
+        sent = PQsendQueryParams(c.conn, cmd.sql.c_str(), n, nullptr,
+                                 values.data(), nullptr, nullptr, 0);
         break;
-      case QueryMode::kPrepared: {
-        std::string name = "P" + std::to_string(c.cmd);
-        sent = PQsendQueryPrepared(c.conn, name.c_str(), n, values, nullptr,
-                                   nullptr, 0);
+      case QueryMode::kPrepared:
+        sent = PQsendQueryPrepared(c.conn, PrepName(c.script, c.cmd).c_str(), n,
+                                   values.data(), nullptr, nullptr, 0);
         break;
-      }
     }
     c.cmd_sent = NowNs();
     c.cmd_failed = false;
+    c.state = ClientState::kWait;
     if (!sent) Abort(c, OneLine(PQerrorMessage(c.conn)));
+  }
+
+  void EndTx(Client& c, uint64_t now) {
+    const uint64_t lat = now - c.scheduled;
+    c.in_tx = false;
+    ++c.tx_count;
+    stats_.ios++;
+    stats_.lat.Add(static_cast<double>(lat));
+    stats_.lat_hist.Add(lat);
+    const uint64_t start = shared_->bench_start.load();
+    stats_.series.Add(now > start ? now - start : 0, 0);
+    ScriptRunStats& ss = per_script_[c.script];
+    ss.transactions++;
+    ss.lat.Add(static_cast<double>(lat));
+    const bool throttled = throttle_delay_ns_ > 0;
+    const double lag = static_cast<double>(c.begin - c.scheduled);
+    if (throttled) lag_.Add(lag);
+    if (cfg_.latency_limit_ns > 0 && lat > cfg_.latency_limit_ns) ++late_;
+    {
+      const double ms = static_cast<double>(lat) / 1e6;
+      std::lock_guard<std::mutex> lock(interval_.mu);
+      interval_.count++;
+      interval_.sum_ms += ms;
+      interval_.sum2_ms += ms * ms;
+      interval_.lag_sum_ms += lag / 1e6;
+    }
+    c.state = ShouldStop(c, now) ? ClientState::kDone : ClientState::kChoose;
+  }
+
+  void Abort(Client& c, const std::string& why) {
+    if (c.state == ClientState::kDone) return;
+    c.state = ClientState::kDone;
+    ++aborted_;
+    const auto& cmds = set_.scripts[c.script].commands;
+    if (c.in_tx) {
+      ++failed_;
+      per_script_[c.script].failed++;
+      if (c.cmd < cmds.size()) per_script_[c.script].commands[c.cmd].failures++;
+      std::lock_guard<std::mutex> lock(interval_.mu);
+      interval_.failed++;
+    }
+    if (first_error_.empty()) {
+      const std::string what =
+          c.cmd < cmds.size() ? cmds[c.cmd].first_line.substr(0, 40) : "";
+      first_error_ = "client " + std::to_string(c.id) + " aborted in command " +
+                     std::to_string(c.cmd) + " (" + what + "...) of script " +
+                     std::to_string(c.script) + ": " + why;
+    }
+    PQfinish(c.conn);
+    c.conn = nullptr;
   }
 
   // The command in flight answered completely.
@@ -213,49 +509,9 @@ class Worker {
       Abort(c, c.cmd_error);
       return;
     }
-    if (++c.cmd < script_.size()) {
-      Send(c);
-      return;
-    }
     const uint64_t now = NowNs();
-    const uint64_t lat = now - c.tx_start;
-    c.in_tx = false;
-    ++c.tx_count;
-    stats_.ios++;
-    stats_.lat.Add(static_cast<double>(lat));
-    stats_.lat_hist.Add(lat);
-    const uint64_t start = shared_->bench_start.load();
-    stats_.series.Add(now > start ? now - start : 0, 0);
-    {
-      const double ms = static_cast<double>(lat) / 1e6;
-      std::lock_guard<std::mutex> lock(interval_.mu);
-      interval_.count++;
-      interval_.sum_ms += ms;
-      interval_.sum2_ms += ms * ms;
-    }
-    if (ShouldStop(c, now)) {
-      c.done = true;
-    } else {
-      StartTx(c);
-    }
-  }
-
-  void Abort(Client& c, const std::string& why) {
-    if (c.done) return;
-    c.done = true;
-    ++aborted_;
-    if (c.in_tx) {
-      ++failed_;
-      std::lock_guard<std::mutex> lock(interval_.mu);
-      interval_.failed++;
-    }
-    if (first_error_.empty()) {
-      first_error_ = "client " + std::to_string(c.id) + " aborted in command " +
-                     std::to_string(c.cmd) + " (" +
-                     script_[c.cmd].sql.substr(0, 40) + "...): " + why;
-    }
-    PQfinish(c.conn);
-    c.conn = nullptr;
+    EndCommand(c, now);
+    Advance(c, now);
   }
 
   // Reads what arrived for `c` and advances it.
@@ -264,14 +520,15 @@ class Worker {
       Abort(c, OneLine(PQerrorMessage(c.conn)));
       return;
     }
-    while (!c.done && !PQisBusy(c.conn)) {
+    while (c.state == ClientState::kWait && !PQisBusy(c.conn)) {
       PGresult* r = PQgetResult(c.conn);
       if (r == nullptr) {
         CommandDone(c);
         return;  // a new command (if any) is in flight
       }
       ExecStatusType st = PQresultStatus(r);
-      if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK && !c.cmd_failed) {
+      if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK &&
+          st != PGRES_EMPTY_QUERY && !c.cmd_failed) {
         c.cmd_failed = true;
         c.cmd_error = OneLine(PQresultErrorMessage(r));
       }
@@ -287,43 +544,71 @@ class Worker {
   void Loop() {
     const uint64_t start = shared_->bench_start.load();
     end_at_ = cfg_.duration_ns > 0 ? start + cfg_.duration_ns : 0;
+    throttle_trigger_ = start;
     for (auto& c : clients_) {
       if (cfg_.duration_ns == 0 && cfg_.transactions_per_client == 0) {
-        c.done = true;
-      } else {
-        StartTx(c);
+        c.state = ClientState::kDone;
       }
     }
     std::vector<pollfd> fds;
     std::vector<Client*> owners;
     uint64_t interrupt_seen = 0;
     for (;;) {
+      uint64_t now = NowNs();
+      for (auto& c : clients_) {
+        if (c.state != ClientState::kWait && c.state != ClientState::kDone) {
+          Advance(c, now);
+        }
+      }
+      PublishSkipped();
       fds.clear();
       owners.clear();
+      bool active = false, ready = false;
+      uint64_t wake = NowNs() + kPollNs;
       for (auto& c : clients_) {
-        if (c.done) continue;
-        fds.push_back({PQsocket(c.conn), POLLIN, 0});
-        owners.push_back(&c);
+        switch (c.state) {
+          case ClientState::kWait:
+            fds.push_back({PQsocket(c.conn), POLLIN, 0});
+            owners.push_back(&c);
+            active = true;
+            break;
+          case ClientState::kThrottle:
+          case ClientState::kSleep:
+            wake = std::min(wake, c.wake_at);
+            active = true;
+            break;
+          case ClientState::kChoose:
+          case ClientState::kCommand:
+            ready = active = true;
+            break;
+          case ClientState::kDone:
+            break;
+        }
       }
-      if (fds.empty()) break;
-      int n = poll(fds.data(), fds.size(), kPollMs);
+      if (!active) break;
+      now = NowNs();
+      const uint64_t wait_ns = ready || wake <= now ? 0 : wake - now;
+      timespec ts{static_cast<time_t>(wait_ns / kNsPerSec),
+                  static_cast<long>(wait_ns % kNsPerSec)};
+      int n = ppoll(fds.data(), fds.size(), &ts, nullptr);
       if (n < 0 && errno != EINTR) {
-        for (Client* c : owners) Abort(*c, "poll failed");
+        for (auto& c : clients_) Abort(c, "poll failed");
         break;
       }
       for (size_t i = 0; n > 0 && i < fds.size(); ++i) {
         if (fds[i].revents != 0) HandleInput(*owners[i]);
       }
-      const uint64_t now = NowNs();
+      now = NowNs();
       if (Interrupted() && interrupt_seen == 0) interrupt_seen = now;
-      for (Client* c : owners) {
-        if (c->done) continue;
-        if (now - c->cmd_sent > cfg_.stall_timeout_ns) {
-          Abort(*c, "no answer from the server for " +
-                        FormatDuration(cfg_.stall_timeout_ns) +
-                        " (server stopped or hung?)");
+      for (auto& c : clients_) {
+        if (c.state == ClientState::kDone) continue;
+        if (c.state == ClientState::kWait &&
+            now - c.cmd_sent > cfg_.stall_timeout_ns) {
+          Abort(c, "no answer from the server for " +
+                       FormatDuration(cfg_.stall_timeout_ns) +
+                       " (server stopped or hung?)");
         } else if (interrupt_seen && now - interrupt_seen > kInterruptGraceNs) {
-          Abort(*c, "interrupted");
+          Abort(c, "interrupted");
         }
       }
     }
@@ -331,12 +616,21 @@ class Worker {
 
   Shared* shared_;
   const TpcbDriverConfig& cfg_;
-  const std::vector<TxCommand>& script_;
+  const ScriptSet& set_;
   std::vector<Client> clients_;
+  TxRandom choose_rng_;
+  TxRandom throttle_rng_;
+  double throttle_delay_ns_ = 0;  // mean delay between this thread's starts
+  uint64_t throttle_trigger_ = 0;
   uint64_t end_at_ = 0;
   DirectionStats stats_;
+  std::vector<ScriptRunStats> per_script_;
+  RunningStat lag_;
   IntervalStats interval_;
   uint64_t failed_ = 0;
+  uint64_t skipped_ = 0;
+  uint64_t skipped_published_ = 0;
+  uint64_t late_ = 0;
   uint64_t aborted_ = 0;
   std::string first_error_;
   uint64_t end_ns_ = 0;
@@ -362,17 +656,19 @@ void ReportProgress(Shared& shared, std::vector<std::unique_ptr<Worker>>& ws) {
       shared.cv.wait_for(lock, std::chrono::nanoseconds(next - now));
       continue;
     }
-    uint64_t count = 0, failed = 0;
-    double sum = 0, sum2 = 0;
+    uint64_t count = 0, failed = 0, skipped = 0;
+    double sum = 0, sum2 = 0, lag = 0;
     for (auto& w : ws) {
       IntervalStats& in = w->interval();
       std::lock_guard<std::mutex> g(in.mu);
       count += in.count;
       failed += in.failed;
+      skipped += in.skipped;
       sum += in.sum_ms;
       sum2 += in.sum2_ms;
-      in.count = in.failed = 0;
-      in.sum_ms = in.sum2_ms = 0;
+      lag += in.lag_sum_ms;
+      in.count = in.failed = in.skipped = 0;
+      in.sum_ms = in.sum2_ms = in.lag_sum_ms = 0;
     }
     const double elapsed = static_cast<double>(next - start) / 1e9;
     const double mean = count ? sum / static_cast<double>(count) : 0;
@@ -383,7 +679,14 @@ void ReportProgress(Shared& shared, std::vector<std::unique_ptr<Worker>>& ws) {
                              elapsed,
                              static_cast<double>(count) /
                                  static_cast<double>(cfg.progress_sec),
-                             mean, std::sqrt(var), failed)
+                             mean, std::sqrt(var), failed,
+                             cfg.rate_tps > 0
+                                 ? (count ? lag / static_cast<double>(count)
+                                          : 0.0)
+                                 : -1.0,
+                             cfg.rate_tps > 0 && cfg.latency_limit_ns > 0
+                                 ? static_cast<int64_t>(skipped)
+                                 : -1)
                       << '\n'
                       << std::flush;
     next += step;
@@ -398,17 +701,6 @@ double TpcbRunResult::Tps() const {
                   : 0.0;
 }
 
-std::string FormatProgressLine(double elapsed_sec, double tps, double lat_ms,
-                               double stddev_ms, uint64_t failed) {
-  char buf[160];
-  std::snprintf(buf, sizeof(buf),
-                "progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f, %llu "
-                "failed",
-                elapsed_sec, tps, lat_ms, stddev_ms,
-                static_cast<unsigned long long>(failed));
-  return buf;
-}
-
 TpcbRunResult RunTpcb(const TpcbDriverConfig& cfg) {
   if (cfg.clients < 1 || cfg.threads < 1 || cfg.threads > cfg.clients) {
     throw ConfigError(
@@ -416,16 +708,26 @@ TpcbRunResult RunTpcb(const TpcbDriverConfig& cfg) {
         "; Threads: " + std::to_string(cfg.threads) +
         "; Fix: -c >= 1 and 1 <= -j <= -c");
   }
+  if (cfg.rate_tps < 0 || !std::isfinite(cfg.rate_tps)) {
+    throw ConfigError("invalid rate limit. Fix: -R/--rate > 0 (tps)");
+  }
+  std::shared_ptr<const ScriptSet> scripts = cfg.scripts;
+  if (!scripts) {
+    auto builtin = std::make_shared<ScriptSet>();
+    builtin->AddBuiltin(cfg.builtin, 1);
+    builtin->Finish();
+    scripts = builtin;
+  }
   Shared shared;
   shared.cfg = &cfg;
-  shared.script = &BuiltinScript(cfg.builtin);
+  shared.scripts = scripts.get();
 
   // Clients spread evenly: the first (clients % threads) threads get one more.
   std::vector<std::unique_ptr<Worker>> workers;
   int next_client = 0;
   for (int t = 0; t < cfg.threads; ++t) {
     int n = cfg.clients / cfg.threads + (t < cfg.clients % cfg.threads ? 1 : 0);
-    workers.push_back(std::make_unique<Worker>(&shared, next_client, n));
+    workers.push_back(std::make_unique<Worker>(&shared, t, next_client, n));
     next_client += n;
   }
   const uint64_t connect_start = NowNs();
@@ -455,10 +757,18 @@ TpcbRunResult RunTpcb(const TpcbDriverConfig& cfg) {
   job.spec.runtime_ns = cfg.duration_ns;
   job.spec.time_based = cfg.duration_ns > 0;
   DirectionStats& d = job.dir[static_cast<int>(
-      BuiltinWrites(cfg.builtin) ? IoDir::kWrite : IoDir::kRead)];
+      scripts->AnyWrites() ? IoDir::kWrite : IoDir::kRead)];
+  out.scripts = scripts;
+  out.per_script.resize(scripts->scripts.size());
   uint64_t end = bench_start;
   for (auto& w : workers) {
     d.Merge(w->stats());
+    for (size_t s = 0; s < out.per_script.size(); ++s) {
+      out.per_script[s].Merge(w->per_script()[s]);
+    }
+    out.lag.Merge(w->lag());
+    out.skipped += w->skipped();
+    out.late += w->late();
     out.failed += w->failed();
     out.aborted_clients += w->aborted();
     if (out.first_error.empty()) out.first_error = w->first_error();

@@ -1,15 +1,27 @@
-// TpcbDriver: runs a built-in pgbench script against PostgreSQL with
+// TpcbDriver: runs pgbench scripts (db/pgbench_script.h: a built-in one or
+// -f files, chosen per transaction by weight) against PostgreSQL with
 // `clients` connections spread over `threads` worker threads, as pgbench
 // does: each thread drives its clients as non-blocking libpq state machines
 // (PQsendQuery / PQsendQueryParams / PQsendQueryPrepared + poll), all
 // threads connect first and start together (a barrier), thread results are
 // merged at the end.
 //
-// Measurement: a transaction's latency runs from sending its first command
-// to receiving the last command's final result; it goes into a
-// LatencyHistogram (fio's log-linear scheme) and a RunningStat. tps counts
-// transactions over the benchmark window (after all connections are made),
-// as pgbench's "tps = ... (without initial connection time)".
+// Measurement: a transaction's latency runs from its scheduled start to the
+// last command's final result; it goes into a LatencyHistogram (fio's
+// log-linear scheme) and a RunningStat. Without -R the scheduled start is
+// the moment the transaction starts. With -R (rate_tps) each thread draws
+// its schedule as pgbench does: the next start is the previous one plus a
+// Poisson-distributed delay of mean threads/rate, so a client that is late
+// (the server cannot keep up) starts at once and its latency includes the
+// schedule lag (actual start - scheduled start), reported separately like
+// pgbench's "rate limit schedule lag". With -L (latency_limit_ns) and -R,
+// a transaction whose scheduled start is already more than the limit in
+// the past is skipped (counted, not run); with or without -R, completed
+// transactions over the limit are counted as late. Per-command latencies
+// (-r) run from a command's start to its end (SQL: last result; set:
+// evaluated; sleep: woken). tps counts transactions over the benchmark
+// window (after all connections are made), as pgbench's "tps = ...
+// (without initial connection time)".
 //
 // Stopping: after duration_ns (in-flight transactions complete and count,
 // as in pgbench) or after transactions_per_client; on SIGINT/SIGTERM
@@ -25,18 +37,23 @@
 #define TIERBENCH_DB_TPCB_DRIVER_H_
 
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
+#include "db/pgbench_script.h"
 #include "db/tpcb_script.h"
 #include "stats/job_result.h"
 
 namespace tierbench {
 
 struct TpcbDriverConfig {
-  std::string conninfo;          // libpq connection string
-  std::string name = "pgbench";  // JobResult name
-  Builtin builtin = Builtin::kTpcbLike;
+  std::string conninfo;                  // libpq connection string
+  std::string name = "pgbench";          // JobResult name
+  Builtin builtin = Builtin::kTpcbLike;  // used when `scripts` is null
+  // The scripts to run (-b/-f with weights, -D); null: `builtin` alone.
+  std::shared_ptr<const ScriptSet> scripts;
   QueryMode query_mode = QueryMode::kSimple;
   int scale = 1;  // of the existing tables (DetectScale)
   int clients = 1;
@@ -47,6 +64,25 @@ struct TpcbDriverConfig {
   int progress_sec = 0;  // -P; 0: none
   std::ostream* progress_out = nullptr;
   uint64_t stall_timeout_ns = 60ull * 1000000000ull;
+  double rate_tps = 0;              // -R, all clients together; 0: no limit
+  uint64_t latency_limit_ns = 0;    // -L; 0: none
+  bool report_per_command = false;  // -r (for the summary; always measured)
+};
+
+// Per-script figures (pgbench's "SQL script N" block) and per-command
+// latencies (-r), indexed like ScriptSet::scripts / commands.
+struct ScriptRunStats {
+  uint64_t transactions = 0;  // completed
+  uint64_t skipped = 0;
+  uint64_t failed = 0;
+  RunningStat lat;  // ns, from the scheduled start
+  struct Command {
+    double sum_ns = 0;
+    uint64_t count = 0;
+    uint64_t failures = 0;
+  };
+  std::vector<Command> commands;
+  void Merge(const ScriptRunStats& o);
 };
 
 struct TpcbRunResult {
@@ -58,7 +94,12 @@ struct TpcbRunResult {
   uint64_t aborted_clients = 0;
   bool interrupted = false;  // stopped by SIGINT/SIGTERM
   std::string first_error;   // the first client error (one line)
-  double Tps() const;        // transactions / bench window
+  uint64_t skipped = 0;      // -R with -L: start already past the limit
+  uint64_t late = 0;         // -L: completed above the limit
+  RunningStat lag;           // ns, actual - scheduled start (-R)
+  std::shared_ptr<const ScriptSet> scripts;  // what ran
+  std::vector<ScriptRunStats> per_script;
+  double Tps() const;  // transactions / bench window
 };
 
 // Runs the benchmark. Throws DbError when no connection can be made (the
@@ -68,9 +109,11 @@ struct TpcbRunResult {
 TpcbRunResult RunTpcb(const TpcbDriverConfig& config);
 
 // pgbench's progress line: "progress: 5.0 s, 812.3 tps, lat 1.231 ms stddev
-// 0.402, 0 failed".
+// 0.402, 0 failed", with -R ", lag 0.123 ms" and with -R and -L
+// ", 3 skipped" appended (lag_ms < 0: no -R; skipped < 0: no -L).
 std::string FormatProgressLine(double elapsed_sec, double tps, double lat_ms,
-                               double stddev_ms, uint64_t failed);
+                               double stddev_ms, uint64_t failed,
+                               double lag_ms = -1, int64_t skipped = -1);
 
 }  // namespace tierbench
 

@@ -1,10 +1,6 @@
-// The built-in pgbench scripts (tpcb-like, simple-update, select-only) as
-// lists of SQL commands, the query modes, and the per-client random values.
-//
-// Commands are exactly pgbench 15's built-in scripts; `:aid` style variables
-// are written as $1..$n with a parameter list, so the driver can send them as
-// text (simple mode, values substituted like pgbench does), as parameters
-// (extended) or through named prepared statements (prepared).
+// The names of pgbench's built-in scripts (tpcb-like, simple-update,
+// select-only; their text is in db/pgbench_script.h), the query modes, and
+// the per-client random stream.
 //
 // All functions are pure and thread-safe; a TxRandom is per client.
 #ifndef TIERBENCH_DB_TPCB_SCRIPT_H_
@@ -13,7 +9,6 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "util/rng.h"
 #include "util/status.h"
@@ -36,26 +31,6 @@ bool BuiltinWrites(Builtin b);
 Status ParseQueryMode(std::string_view text, QueryMode* out);
 const char* QueryModeName(QueryMode m);
 
-// The script's variables, drawn once per transaction.
-enum TxVar { kAid = 0, kBid, kTid, kDelta, kNumTxVars };
-
-struct TxValues {
-  int64_t v[kNumTxVars] = {0, 0, 0, 0};
-};
-
-struct TxCommand {
-  std::string sql;            // with $1..$n placeholders
-  std::vector<TxVar> params;  // the variable behind $1, $2, ...
-};
-
-// The commands of one transaction of `b`, in order (BEGIN ... END for the
-// writing scripts; the single SELECT for select-only).
-const std::vector<TxCommand>& BuiltinScript(Builtin b);
-
-// `cmd.sql` with each $n replaced by the decimal value of its variable: the
-// text pgbench sends in simple query mode.
-std::string RenderSimple(const TxCommand& cmd, const TxValues& values);
-
 // The workload's Rng (xoshiro256** seeded through splitmix64), one per
 // client (a client's stream depends only on the run seed and the client
 // id), with pgbench's inclusive-range draw.
@@ -63,6 +38,8 @@ class TxRandom {
  public:
   explicit TxRandom(uint64_t seed) : rng_(seed) {}
   uint64_t Next() { return rng_.Next(); }
+  // Uniform double in [0, 1) (53 bits).
+  double NextDouble() { return rng_.NextDouble(); }
   // Uniform integer in [lo, hi] (inclusive, lo <= hi), as pgbench random();
   // unbiased (Rng::Uniform).
   int64_t Uniform(int64_t lo, int64_t hi);
@@ -70,11 +47,6 @@ class TxRandom {
  private:
   Rng rng_;
 };
-
-// Draws the variables of one transaction at `scale` as pgbench's built-ins:
-// aid in [1, 100000*scale], bid in [1, scale], tid in [1, 10*scale],
-// delta in [-5000, 5000].
-TxValues DrawTxValues(TxRandom& rng, int scale);
 
 }  // namespace tierbench
 

@@ -143,6 +143,9 @@ json WorkloadToJson(const PreparedWorkload& w) {
         {"duration_ns", w.db.duration_ns},
         {"query_mode", w.db.query_mode},
         {"builtin", w.db.builtin},
+        {"scripts", w.db.scripts},
+        {"rate_tps", w.db.rate_tps},
+        {"latency_limit_ms", w.db.latency_limit_ms},
         {"random_seed",
          w.db.random_seed_set ? json(w.db.random_seed) : json(nullptr)},
         {"postgres_settings", settings}};

@@ -15,6 +15,7 @@
 #include "db/postgres_server.h"
 #include "db/tpcb_driver.h"
 #include "db/tpcb_schema.h"
+#include "pg_fixture.h"
 #include "test_env.h"
 #include "util/clock.h"
 #include "util/errors.h"
@@ -23,53 +24,6 @@ namespace tierbench {
 namespace {
 
 using ::tierbench::testing::RunShell;
-using ::tierbench::testing::TempDir;
-
-#define TIERBENCH_REQUIRE_POSTGRES()                                         \
-  do {                                                                       \
-    if (access((ResolvePgBindir("") + "/initdb").c_str(), X_OK) != 0)        \
-      GTEST_SKIP() << "SKIPPED: PostgreSQL 15 server binaries not found in " \
-                   << ResolvePgBindir("")                                    \
-                   << " (install postgresql or set TIERBENCH_PG_BINDIR)";    \
-  } while (0)
-
-// A fresh cluster in a temp dir; `base` may be a mount point (disk full test).
-class PgFixture : public ::testing::Test {
- protected:
-  void StartServer(const std::string& base = "") {
-    const std::string root = base.empty() ? tmp_.path() : base;
-    chmod(tmp_.path().c_str(), 0711);
-    chmod(root.c_str(), 0711);
-    PostgresServerOptions o;
-    o.data_dir = root + "/data";
-    o.socket_dir = tmp_.path() + "/sock";
-    server_ = std::make_unique<PostgresServer>(o);
-  }
-  TpcbDriverConfig Config(int clients, int threads) {
-    TpcbDriverConfig c;
-    c.conninfo = server_->ConnInfo();
-    c.scale = 1;
-    c.clients = clients;
-    c.threads = threads;
-    c.random_seed = 7;
-    return c;
-  }
-  // Runs the tierbench binary; returns its exit status, output in *out.
-  int Cli(const std::string& args, std::string* out) {
-    return RunShell(
-        std::string(TIERBENCH_BINARY) + " pgbench " + args + " 2>&1", out);
-  }
-  std::string SocketArgs() {
-    return "-h " + tmp_.path() + "/sock -U " + User() + " postgres";
-  }
-  std::string User() {
-    PgConnection c(server_->ConnInfo());
-    return c.QueryValue("select current_user");
-  }
-
-  TempDir tmp_;
-  std::unique_ptr<PostgresServer> server_;
-};
 
 TEST_F(PgFixture, InitMatchesPgbenchSchemaAndCounts) {
   TIERBENCH_REQUIRE_POSTGRES();

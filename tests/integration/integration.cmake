@@ -6,6 +6,7 @@ target_sources(tierbench_integration_tests PRIVATE
 )
 target_sources(tierbench_integration_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/db_postgres_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/db_pgbench_script_test.cc
 )
 target_sources(tierbench_integration_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cache_real_bcache_test.cc

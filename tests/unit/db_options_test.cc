@@ -83,6 +83,49 @@ TEST(DbOptionsTest, ScriptShortcuts) {
   }
 }
 
+TEST(DbOptionsTest, RateLatencyLimitAndScripts) {
+  const std::string tpcb =
+      std::string(TIERBENCH_SOURCE_DIR) + "/workloads/tpcb-like.sql";
+  // -f takes one value: the database name after it stays positional.
+  PgbenchOptions o =
+      Parse({"-R", "250.5", "-L", "12.5", "-r", "-b", "select-only@3", "-D",
+             "x=4", "-f", tpcb + "@2", "bench"});
+  EXPECT_EQ(o.dbname, "bench");
+  TpcbDriverConfig c = ResolvePgbenchRun(o);
+  EXPECT_EQ(c.rate_tps, 250.5);
+  EXPECT_EQ(c.latency_limit_ns, 12500000u);
+  EXPECT_TRUE(c.report_per_command);
+  EXPECT_EQ(c.builtin, Builtin::kSelectOnly);
+  ASSERT_EQ(c.scripts->scripts.size(), 2u);
+  EXPECT_EQ(c.scripts->scripts[0].weight, 3);
+  EXPECT_EQ(c.scripts->scripts[1].desc, tpcb);
+  EXPECT_EQ(c.scripts->scripts[1].weight, 2);
+  EXPECT_EQ(c.scripts->total_weight, 5);
+  ASSERT_EQ(c.scripts->defines.size(), 1u);
+  EXPECT_EQ(c.scripts->defines[0].second.i, 4);
+  // Scripts are numbered in command-line order, as pgbench does.
+  c = ResolvePgbenchRun(Parse({"-f", tpcb, "-b", "select-only@2"}));
+  ASSERT_EQ(c.scripts->scripts.size(), 2u);
+  EXPECT_EQ(c.scripts->scripts[0].desc, tpcb);
+  EXPECT_EQ(c.scripts->scripts[1].desc, "<builtin: select only>");
+  // Several -b, no -f.
+  c = ResolvePgbenchRun(Parse({"-b", "tpcb@1", "-b", "simple-update@2"}));
+  EXPECT_EQ(c.scripts->scripts.size(), 2u);
+  EXPECT_EQ(c.scripts->scripts[1].desc, "<builtin: simple update>");
+  // Defaults: one tpcb-like script, no rate, no limit.
+  c = ResolvePgbenchRun(Parse({}));
+  EXPECT_EQ(c.scripts->scripts.size(), 1u);
+  EXPECT_EQ(c.rate_tps, 0);
+  EXPECT_EQ(c.latency_limit_ns, 0u);
+  EXPECT_THROW(Parse({"-R", "0"}), CLI::ParseError);
+  EXPECT_THROW(Parse({"-L", "-1"}), CLI::ParseError);
+  EXPECT_THROW(ResolvePgbenchRun(Parse({"-f", "/no/such/file.sql"})),
+               ConfigError);
+  EXPECT_THROW(ResolvePgbenchRun(Parse({"-b", "select-only@0"})),
+               ConfigError);  // total weight 0
+  EXPECT_THROW(ResolvePgbenchRun(Parse({"-D", "=1"})), ConfigError);
+}
+
 TEST(DbOptionsTest, DsnWithOverrides) {
   PgbenchOptions o = Parse({"--pg-dsn", "host=/run/pg port=5432", "-U", "x"});
   EXPECT_EQ(BuildConnInfo(o), "host=/run/pg port=5432 user='x'");
