@@ -15,6 +15,7 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code);  // cli/compare_comm
 void RegisterLabCommand(CLI::App& app, int* exit_code);      // cli/lab_command.cc
 void RegisterPgbenchCommand(CLI::App& app, int* exit_code);  // cli/pgbench_command.cc
 void RegisterListCommand(CLI::App& app, int* exit_code);     // cli/list_command.cc
+void RegisterReportCommand(CLI::App& app, int* exit_code);   // cli/report_command.cc
 
 }  // namespace tierbench
 

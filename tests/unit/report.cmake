@@ -4,3 +4,8 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/report_output_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/report_result_columns_test.cc
 )
+target_sources(tierbench_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/report_run_folder_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/report_summary_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/report_svg_test.cc
+)
