@@ -14,6 +14,7 @@
 #include "report/position_table.h"
 #include "report/report_format.h"
 #include "report/run_folder.h"
+#include "report/summary_writer.h"
 #include "report/svg_writer.h"
 #include "report_fixture.h"
 #include "xml_check.h"
@@ -192,6 +193,61 @@ TEST(ReportSvgTest, EscapesTextAndCutsLabels) {
   EXPECT_EQ(GroupedNumber(-0.04, 1), "0.0");
   EXPECT_EQ(FormatTimes(2843.26), "29x");
   EXPECT_EQ(FormatLatencyUs(9371.6), "9.4 ms");
+}
+
+}  // namespace
+}  // namespace tierbench
+
+namespace tierbench {
+namespace {
+
+void ReplaceAll(const std::string& path, const std::string& from,
+                const std::string& to) {
+  std::string text = ReadText(path);
+  for (size_t p = text.find(from); p != std::string::npos;
+       p = text.find(from, p + to.size())) {
+    text.replace(p, from.size(), to);
+  }
+  std::ofstream(path, std::ios::trunc) << text;
+}
+
+TEST(ReportSvgTest, TransactionsAreDrawnAsTps) {
+  ScratchDir tmp("tx");
+  const std::string dir = tmp.path() + "/run";
+  WriteSyntheticRun(dir, 2, 1);
+  ReplaceAll(dir + "/runs.csv", ",read,io,", ",read,tx,");
+  ReplaceAll(dir + "/comparison.csv", ",read,io,", ",read,tx,");
+  const RunFolder run = RunFolder::Read(dir);
+  const XmlCheck iops = Parsed(IopsChart(run, run.workloads()[0]).Svg());
+  EXPECT_TRUE(HasText(iops, "axis-title", "tps (transactions/s"));
+  EXPECT_TRUE(HasText(iops, "chart-title", "tps per mode"));
+  const XmlCheck lat = Parsed(LatencyChart(run, run.workloads()[0]).Svg());
+  EXPECT_EQ(lat.WithClass("lat-p50").size(), 4u);   // lat_p50_us for tx
+  EXPECT_EQ(lat.WithClass("lat-p999").size(), 0u);  // no p99.9 for tx
+  EXPECT_NE(SummaryWriter(run).Markdown().find(" tps ("), std::string::npos);
+}
+
+TEST(ReportSvgTest, AModeWhoseCellsAllFailedIsMarked) {
+  ScratchDir tmp("failed");
+  const std::string dir = tmp.path() + "/run";
+  WriteSyntheticRun(dir, 2, 1);
+  const RunFolder probe = RunFolder::Read(dir);
+  const std::string wl = probe.workloads()[0];
+  std::ofstream(dir + "/runs.csv", std::ios::app)
+      << "3,broken,bcache," << wl << ",1," << wl
+      << ",read,io,0,,,,,,open failed: No such device,\n";
+  const RunFolder run = RunFolder::Read(dir);
+  ASSERT_EQ(run.failures().size(), 1u);
+  const XmlCheck x = Parsed(IopsChart(run, wl).Svg());
+  EXPECT_EQ(x.WithClass("bar").size(), 2u);
+  ASSERT_EQ(x.WithClass("failed").size(), 1u);
+  EXPECT_EQ(x.WithClass("failed")[0]->text, "failed");
+  const std::string md = SummaryWriter(run).Markdown();
+  EXPECT_NE(md.find("broken: failed (see the caveats)."), std::string::npos);
+  EXPECT_NE(md.find("Failed cell broken on " + wl +
+                    ", repetition 1: open failed: No such device"),
+            std::string::npos)
+      << md;
 }
 
 }  // namespace
