@@ -285,6 +285,7 @@ std::string SummaryWriter::NoiseStatement() const {
   int lo = 0, hi = 0;
   const ReportFigure* widest = nullptr;
   std::vector<std::string> within;
+  int compared = 0;  // cache-mode groups with a known noise flag
   for (const ReportFigure& f : run_.figures()) {
     lo = lo == 0 ? f.n : std::min(lo, f.n);
     hi = std::max(hi, f.n);
@@ -293,6 +294,7 @@ std::string SummaryWriter::NoiseStatement() const {
       widest = &f;
     }
     if (f.is_raw()) continue;
+    compared += f.noise_vs_hdd.has_value() || f.noise_vs_ssd.has_value();
     const std::string who =
         f.mode + " on " + f.workload + (f.series.empty() ? "" : " " + f.series);
     if (f.noise_vs_hdd.value_or(false)) within.push_back(who + " vs the HDD");
@@ -311,7 +313,9 @@ std::string SummaryWriter::NoiseStatement() const {
       "((max - min) / median) was " +
       FormatPct(widest->iops_spread_pct) + " (" + widest->mode + " on " +
       widest->workload + ").";
-  if (within.empty()) {
+  if (compared == 0) {
+    s += " No cache mode's IOPS range could be set against a baseline's.";
+  } else if (within.empty()) {
     s += " No mode's IOPS range overlapped its baseline's, so every "
          "difference stated above is larger than the run-to-run spread.";
   } else {

@@ -9,7 +9,9 @@
 
 #include "compare_scratch.h"
 #include "orchestrate/compare_runner.h"
+#include "report/run_folder.h"
 #include "report_fixture.h"
+#include "report_number_trace.h"
 
 namespace tierbench {
 namespace {
@@ -35,6 +37,15 @@ TEST(CompareReportTest, CompareWritesTheReportIntoTheRunFolder) {
   const std::string md = ReadText(dir + "/summary.md");
   EXPECT_NE(md.find("**w** (fio randwrite"), std::string::npos) << md;
   EXPECT_NE(md.find("each cell ran 2 times"), std::string::npos) << md;
+  EXPECT_NE(md.find("No cache mode's IOPS range could be set against"),
+            std::string::npos)
+      << md;
+  // Every number of the real run's summary is in its files.
+  const RunFolder run = RunFolder::Read(dir);
+  const Sources sources(run);
+  for (const Number& n : NumbersIn(md, true)) {
+    EXPECT_TRUE(sources.Has(n)) << n.text << " is in no file of the run";
+  }
 }
 
 }  // namespace

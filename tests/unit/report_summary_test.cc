@@ -21,90 +21,12 @@
 #include "report/run_folder.h"
 #include "report/summary_writer.h"
 #include "report_fixture.h"
+#include "report_number_trace.h"
 #include "util/errors.h"
 #include "xml_check.h"
 
 namespace tierbench {
 namespace {
-
-struct Number {
-  std::string text;  // without thousands separators
-  int decimals = 0;
-};
-
-// Numbers in `text`; with `figures_only`, digits glued to a letter or '_'
-// before them (p99, bcache0, clat_p99_9_us) are names, not figures.
-std::vector<Number> NumbersIn(const std::string& text, bool figures_only) {
-  static const std::regex kNumber(R"((\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?)");
-  std::vector<Number> out;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), kNumber);
-       it != std::sregex_iterator(); ++it) {
-    const size_t pos = static_cast<size_t>(it->position());
-    if (figures_only && pos > 0) {
-      const char before = text[pos - 1];
-      if (std::isalpha(static_cast<unsigned char>(before)) || before == '_')
-        continue;
-    }
-    Number n;
-    for (char c : it->str()) {
-      if (c != ',') n.text += c;
-    }
-    n.decimals = (*it)[2].matched ? static_cast<int>((*it)[2].length()) - 1 : 0;
-    out.push_back(n);
-  }
-  return out;
-}
-
-std::string Rounded(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, std::fabs(v));
-  return buf;
-}
-
-// Every value of the run folder: numeric cells and manifest numbers (with
-// the unit changes and ratios summary.md applies), and every digit string
-// inside text cells and manifest strings (names such as randread-4k).
-class Sources {
- public:
-  explicit Sources(const RunFolder& run) {
-    for (const CsvDocument* doc : {&run.runs(), &run.comparison()}) {
-      for (const auto& row : doc->rows()) {
-        for (const std::string& cell : row) AddText(cell);
-      }
-    }
-    AddJson(run.manifest());
-  }
-
-  bool Has(const Number& n) const {
-    if (literal_.count(n.text)) return true;
-    for (double v : values_) {
-      for (double t : {v, v / 1e3, v / 1e6, v / 1e9, 1 + v / 100, 100 + v}) {
-        if (Rounded(t, n.decimals) == n.text) return true;
-      }
-    }
-    return false;
-  }
-
- private:
-  void AddText(const std::string& cell) {
-    char* end = nullptr;
-    const double v = std::strtod(cell.c_str(), &end);
-    if (!cell.empty() && *end == '\0') values_.push_back(v);
-    for (const Number& n : NumbersIn(cell, false)) literal_.insert(n.text);
-  }
-  void AddJson(const nlohmann::json& j) {
-    if (j.is_object() || j.is_array()) {
-      for (const auto& item : j) AddJson(item);
-    } else if (j.is_number()) {
-      values_.push_back(j.get<double>());
-    } else if (j.is_string()) {
-      AddText(j.get<std::string>());
-    }
-  }
-
-  std::vector<double> values_;
-  std::set<std::string> literal_;
-};
 
 TEST(ReportSummaryTest, MatchesGolden) {
   const RunFolder run = RunFolder::Read(FixtureRunDir());
@@ -150,8 +72,7 @@ TEST(ReportSummaryTest, NoRatioWhereTheDifferenceIsWithinNoise) {
     const std::string para = summary.WorkloadParagraph(f.workload);
     const size_t at = para.find(" " + f.mode + ": ");
     ASSERT_NE(at, std::string::npos) << f.mode << " in " << para;
-    const std::string sentence =
-        para.substr(at, para.find(". ", at + 1) - at);
+    const std::string sentence = para.substr(at, para.find(". ", at + 1) - at);
     if (f.noise_vs_hdd.value_or(false)) {
       EXPECT_NE(sentence.find("within noise of the HDD"), std::string::npos)
           << sentence;
