@@ -9,7 +9,7 @@ namespace tierbench {
 namespace {
 
 constexpr double kCharPx = 7.0;    // generous glyph width at font-size 11
-constexpr size_t kMaxLabel = 22;   // x labels are cut to this many chars
+constexpr size_t kMaxLabel = 28;   // x labels are shortened to this
 constexpr double kLeft = 78;       // room for tick labels and the y title
 constexpr double kTitleRow = 26;   // chart title
 constexpr double kLegendRow = 18;  // one legend row
@@ -26,7 +26,7 @@ double TextPx(const std::string& s) { return Chars(s) * kCharPx; }
 
 bool NeedsRotation(const ChartSpec& s) {
   for (const std::string& l : s.x_labels) {
-    if (TextPx(Truncate(l, kMaxLabel)) > s.slot_width - 4) return true;
+    if (TextPx(Abbreviate(l, kMaxLabel)) > s.slot_width - 4) return true;
   }
   return false;
 }
@@ -34,14 +34,24 @@ bool NeedsRotation(const ChartSpec& s) {
 double LabelDepth(const ChartSpec& s, bool rotate) {
   double longest = 0;
   for (const std::string& l : s.x_labels) {
-    longest = std::max(longest, TextPx(Truncate(l, kMaxLabel)));
+    longest = std::max(longest, TextPx(Abbreviate(l, kMaxLabel)));
   }
   return rotate ? longest * kSin40 + 16 : 18;
 }
 
-double Width(const ChartSpec& s) {
+// Left margin: tick labels and the y title, or more when the first rotated
+// x label reaches further left.
+double LeftMargin(const ChartSpec& s, bool rotate) {
+  if (!rotate || s.x_labels.empty()) return kLeft;
+  const double reach =
+      TextPx(Abbreviate(s.x_labels.front(), kMaxLabel)) * kCos40 -
+      s.slot_width / 2 + 8;
+  return std::max(kLeft, reach);
+}
+
+double Width(const ChartSpec& s, double left) {
   return std::max(380.0,
-                  kLeft + s.x_labels.size() * s.slot_width + s.right_margin);
+                  left + s.x_labels.size() * s.slot_width + s.right_margin);
 }
 
 double LegendItemPx(const LegendItem& item) { return 26 + TextPx(item.label); }
@@ -75,15 +85,15 @@ static ChartSpec Widened(ChartSpec spec) {
 ChartFrame::ChartFrame(ChartSpec spec)
     : spec_(Widened(std::move(spec))),
       rotate_(NeedsRotation(spec_)),
-      left_(kLeft),
+      left_(LeftMargin(spec_, rotate_)),
       top_(kTitleRow + kLegendRow * LegendRows().size() + 8),
       bottom_margin_(LabelDepth(spec_, rotate_) + 22),
-      svg_(Width(spec_), top_ + spec_.plot_height + bottom_margin_, spec_.kind,
-           spec_.title) {}
+      svg_(Width(spec_, left_), top_ + spec_.plot_height + bottom_margin_,
+           spec_.kind, spec_.title) {}
 
 std::vector<std::vector<size_t>> ChartFrame::LegendRows() const {
   std::vector<std::vector<size_t>> rows;
-  const double avail = Width(spec_) - kLeft - 8;
+  const double avail = Width(spec_, left_) - left_ - 8;
   double used = avail + 1;
   for (size_t i = 0; i < spec_.legend.size(); ++i) {
     const double w = LegendItemPx(spec_.legend[i]);
@@ -190,11 +200,11 @@ void ChartFrame::DrawAxes() {
   s.Line(left_, plot_bottom(), right, plot_bottom(), "axis",
          R"(stroke="#333333" stroke-width="1")");
   const double mid_y = top_ + spec_.plot_height / 2;
-  s.Text(16, mid_y, spec_.y_title, "axis-title", "middle", -90);
+  s.Text(left_ - 62, mid_y, spec_.y_title, "axis-title", "middle", -90);
   // Category labels.
   for (size_t i = 0; i < spec_.x_labels.size(); ++i) {
     const std::string& full = spec_.x_labels[i];
-    const std::string shown = Truncate(full, kMaxLabel);
+    const std::string shown = Abbreviate(full, kMaxLabel);
     const double cx = X(i) + spec_.slot_width / 2;
     const std::string tip = shown == full ? "" : full;
     if (rotate_) {

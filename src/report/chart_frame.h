@@ -1,9 +1,10 @@
 // ChartFrame: the layout, axes and legend of a category chart (one slot of
 // `slot_width` px per x label) with a linear or log10 value axis. It sizes
 // the drawing from its content so that 1 to 20+ categories stay readable:
-// x labels longer than their slot are rotated by 40 degrees and cut to 22
-// characters (the full label in a <title>); the bottom margin grows with the
-// longest label; with few categories the slots widen (plot >= 440 px); legend
+// x labels longer than their slot are rotated by 40 degrees and shortened
+// to 28 characters by a middle "…" (the full label in a <title>), the left
+// margin growing to hold the first one; the bottom margin grows with the
+// longest label; with few categories the slots widen (up to 96 px each); legend
 // items wrap onto further rows. Right-hand labels of reference lines are spread
 // apart so they never overlap.
 //

@@ -11,7 +11,7 @@ namespace tierbench {
 namespace {
 
 constexpr double kCellW = 58, kCellH = 24, kCharPx = 7.0;
-constexpr size_t kMaxLabel = 22;
+constexpr size_t kMaxLabel = 28;
 
 struct Rgb {
   double r, g, b;
@@ -51,10 +51,10 @@ PositionTable::PositionTable(const RunFolder& run) : run_(run) {
 std::string PositionTable::Svg() const {
   size_t row_chars = 4, col_chars = 4;
   for (const std::string& r : rows_) {
-    row_chars = std::max(row_chars, Truncate(r, kMaxLabel).size());
+    row_chars = std::max(row_chars, Abbreviate(r, kMaxLabel).size());
   }
   for (const Column& c : columns_) {
-    col_chars = std::max(col_chars, Truncate(c.label, kMaxLabel).size());
+    col_chars = std::max(col_chars, Abbreviate(c.label, kMaxLabel).size());
   }
   const double left = 12 + row_chars * kCharPx;
   const double top = 34 + col_chars * kCharPx * 0.643 + 10;
@@ -70,14 +70,14 @@ std::string PositionTable::Svg() const {
            "chart-title", "start", 0, "",
            R"(font-size="13" font-weight="bold")");
   for (size_t c = 0; c < columns_.size(); ++c) {
-    const std::string shown = Truncate(columns_[c].label, kMaxLabel);
+    const std::string shown = Abbreviate(columns_[c].label, kMaxLabel);
     const double x = left + c * kCellW + kCellW / 2;
     svg.Text(x, top - 6, shown, "col-label", "start", -40,
              shown == columns_[c].label ? "" : columns_[c].label);
   }
   for (size_t r = 0; r < rows_.size(); ++r) {
     const double y = top + r * kCellH;
-    const std::string shown = Truncate(rows_[r], kMaxLabel);
+    const std::string shown = Abbreviate(rows_[r], kMaxLabel);
     svg.Text(left - 6, y + kCellH / 2 + 4, shown, "row-label", "end", 0,
              shown == rows_[r] ? "" : rows_[r]);
     for (size_t c = 0; c < columns_.size(); ++c) {

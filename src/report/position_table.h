@@ -4,7 +4,8 @@
 // when a workload has several), each cell coloured from red (<= 0, like the
 // HDD) through yellow to green (>= 1, like the SSD) and labelled with the
 // value; an empty position (no baseline, failed cells) is a grey "n/a".
-// Column labels are rotated and cut to 22 characters, row labels cut to 22,
+// Column labels are rotated and shortened to 28 characters, row labels to
+// 28 (a "…" in the middle),
 // full text in <title>. Output: one SVG document. Thread-safe.
 #ifndef TIERBENCH_REPORT_POSITION_TABLE_H_
 #define TIERBENCH_REPORT_POSITION_TABLE_H_

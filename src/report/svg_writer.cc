@@ -130,4 +130,19 @@ std::string Truncate(const std::string& text, size_t max_chars) {
   return text.substr(0, starts[max_chars - 1]) + "\u2026";
 }
 
+std::string Abbreviate(const std::string& text, size_t max_chars) {
+  std::vector<size_t> starts;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80)
+      starts.push_back(i);
+  }
+  if (starts.size() <= max_chars || max_chars < 5) {
+    return Truncate(text, max_chars);
+  }
+  const size_t head = (max_chars - 1) * 2 / 5;  // the tail gets the rest
+  const size_t tail = max_chars - 1 - head;
+  return text.substr(0, starts[head]) + "\u2026" +
+         text.substr(starts[starts.size() - tail]);
+}
+
 }  // namespace tierbench

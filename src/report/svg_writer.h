@@ -50,6 +50,9 @@ class SvgWriter {
 
 // `text` cut to `max_chars` characters (UTF-8 aware) with "…" when longer.
 std::string Truncate(const std::string& text, size_t max_chars);
+// `text` shortened to `max_chars` characters by a "…" in the middle, keeping
+// its start and its end (where names tend to differ: "...-variant-3").
+std::string Abbreviate(const std::string& text, size_t max_chars);
 
 }  // namespace tierbench
 

@@ -113,6 +113,12 @@ TEST(ReportSvgTest, PositionTableIsModesByWorkloadSeries) {
   EXPECT_EQ(PositionColor(1), "#1a9850");
 }
 
+size_t Chars(const std::string& s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
 // Horizontal labels fit their slot; rotated ones (-40 degrees) are spaced
 // at least a line height apart perpendicular to the text.
 void ExpectLabelsDoNotOverlap(const XmlCheck& x, const std::string& cls) {
@@ -122,6 +128,11 @@ void ExpectLabelsDoNotOverlap(const XmlCheck& x, const std::string& cls) {
     const double dx = std::atof(labels[i]->attrs.at("x").c_str()) -
                       std::atof(labels[i - 1]->attrs.at("x").c_str());
     if (labels[i]->attrs.count("transform")) {
+      // Nothing runs off the left edge (7 px per glyph, as laid out).
+      const double x = std::atof(labels[i - 1]->attrs.at("x").c_str());
+      EXPECT_GE(
+          x - Chars(labels[i - 1]->text) * 7.0 * std::cos(40 * M_PI / 180), 0.0)
+          << labels[i - 1]->text;
       EXPECT_GE(dx * std::sin(40 * M_PI / 180), 12.0) << cls;
     } else {
       EXPECT_GE(dx, labels[i]->text.size() * 6.4) << labels[i]->text;  // glyphs
@@ -162,12 +173,15 @@ TEST(ReportSvgTest, FewModesGetWideSlotsAndALinearAxis) {
   const XmlCheck x = Parsed(IopsChart(run, run.workloads()[0]).Svg());
   EXPECT_EQ(x.WithClass("bar").size(), 1u);
   EXPECT_EQ(x.WithClass("whisker").size(), 0u);  // n = 1
-  // One mode: a 96 px slot after the 78 px axis margin, the bar (at most
-  // 30 px) centred in it.
+  // One mode: the bar (at most 30 px) centred in its slot, under its label
+  // (anchored 3 px right of the slot's centre).
   const auto* bar = x.WithClass("bar")[0];
   const double bw = std::atof(bar->attrs.at("width").c_str());
   EXPECT_LE(bw, 30.0);
-  EXPECT_NEAR(std::atof(bar->attrs.at("x").c_str()) + bw / 2, 78 + 48, 1.5);
+  const double label_x =
+      std::atof(x.WithClass("x-label")[0]->attrs.at("x").c_str());
+  EXPECT_NEAR(std::atof(bar->attrs.at("x").c_str()) + bw / 2, label_x - 3.1,
+              1.0);
   EXPECT_GE(std::atof(x.elements()[0].attrs.at("width").c_str()), 380.0);
 
   ScratchDir tmp2("linear");
@@ -188,6 +202,9 @@ TEST(ReportSvgTest, EscapesTextAndCutsLabels) {
             "a&lt;b &amp; &quot;c&quot;&apos;");
   EXPECT_EQ(Truncate("abcdef", 4), "abc\u2026");
   EXPECT_EQ(Truncate("abcd", 4), "abcd");
+  EXPECT_EQ(Abbreviate("bcache-writeback-variant-3-long", 12),
+            "bcac\u2026-3-long");
+  EXPECT_EQ(Abbreviate("short", 12), "short");
   EXPECT_EQ(Slug("randread-zipf@25%"), "randread-zipf-25");
   EXPECT_EQ(GroupedNumber(1234567.891, 1), "1,234,567.9");
   EXPECT_EQ(GroupedNumber(-0.04, 1), "0.0");
