@@ -19,6 +19,13 @@ DrainChart::DrainChart(const RunFolder& run, std::string workload)
   }
 }
 
+bool DrainChart::HasData() const {
+  for (const DrainFigure* d : drains_) {
+    if (Max(d->seconds) > 0) return true;
+  }
+  return false;
+}
+
 std::string DrainChart::Svg() const {
   ChartSpec spec;
   spec.kind = "drain";
@@ -44,6 +51,8 @@ std::string DrainChart::Svg() const {
     std::string tip = d.mode + ": " + FormatSeconds(med) +
                       " to clean (n=" + std::to_string(d.seconds.size()) + ")";
     svg.Rect(x, y, w, frame.plot_bottom() - y, "bar", R"(fill="#8c6bb1")", tip);
+    svg.Text(x + w / 2, std::min(y, frame.Y(Max(d.seconds))) - 4,
+             FormatSeconds(med), "bar-value", "middle");
     if (d.seconds.size() >= 2) {
       const double cx = x + w / 2;
       const double y1 = frame.Y(Min(d.seconds)), y2 = frame.Y(Max(d.seconds));

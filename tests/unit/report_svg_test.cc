@@ -97,6 +97,9 @@ TEST(ReportSvgTest, DrainChartShowsCacheModesOnly) {
   EXPECT_TRUE(HasText(x, "axis-title", "time to clean (s)"));
   EXPECT_TRUE(HasText(x, "x-label", "writeback"));
   EXPECT_FALSE(HasText(x, "x-label", "hdd"));
+  EXPECT_TRUE(HasText(x, "bar-value", "51 s"));  // writeback's median
+  // randread-4k left nothing dirty: no chart.
+  EXPECT_FALSE(DrainChart(run, "randread-4k").HasData());
 }
 
 TEST(ReportSvgTest, PositionTableIsModesByWorkloadSeries) {
