@@ -12,17 +12,18 @@ namespace {
 
 const char kCss[] = R"(
 body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; color: #111;
-  margin: 24px auto; max-width: 1180px; padding: 0 16px; line-height: 1.45; }
+  margin: 24px auto; max-width: 1320px; padding: 0 16px; line-height: 1.45; }
 h1 { font-size: 1.6em; margin-bottom: 0.2em; }
 h2 { font-size: 1.25em; border-bottom: 1px solid #ccc; padding-bottom: 2px;
   margin-top: 1.6em; }
 .meta { color: #444; font-size: 0.92em; }
 blockquote { margin: 0.6em 0; padding: 0.2em 1em; border-left: 4px solid #9ecae1;
   background: #f7fbff; }
-.charts { display: flex; flex-wrap: wrap; gap: 18px; align-items: flex-start; }
+.charts figure { display: inline-block; vertical-align: top;
+  margin: 0 18px 18px 0; }
 figure { margin: 0; overflow-x: auto; max-width: 100%; }
 figure svg { max-width: 100%; height: auto; display: block; }
-figcaption { font-size: 0.85em; color: #444; max-width: 640px; }
+figcaption { font-size: 0.85em; color: #444; width: 0; min-width: 100%; }
 .warnings { background: #fff7ec; border: 1px solid #fdd49e; padding: 0.4em 1em;
   font-size: 0.9em; }
 .warnings h3, .failures h3 { margin: 0.3em 0; font-size: 1em; }
@@ -32,7 +33,7 @@ figcaption { font-size: 0.85em; color: #444; max-width: 640px; }
   body { margin: 0; max-width: none; }
   section, figure { break-inside: avoid; page-break-inside: avoid; }
   figure { overflow: visible; }
-  .charts { display: block; }
+  .charts figure { display: block; margin: 0 0 12px 0; }
   a { color: inherit; text-decoration: none; }
 }
 )";

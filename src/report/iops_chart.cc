@@ -112,11 +112,13 @@ std::string IopsChart::Svg() const {
   const double bar_w = std::min(30.0, (slot - 10) / n_series);
   for (size_t m = 0; m < modes_.size(); ++m) {
     bool any = false;
+    double top = frame.plot_bottom();  // highest point of this mode's bars
     const double x0 = frame.X(m) + (slot - bar_w * n_series) / 2;
     for (size_t s = 0; s < series.size(); ++s) {
       const ReportFigure* f = Find(figs, modes_[m], series[s]);
       if (f == nullptr) continue;
       any = true;
+      top = std::min(top, frame.Y(std::max(f->iops_max, f->iops_median)));
       const double x = x0 + s * bar_w;
       const double y = frame.Y(f->iops_median);
       const std::string color = multi ? SeriesColor(s) : SeriesColor(0);
@@ -149,7 +151,7 @@ std::string IopsChart::Svg() const {
     }
     if (HasFailures(run_, modes_[m], workload_)) {
       const double cx = frame.X(m) + slot / 2;
-      svg.Text(cx + 4, frame.plot_bottom() - 6, any ? "failed cells" : "failed",
+      svg.Text(cx + 4, top - (any ? 16 : 6), any ? "failed cells" : "failed",
                "failed", "start", -90,
                modes_[m] + ": cells of " + workload_ + " failed (see Failures)",
                R"(fill="#b2182b" font-weight="bold")");
