@@ -151,8 +151,14 @@ std::string SummaryWriter::DrainClause(const std::string& mode,
     if (FormatSeconds(lo) == FormatSeconds(hi)) {
       return "its dirty data took " + FormatSeconds(hi) + " to clean";
     }
-    return "its dirty data took " + FormatSeconds(lo) + " to " +
-           FormatSeconds(hi) + " to clean";
+    const std::string range = FormatSeconds(lo) + " to " + FormatSeconds(hi);
+    if (d.seconds.size() % 2 == 1) {  // the median is one of the runs
+      std::vector<double> sorted = d.seconds;
+      std::sort(sorted.begin(), sorted.end());
+      return "its dirty data took " + FormatSeconds(sorted[sorted.size() / 2]) +
+             " to clean (" + range + " over the runs)";
+    }
+    return "its dirty data took " + range + " to clean";
   }
   return "";
 }
