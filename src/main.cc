@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
       "  lab       the same comparison on real bcache inside a QEMU guest\n"
       "  pgbench   pgbench-style TPC-B driver on PostgreSQL\n"
       "  list      engines, modes and workloads tierbench knows\n"
+      "  report    HTML report, SVG charts and summary.md of a compare run\n"
       "\n"
       "EXIT STATUS\n"
       "  0 success; 1 the run failed; 2 usage or configuration error;\n"
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
   RegisterPgbenchCommand(app, &exit_code);
   RegisterListCommand(app, &exit_code);
   RegisterRestoreCommand(app, &exit_code);
+  RegisterReportCommand(app, &exit_code);
 
   InstallInterruptHandlers();
   try {

@@ -17,6 +17,8 @@ void RegisterLabCommand(CLI::App& app, int* exit_code);  // cli/lab_command.cc
 void RegisterPgbenchCommand(CLI::App& app,
                             int* exit_code);  // cli/pgbench_command.cc
 void RegisterListCommand(CLI::App& app, int* exit_code);  // cli/list_command.cc
+void RegisterReportCommand(CLI::App& app,
+                           int* exit_code);  // cli/report_command.cc
 void RegisterRestoreCommand(CLI::App& app,
                             int* exit_code);  // cli/restore_command.cc
 

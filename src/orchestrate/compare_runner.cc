@@ -13,6 +13,7 @@
 #include "orchestrate/restore_state.h"
 #include "orchestrate/results_writer.h"
 #include "orchestrate/run_plan.h"
+#include "report/report_writer.h"
 #include "util/errors.h"
 #include "util/log.h"
 
@@ -183,6 +184,13 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
   out << "\nResults: " << writer.Path("comparison.csv") << "\n"
       << "         " << writer.Path("runs.csv") << "\n"
       << "         " << writer.Path("manifest.json") << "\n";
+  // report.html, charts/*.svg and summary.md of the finished run; a report
+  // that cannot be written does not fail the measured run.
+  try {
+    out << "         " << WriteReport(setup.run_dir, "", true).html << "\n";
+  } catch (const std::exception& e) {
+    LogWarning(std::string("could not write the report: ") + e.what());
+  }
   if (!summary.restore_ok) {
     out << "WARNING: the original cache modes and settings were not all "
            "restored; see manifest.json \"restore\"\n";

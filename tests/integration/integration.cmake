@@ -19,3 +19,10 @@ target_sources(tierbench_integration_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/fio_distribution_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/shipped_workloads_test.cc
 )
+# `tierbench report` and its rendering in headless Chromium (PNG decoded
+# with zlib).
+find_package(ZLIB REQUIRED)
+target_sources(tierbench_integration_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/report_browser_test.cc
+)
+target_link_libraries(tierbench_integration_tests PRIVATE ZLIB::ZLIB)

@@ -1,5 +1,6 @@
 # Unit tests of src/orchestrate.
 target_sources(tierbench_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/orchestrate_compare_report_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/orchestrate_comparison_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/orchestrate_diagnosis_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/orchestrate_protocol_test.cc

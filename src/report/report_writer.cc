@@ -1,0 +1,117 @@
+#include "report/report_writer.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "report/drain_chart.h"
+#include "report/iops_chart.h"
+#include "report/latency_chart.h"
+#include "report/position_table.h"
+#include "report/report_format.h"
+#include "report/summary_writer.h"
+#include "util/errors.h"
+
+namespace tierbench {
+namespace fs = std::filesystem;
+namespace {
+
+void WriteAtomically(const fs::path& path, const std::string& content) {
+  const fs::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
+    out << content;
+    out.flush();
+    if (!out) {
+      throw SysError("cannot write " + tmp.string() +
+                     ". Fix: check free space and permissions, or choose "
+                     "another --out");
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    throw SysError("cannot rename " + tmp.string() + " to " + path.string() +
+                   ". SysErr: " + ec.message());
+  }
+}
+
+}  // namespace
+
+ReportWriter::ReportWriter(const RunFolder& run) : run_(run) {
+  PositionTable table(run);
+  if (table.HasData()) {
+    charts_.push_back({"", "position", "position.svg", table.Svg(),
+                       "Position of each mode's median IOPS between the raw "
+                       "HDD (0) and the raw SSD (1), comparison.csv "
+                       "iops_position."});
+  }
+  for (const std::string& w : run.workloads()) {
+    if (run.FiguresOf(w).empty()) continue;  // every cell failed
+    const std::string slug = Slug(w);
+    IopsChart iops(run, w);
+    if (!iops.modes().empty()) {
+      charts_.push_back({w, "iops", "iops-" + slug + ".svg", iops.Svg(),
+                         "Median IOPS (tps) per mode with min-max whiskers "
+                         "over the repetitions; lines: the raw HDD and "
+                         "SSD."});
+    }
+    charts_.push_back({w, "latency", "latency-" + slug + ".svg",
+                       LatencyChart(run, w).Svg(),
+                       "p50, p99 and p99.9 completion latency per mode "
+                       "(transaction latency for tps), log scale."});
+    DrainChart drain(run, w);
+    if (drain.HasData()) {
+      charts_.push_back({w, "drain", "drain-" + slug + ".svg", drain.Svg(),
+                         "Time to clean: seconds until the layer had "
+                         "written its dirty data back after the run "
+                         "(drain_after_s)."});
+    }
+  }
+}
+
+std::string ReportWriter::SummaryMarkdown() const {
+  return SummaryWriter(run_).Markdown();
+}
+
+std::string ReportWriter::Html() const {
+  return HtmlReport(run_, charts_, SummaryMarkdown()).Html();
+}
+
+ReportFiles ReportWriter::Write(const std::string& out_dir, bool force) const {
+  const fs::path out(out_dir);
+  ReportFiles files;
+  files.html = (out / "report.html").string();
+  files.summary = (out / "summary.md").string();
+  if (!force) {
+    for (const std::string& p : {files.html, files.summary}) {
+      if (fs::exists(p)) {
+        throw SafetyError(p +
+                          ": a report exists already. Fix: --force to "
+                          "overwrite it, or --out DIR for another "
+                          "folder");
+      }
+    }
+  }
+  std::error_code ec;
+  fs::create_directories(out / "charts", ec);
+  if (ec) {
+    throw SysError("cannot create " + (out / "charts").string() + ". SysErr: " +
+                   ec.message() + "; Fix: choose a writable --out");
+  }
+  for (const ChartFile& c : charts_) {
+    const fs::path p = out / "charts" / c.file;
+    WriteAtomically(p, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + c.svg);
+    files.charts.push_back(p.string());
+  }
+  WriteAtomically(files.summary, SummaryMarkdown());
+  WriteAtomically(files.html, Html());
+  return files;
+}
+
+ReportFiles WriteReport(const std::string& run_dir, const std::string& out_dir,
+                        bool force) {
+  const RunFolder run = RunFolder::Read(run_dir);
+  return ReportWriter(run).Write(out_dir.empty() ? run_dir : out_dir, force);
+}
+
+}  // namespace tierbench

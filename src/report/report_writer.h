@@ -1,0 +1,52 @@
+// ReportWriter: `tierbench report` for one run folder. Reads the folder
+// (report/run_folder.h), builds the charts (iops, latency, drain per
+// workload; the position heat table over all) and writes into `out_dir`:
+//   report.html      self-contained page (report/html_report.h)
+//   summary.md       report/summary_writer.h
+//   charts/*.svg     every chart as its own file:
+//                    position.svg, iops-<workload>.svg,
+//                    latency-<workload>.svg, drain-<workload>.svg
+// Files are written through a temporary file and a rename. It never
+// overwrites an existing report.html or summary.md unless `force`: then it
+// throws SafetyError (exit 4) naming the file and --force. Bad input throws
+// ConfigError (exit 2, from RunFolder::Read); an unwritable out_dir
+// SysError (exit 3). Not thread-safe (writes files).
+#ifndef TIERBENCH_REPORT_REPORT_WRITER_H_
+#define TIERBENCH_REPORT_REPORT_WRITER_H_
+
+#include <string>
+#include <vector>
+
+#include "report/html_report.h"
+#include "report/run_folder.h"
+
+namespace tierbench {
+
+struct ReportFiles {
+  std::string html, summary;
+  std::vector<std::string> charts;  // paths
+};
+
+class ReportWriter {
+ public:
+  explicit ReportWriter(const RunFolder& run);
+
+  // The charts of the run, in page order.
+  const std::vector<ChartFile>& charts() const { return charts_; }
+  std::string SummaryMarkdown() const;
+  std::string Html() const;
+  // Writes everything into `out_dir` (created). See above for errors.
+  ReportFiles Write(const std::string& out_dir, bool force) const;
+
+ private:
+  const RunFolder& run_;
+  std::vector<ChartFile> charts_;
+};
+
+// Reads `run_dir` and writes its report into `out_dir` ("" = run_dir).
+ReportFiles WriteReport(const std::string& run_dir, const std::string& out_dir,
+                        bool force);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_REPORT_REPORT_WRITER_H_

@@ -1,0 +1,111 @@
+// RunFolder: a `tierbench compare` run folder read back for reporting:
+// runs.csv (schema_version 3), comparison.csv (schema 2) and manifest.json
+// (schema 2), see README "Results in <results>/<run-id>/" and
+// results/README.md.
+//
+// Read() checks, in order: the folder exists; each file exists and is not
+// empty; each file's schema_version is the one this tierbench writes; each
+// CSV has the columns the report uses; runs.csv has at least one row. Any
+// failure throws ConfigError (exit 2) with one line naming the file and the
+// fix. Optional columns (clat_p99_9_us) are used when present.
+//
+// The figures are the comparison.csv rows, completed from runs.csv with the
+// medians of the p50 and p99.9 latency over the repetitions; per mode x
+// workload the time to clean (drain_after_s) over the repetitions; and the
+// failed cells (runs.csv rows with an `error`). Orders follow first
+// appearance in runs.csv. Immutable after Read(); const methods are
+// thread-safe.
+#ifndef TIERBENCH_REPORT_RUN_FOLDER_H_
+#define TIERBENCH_REPORT_RUN_FOLDER_H_
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/csv_reader.h"
+
+namespace tierbench {
+
+// One comparison.csv row with the latency percentiles runs.csv adds.
+struct ReportFigure {
+  std::string mode, layer, baseline, workload, job, direction, unit;
+  int n = 0;
+  double iops_median = 0, iops_min = 0, iops_max = 0, iops_spread_pct = 0;
+  double p99_us = 0, p99_min_us = 0, p99_max_us = 0;
+  std::optional<double> p50_us, p999_us;  // medians over the repetitions
+  std::optional<double> iops_vs_hdd_pct, iops_vs_ssd_pct, iops_position;
+  std::optional<bool> noise_vs_hdd, noise_vs_ssd;  // empty: unknown
+  std::vector<std::string> warnings;
+  bool is_raw() const { return !baseline.empty(); }
+  // The series' label when the workload has several series, else "": the
+  // direction ("read") when all of them are the same job, else
+  // "job/direction".
+  std::string series;
+};
+
+// drain_after_s of one mode x workload over its repetitions.
+struct DrainFigure {
+  std::string mode, workload;
+  std::vector<double> seconds;  // one per repetition that reported it
+};
+
+// A runs.csv row whose workload failed.
+struct FailedCell {
+  std::string mode, workload, repetition, error;
+};
+
+class RunFolder {
+ public:
+  static constexpr int kRunsSchema = 3;
+  static constexpr int kComparisonSchema = 2;
+  static constexpr int kManifestSchema = 2;
+
+  // Reads and checks `dir` (see above). Throws ConfigError.
+  static RunFolder Read(const std::string& dir);
+
+  const std::string& dir() const { return dir_; }
+  const nlohmann::json& manifest() const { return manifest_; }
+  const CsvDocument& runs() const { return runs_; }
+  const CsvDocument& comparison() const { return comparison_; }
+
+  const std::vector<std::string>& modes() const { return modes_; }
+  const std::vector<std::string>& workloads() const { return workloads_; }
+  const std::vector<ReportFigure>& figures() const { return figures_; }
+  const std::vector<DrainFigure>& drains() const { return drains_; }
+  const std::vector<FailedCell>& failures() const { return failures_; }
+
+  // The layer of `mode` ("raw", "bcache", ...).
+  std::string LayerOf(const std::string& mode) const;
+  // Figures of `workload`, in file order.
+  std::vector<const ReportFigure*> FiguresOf(const std::string& workload) const;
+  // The series ("job/direction") of `workload` in first-seen order.
+  std::vector<std::string> SeriesOf(const std::string& workload) const;
+  // Labels of SeriesOf(workload), as ReportFigure::series.
+  std::vector<std::string> SeriesLabels(const std::string& workload) const;
+  // The baseline figure ("hdd" or "ssd") for `f`'s workload and series.
+  const ReportFigure* Baseline(const ReportFigure& f,
+                               const std::string& kind) const;
+
+ private:
+  RunFolder(std::string dir, CsvDocument runs, CsvDocument comparison,
+            nlohmann::json manifest);
+  void Build();
+
+  std::string dir_;
+  CsvDocument runs_;
+  CsvDocument comparison_;
+  nlohmann::json manifest_;
+  std::vector<std::string> modes_, workloads_;
+  std::vector<std::pair<std::string, std::string>> mode_layers_;
+  std::vector<ReportFigure> figures_;
+  std::vector<DrainFigure> drains_;
+  std::vector<FailedCell> failures_;
+};
+
+// Splits a `warnings` cell (joined with ';') into its warnings.
+std::vector<std::string> SplitWarnings(const std::string& cell);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_REPORT_RUN_FOLDER_H_

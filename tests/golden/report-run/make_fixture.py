@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Writes the fake run folder of the report tests (runs.csv schema 3,
+comparison.csv schema 2, manifest.json schema 2) with fixed figures: raw HDD
+and SSD, four bcache modes and one dm-cache mode, three workloads (one with a
+read and a write series), three repetitions, one failed cell, warnings and
+groups within noise. comparison.csv follows orchestrate/comparison.cc
+(median, min, max, spread, change vs HDD/SSD, position, noise = min-max
+ranges overlap). Run from this directory: python3 make_fixture.py"""
+import csv, json, statistics
+
+RESULT_COLS = ("job,group,jobs,direction,unit,ios,bytes,runtime_ms,iops,bw_mib_s,"
+  "slat_min_us,slat_mean_us,slat_max_us,slat_stddev_us,clat_min_us,clat_mean_us,"
+  "clat_max_us,clat_stddev_us,lat_min_us,lat_mean_us,lat_max_us,lat_stddev_us,"
+  "clat_p1_us,clat_p5_us,clat_p10_us,clat_p20_us,clat_p30_us,clat_p40_us,clat_p50_us,"
+  "clat_p60_us,clat_p70_us,clat_p80_us,clat_p90_us,clat_p95_us,clat_p99_us,clat_p99_5_us,"
+  "clat_p99_9_us,clat_p99_95_us,clat_p99_99_us,lat_p50_us,lat_p99_us,iops_min,iops_mean,"
+  "iops_max,iops_stddev,iops_samples,usr_cpu_s,sys_cpu_s,errors,error").split(",")
+LEAD = ["run_id", "mode", "layer", "cache_mode_readback", "workload", "working_set",
+        "working_set_bytes", "repetition", "target", "cache_state"]
+COUNTERS = ["read_hits", "read_misses", "read_hit_ratio_pct", "write_hits", "write_misses",
+  "bypassed_ios", "bypassed_bytes", "promotions", "demotions", "dirty_before_bytes",
+  "dirty_after_bytes", "dirty_growth_bytes", "drain_before_s", "drain_after_s",
+  "stack_read_bytes", "stack_write_bytes", "hdd_read_bytes", "hdd_write_bytes",
+  "ssd_read_bytes", "ssd_write_bytes", "cache_bytes", "cache_block_bytes", "warm_passes",
+  "warm_s", "warm_hit_ratio_pct", "warm_steady", "settings",
+  "bcache_bypass_hits", "bcache_bypass_misses", "bcache_sequential_cutoff",
+  "bcache_congested_read_threshold_us", "bcache_congested_write_threshold_us",
+  "bcache_cache_available_percent", "dm_cache_policy", "dm_cache_migration_threshold",
+  "dm_cache_used_blocks", "dm_cache_dirty_blocks", "dm_writecache_high_watermark",
+  "dm_writecache_free_blocks", "dm_writecache_total_blocks", "dm_writecache_writes_blocked",
+  "lvmcache_policy", "lvmcache_migration_threshold", "lvmcache_used_blocks",
+  "lvmcache_dirty_blocks", "warnings"]
+
+MODES = [  # name, layer, readback, target
+  ("hdd", "raw", "", "/dev/vdb"), ("ssd", "raw", "", "/dev/vdc"),
+  ("writethrough", "bcache", "writethrough", "/dev/bcache0"),
+  ("writeback", "bcache", "writeback", "/dev/bcache0"),
+  ("writearound", "bcache", "writearound", "/dev/bcache0"),
+  ("none", "bcache", "none", "/dev/bcache0"),
+  ("dm-cache-writeback", "dm-cache", "writeback", "/dev/mapper/tb-dmcache")]
+# workload -> [(job, direction)]
+WORKLOADS = {"randread-4k": [("randread-4k", "read")],
+             "randwrite-4k": [("randwrite-4k", "write")],
+             "anandtech-mix": [("mix-16k", "read"), ("mix-16k", "write")]}
+# (mode, workload, job, dir) -> IOPS of repetitions 1..3
+IOPS = {
+  "hdd": {"randread-4k": [150.2, 148.7, 151.9], "randwrite-4k": [149.1, 147.3, 150.6],
+          ("anandtech-mix", "read"): [77.8, 79.1, 76.4], ("anandtech-mix", "write"): [67.5, 68.9, 66.2]},
+  "ssd": {"randread-4k": [12891.1, 12650.4, 13020.7], "randwrite-4k": [11960.6, 11720.3, 12105.9],
+          ("anandtech-mix", "read"): [7092.6, 6980.2, 7150.8], ("anandtech-mix", "write"): [4741.3, 4690.0, 4802.5]},
+  "writethrough": {"randread-4k": [149.9, 152.3, 147.5], "randwrite-4k": [146.2, 148.0, 144.9],
+          ("anandtech-mix", "read"): [78.9, 80.2, 77.6], ("anandtech-mix", "write"): [68.9, 67.0, 70.1]},
+  "writeback": {"randread-4k": [151.3, 149.8, 153.0], "randwrite-4k": [4388.4, 4255.1, 4431.7],
+          ("anandtech-mix", "read"): [165.1, 171.4, 160.2], ("anandtech-mix", "write"): [123.9, 130.4, 119.8]},
+  "writearound": {"randread-4k": [148.8, 150.9, 146.1], "randwrite-4k": [148.8, 151.2, 146.9],
+          ("anandtech-mix", "read"): [79.3, 78.1, 80.8], ("anandtech-mix", "write"): [66.3, 65.1, 67.9]},
+  "none": {"randread-4k": [148.7, 150.0, 147.2], "randwrite-4k": [149.6, None, 148.1],
+          ("anandtech-mix", "read"): [77.1, 78.4, 76.0], ("anandtech-mix", "write"): [67.8, 66.6, 69.0]},
+  "dm-cache-writeback": {"randread-4k": [312.5, 305.8, 318.9], "randwrite-4k": [3120.4, 3050.2, 3188.7],
+          ("anandtech-mix", "read"): [240.2, 251.7, 236.4], ("anandtech-mix", "write"): [180.3, 174.6, 186.2]},
+}
+DRAIN = {"writeback": {"randwrite-4k": [51.2, 49.8, 53.4], "anandtech-mix": [12.4, 11.9, 13.1]},
+         "dm-cache-writeback": {"randwrite-4k": [38.6, 40.1, 37.2], "anandtech-mix": [8.2, 8.8, 7.9]}}
+WARN = {("writearound", "anandtech-mix"): "42% of IO bypassed the cache (sequential_cutoff = 4.0M): that part measured the HDD (fix: sequential_cutoff=0 in the mode file)",
+        ("writeback", "anandtech-mix"): "28% of IO bypassed the cache (sequential_cutoff = 4.0M): that part measured the HDD (fix: sequential_cutoff=0 in the mode file)"}
+FAILED = {("none", "randwrite-4k", 2): "psync: pwrite at offset 4096: Input/output error"}
+
+def f3(v): return "%.3f" % v
+
+def latency(iops, seed):
+    # clat percentiles (us) from the IOPS at queue depth 1, a fixed shape.
+    base = 1e6 / iops
+    shape = [0.3, 0.45, 0.55, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.35, 1.6, 1.9, 2.8, 3.4, 5.1, 6.0, 7.5]
+    return [base * s * (1 + seed * 0.01) for s in shape]
+
+def iops_of(mode, w, d):
+    t = IOPS[mode]
+    return t[w] if w in t else t[(w, d)]
+
+rows = []
+for rep in (1, 2, 3):
+    for w, series in WORKLOADS.items():
+        for name, layer, readback, target in MODES:
+            raw = layer == "raw"
+            fail = FAILED.get((name, w, rep))
+            drain = "" if raw else f3(DRAIN.get(name, {}).get(w, [0.0, 0.0, 0.0])[rep - 1])[:-2]
+            warn = WARN.get((name, w), "")
+            counters = {c: "" for c in COUNTERS}
+            if not raw:
+                counters.update({"drain_before_s": "0.0", "drain_after_s": drain,
+                                 "cache_bytes": "1073741824", "cache_block_bytes": "4096",
+                                 "warm_passes": "0", "settings": "cache_mode=" + readback})
+            counters["warnings"] = warn
+            lead = ["fixture", name, layer, readback, w, "", "", str(rep), target,
+                    "" if raw else "cold"]
+            for job, d in series:
+                v = iops_of(name, w, d)[rep - 1]
+                res = {c: "" for c in RESULT_COLS}
+                res.update({"job": job, "group": "0", "jobs": "1", "direction": d, "unit": "io",
+                            "runtime_ms": "30000.000", "errors": "0"})
+                if fail:
+                    res.update({"ios": "0", "bytes": "0", "iops": "0.000", "bw_mib_s": "0.000",
+                                "error": fail, "runtime_ms": "0.000"})
+                else:
+                    bs = 16384 if w == "anandtech-mix" else 4096
+                    ios = int(round(v * 30))
+                    p = latency(v, rep)
+                    names = [c for c in RESULT_COLS if c.startswith("clat_p")]
+                    res.update({"ios": str(ios), "bytes": str(ios * bs), "iops": f3(v),
+                                "bw_mib_s": f3(v * bs / 2**20), "clat_mean_us": f3(1e6 / v),
+                                "lat_mean_us": f3(1e6 / v + 5), "lat_p50_us": f3(p[6] + 5),
+                                "lat_p99_us": f3(p[12] + 5), "iops_samples": "30"})
+                    res.update({c: f3(x) for c, x in zip(names, p)})
+                rows.append(lead + [res[c] for c in RESULT_COLS] + [counters[c] for c in COUNTERS])
+
+with open("runs.csv", "w", newline="") as f:
+    out = csv.writer(f, lineterminator="\n")
+    out.writerow(["schema_version"] + LEAD + RESULT_COLS + COUNTERS)
+    for r in rows: out.writerow(["3"] + r)
+
+# comparison.csv, as orchestrate/comparison.cc computes it.
+H = ["mode", "layer", "baseline", "workload", "job", "direction", "unit", "n", "iops_median",
+     "iops_min", "iops_max", "iops_spread_pct", "bw_mib_s_median", "lat_mean_us_median",
+     "lat_p99_us_median", "lat_p99_us_min", "lat_p99_us_max", "iops_vs_hdd_pct",
+     "iops_vs_ssd_pct", "iops_position", "p99_vs_hdd_pct", "p99_vs_ssd_pct", "p99_position",
+     "noise", "noise_vs_hdd", "noise_vs_ssd", "warnings"]
+ci = {c: i + 1 for i, c in enumerate(LEAD + RESULT_COLS + COUNTERS)}
+groups = {}
+for r in rows:
+    r = ["3"] + r
+    if r[ci["error"]]: continue
+    key = (r[ci["mode"]], r[ci["workload"]], r[ci["job"]], r[ci["direction"]])
+    g = groups.setdefault(key, {"layer": r[ci["layer"]], "iops": [], "p99": [], "bw": [], "lat": [], "w": r[ci["warnings"]]})
+    g["iops"].append(float(r[ci["iops"]])); g["p99"].append(float(r[ci["clat_p99_us"]]))
+    g["bw"].append(float(r[ci["bw_mib_s"]])); g["lat"].append(float(r[ci["clat_mean_us"]]))
+def spread(v):
+    return (max(v) - min(v)) / statistics.median(v) * 100 if len(v) >= 2 else 0.0
+def noise(a, b):
+    if len(a) < 2 or len(b) < 2: return ""
+    return "1" if min(a) <= max(b) and min(b) <= max(a) else "0"
+def pct(x, b): return "%.2f" % ((x - b) / b * 100)
+def pos(x, h, s):
+    p = (x - h) / (s - h)
+    return "%.4f" % (0.0 if p == 0 else p)
+order = []
+for r in rows:
+    k = (r[1], r[4], r[10 + 0], r[10 + 3])
+comp = []
+seen = []
+for r in rows:
+    key = (r[1], r[4], r[10], r[13])
+    if key in groups and key not in seen: seen.append(key)
+for key in seen:
+    g = groups[key]
+    mode, w, job, d = key
+    hk, sk = ("hdd", w, job, d), ("ssd", w, job, d)
+    h, s = groups[hk], groups[sk]
+    med = statistics.median
+    x, p = med(g["iops"]), med(g["p99"])
+    nh, ns = noise(g["iops"], h["iops"]), noise(g["iops"], s["iops"])
+    comp.append([mode, g["layer"], mode if g["layer"] == "raw" else "", w, job, d, "io",
+                 str(len(g["iops"])), f3(x), f3(min(g["iops"])), f3(max(g["iops"])),
+                 "%.2f" % spread(g["iops"]), f3(med(g["bw"])), f3(med(g["lat"])), f3(p),
+                 f3(min(g["p99"])), f3(max(g["p99"])), pct(x, med(h["iops"])), pct(x, med(s["iops"])),
+                 pos(x, med(h["iops"]), med(s["iops"])), pct(p, med(h["p99"])), pct(p, med(s["p99"])),
+                 pos(p, med(h["p99"]), med(s["p99"])),
+                 "1" if "1" in (nh, ns) else ("0" if nh or ns else ""), nh, ns, g["w"]])
+with open("comparison.csv", "w", newline="") as f:
+    out = csv.writer(f, lineterminator="\n")
+    out.writerow(["schema_version"] + H)
+    for c in comp: out.writerow(["2"] + c)
+
+def job(name, rw, bs, depth):
+    return {"name": name, "origin": name + ".fio", "rw": rw, "rwmixread": 50,
+            "percentage_random": 100, "bs_read": {"min": bs, "max": bs},
+            "bs_write": {"min": bs, "max": bs}, "blockalign": [bs, bs], "iodepth": depth,
+            "numjobs": 1, "direct": True, "ioengine": "libaio", "size_bytes": 1073741824,
+            "runtime_ns": 30000000000, "time_based": True}
+manifest = {
+  "schema_version": 2, "tool": "tierbench", "version": "0.1.0", "run_id": "fixture",
+  "command_line": "tierbench compare --stack /dev/bcache0 --stack /dev/mapper/tb-dmcache --hdd /dev/vdb --ssd /dev/vdc --repeat 3 --runtime 30s --destructive",
+  "kernel": {"release": "6.1.0-18-amd64", "version": "#1 SMP Debian", "machine": "x86_64"},
+  "hostname": "lab-guest", "start_time": "2026-11-30T21:04:11Z", "end_time": "2026-11-30T23:41:57Z",
+  "status": "complete with failed cells",
+  "options": {"stacks": ["/dev/bcache0", "/dev/mapper/tb-dmcache"], "hdd": "/dev/vdb", "ssd": "/dev/vdc",
+              "repeat": 3, "cache_state": "cold", "runtime_ns": 30000000000, "ramp_time_ns": None},
+  "devices": {"hdd": {"path": "/dev/vdb", "size_bytes": 8589934592, "device": "vdb",
+                      "queue": {"scheduler": "mq-deadline", "rotational": 1}},
+              "ssd": {"path": "/dev/vdc", "size_bytes": 8589934592, "device": "vdc",
+                      "queue": {"scheduler": "none", "rotational": 0}},
+              "stacks": [{"device": "/dev/bcache0", "layer": "bcache"},
+                         {"device": "/dev/mapper/tb-dmcache", "layer": "dm-cache"}],
+              "stack_warnings": []},
+  "modes": [], "original_settings": {},
+  "restore": {"attempted": True, "ok": True, "failures": []},
+  "workloads": [{"path": "workloads/randread-4k.fio", "name": "randread-4k", "kind": "fio",
+                 "jobs": [job("randread-4k", "randread", 4096, 1)]},
+                {"path": "workloads/randwrite-4k.fio", "name": "randwrite-4k", "kind": "fio",
+                 "jobs": [job("randwrite-4k", "randwrite", 4096, 1)]},
+                {"path": "workloads/anandtech-mix.fio", "name": "anandtech-mix", "kind": "fio",
+                 "jobs": [job("mix-16k", "randrw", 16384, 4)]}],
+  "tool_versions": {"fio": None, "pgbench": None, "postgres": None},
+  "cells": {"planned": 63, "finished": 63, "failed": 1}}
+with open("manifest.json", "w") as f:
+    json.dump(manifest, f, indent=2)
+    f.write("\n")

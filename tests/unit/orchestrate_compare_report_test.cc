@@ -1,0 +1,52 @@
+// `tierbench compare` writes the report (report.html, charts/*.svg,
+// summary.md) into the run folder when it finishes: a raw-only compare on
+// temp files (no cache layer needed) with two repetitions.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "compare_scratch.h"
+#include "orchestrate/compare_runner.h"
+#include "report/run_folder.h"
+#include "report_fixture.h"
+#include "report_number_trace.h"
+
+namespace tierbench {
+namespace {
+
+TEST(CompareReportTest, CompareWritesTheReportIntoTheRunFolder) {
+  ScratchDir tmp("compare");
+  CompareScratch scratch(tmp.path());
+  // compare drops the page cache through <sysfs root>/proc.
+  std::filesystem::create_directories(tmp.path() + "/proc/sys/vm");
+  std::ofstream(tmp.path() + "/proc/sys/vm/drop_caches").close();
+  CompareOptions o = scratch.Options(
+      {}, {scratch.Mode("ssd", "\"layer\": \"raw\", \"target\": \"ssd\"")},
+      "r1");
+  o.repeat = 2;
+  std::ostringstream out;
+  const CompareSummary s = CompareRunner(o).Run(out);
+  ASSERT_EQ(s.failed_cells, 0u);
+  const std::string dir = o.results_dir + "/r1";
+  EXPECT_NE(out.str().find(dir + "/report.html"), std::string::npos)
+      << out.str();
+  EXPECT_TRUE(std::filesystem::exists(dir + "/report.html"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/charts/latency-w.svg"));
+  const std::string md = ReadText(dir + "/summary.md");
+  EXPECT_NE(md.find("**w** (fio randwrite"), std::string::npos) << md;
+  EXPECT_NE(md.find("each cell ran 2 times"), std::string::npos) << md;
+  EXPECT_NE(md.find("No cache mode's IOPS range could be set against"),
+            std::string::npos)
+      << md;
+  // Every number of the real run's summary is in its files.
+  const RunFolder run = RunFolder::Read(dir);
+  const Sources sources(run);
+  for (const Number& n : NumbersIn(md, true)) {
+    EXPECT_TRUE(sources.Has(n)) << n.text << " is in no file of the run";
+  }
+}
+
+}  // namespace
+}  // namespace tierbench
