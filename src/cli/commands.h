@@ -10,17 +10,14 @@
 
 namespace tierbench {
 
-void RegisterRunCommand(CLI::App& app, int* exit_code);  // cli/run_command.cc
-void RegisterCompareCommand(CLI::App& app,
-                            int* exit_code);  // cli/compare_command.cc
-void RegisterLabCommand(CLI::App& app, int* exit_code);  // cli/lab_command.cc
-void RegisterPgbenchCommand(CLI::App& app,
-                            int* exit_code);  // cli/pgbench_command.cc
-void RegisterListCommand(CLI::App& app, int* exit_code);  // cli/list_command.cc
-void RegisterReportCommand(CLI::App& app,
-                           int* exit_code);  // cli/report_command.cc
-void RegisterRestoreCommand(CLI::App& app,
-                            int* exit_code);  // cli/restore_command.cc
+// In cli/<name>_command.cc.
+void RegisterRunCommand(CLI::App& app, int* exit_code);
+void RegisterCompareCommand(CLI::App& app, int* exit_code);
+void RegisterLabCommand(CLI::App& app, int* exit_code);
+void RegisterPgbenchCommand(CLI::App& app, int* exit_code);
+void RegisterListCommand(CLI::App& app, int* exit_code);
+void RegisterReportCommand(CLI::App& app, int* exit_code);
+void RegisterRestoreCommand(CLI::App& app, int* exit_code);
 
 }  // namespace tierbench
 
