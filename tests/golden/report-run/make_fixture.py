@@ -13,8 +13,11 @@ RESULT_COLS = ("job,group,jobs,direction,unit,ios,bytes,runtime_ms,iops,bw_mib_s
   "clat_max_us,clat_stddev_us,lat_min_us,lat_mean_us,lat_max_us,lat_stddev_us,"
   "clat_p1_us,clat_p5_us,clat_p10_us,clat_p20_us,clat_p30_us,clat_p40_us,clat_p50_us,"
   "clat_p60_us,clat_p70_us,clat_p80_us,clat_p90_us,clat_p95_us,clat_p99_us,clat_p99_5_us,"
-  "clat_p99_9_us,clat_p99_95_us,clat_p99_99_us,lat_p50_us,lat_p99_us,iops_min,iops_mean,"
-  "iops_max,iops_stddev,iops_samples,usr_cpu_s,sys_cpu_s,errors,error").split(",")
+  "clat_p99_9_us,clat_p99_95_us,clat_p99_99_us,lat_p50_us,lat_p99_us,"
+  "sched_lat_min_us,sched_lat_mean_us,sched_lat_max_us,sched_lat_stddev_us,"
+  "sched_lat_p50_us,sched_lat_p99_us,sched_lat_p99_9_us,iops_min,iops_mean,"
+  "iops_max,iops_stddev,iops_samples,ss_attained,ss_criterion,usr_cpu_s,sys_cpu_s,"
+  "errors,error").split(",")
 LEAD = ["run_id", "mode", "layer", "cache_mode_readback", "workload", "working_set",
         "working_set_bytes", "repetition", "target", "cache_state"]
 COUNTERS = ["read_hits", "read_misses", "read_hit_ratio_pct", "write_hits", "write_misses",
