@@ -23,7 +23,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr uint64_t kDeviceBytes = 64ull << 20;
+// Sparse; large enough for workloads/example-trace.iolog (256 MiB extent).
+constexpr uint64_t kDeviceBytes = 272ull << 20;
 const std::string kWorkloads = std::string(TIERBENCH_SOURCE_DIR) + "/workloads";
 const std::string kGolden =
     std::string(TIERBENCH_SOURCE_DIR) + "/tests/golden/seed000";
@@ -58,7 +59,10 @@ int RunShort(const fs::path& job, const std::string& runtime,
   }
   TempDir dir;
   const std::string out = dir.path() + "/report.txt";
-  const int rc = RunShell(std::string(TIERBENCH_BINARY) +
+  // From the repository root, as a user runs them (read_iolog paths are
+  // relative to the current directory, as in fio).
+  const int rc = RunShell("cd " + std::string(TIERBENCH_SOURCE_DIR) + " && " +
+                              std::string(TIERBENCH_BINARY) +
                               " run --quiet --destructive --filename " +
                               loop.device() + " --runtime " + runtime +
                               " --size 8M --output " + out + " " + job.string(),
