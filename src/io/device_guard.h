@@ -54,6 +54,12 @@ Status DetectSignature(const std::string& path, std::string* signature);
 // CheckDeviceNotInUse + no signature: OK when `dev_path` may be overwritten.
 Status CheckDeviceWritable(const std::string& dev_path, const Sysfs& os);
 
+// fio's allow_mounted_write=1: a mounted device, and the filesystem
+// signature it carries, may be written; an active swap and holders (bcache,
+// device-mapper, LVM, MD) are still refused.
+Status CheckDeviceWritableAllowMounted(const std::string& dev_path,
+                                       const Sysfs& os);
+
 }  // namespace tierbench
 
 #endif  // TIERBENCH_IO_DEVICE_GUARD_H_

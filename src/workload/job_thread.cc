@@ -2,8 +2,10 @@
 
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <string>
 
@@ -49,9 +51,37 @@ double Seconds(const timeval& tv) {
 
 JobThread::JobThread(const JobSpec& spec, uint32_t clone_index, int fd,
                      uint64_t target_bytes)
-    : spec_(spec),
-      engine_(EngineRegistry::Default().Create(spec.ioengine)),
-      pattern_(spec, target_bytes, clone_index) {
+    : JobThread(spec, clone_index,
+                std::vector<File>{File{fd, spec.filename, target_bytes}}) {}
+
+JobThread::JobThread(const JobSpec& spec, uint32_t clone_index,
+                     const std::vector<File>& files)
+    : spec_(spec), engine_(EngineRegistry::Default().Create(spec.ioengine)) {
+  if (files.empty()) {
+    throw ConfigError("Job '" + spec.name + "' (" + spec.origin +
+                      ") has no file to do IO on. Fix: set filename= or size=");
+  }
+  uint64_t regions = 0;
+  files_.reserve(files.size());
+  for (size_t f = 0; f < files.size(); ++f) {
+    const JobSpec& ps =
+        files[f].pattern_spec != nullptr ? *files[f].pattern_spec : spec;
+    // File 0 keeps the clone's seed; further files get their own streams.
+    files_.push_back(
+        Slot{files[f].fd, files[f].path,
+             IoPattern(ps, files[f].bytes,
+                       clone_index + static_cast<uint32_t>(f << 16))});
+    regions += files_.back().pattern.io_budget();
+  }
+  seed_ = files_[0].pattern.seed();
+  file_rng_ = Rng(Rng::Mix64(seed_ ^ 0x66696c65ULL));  // "file"
+  // fio: io_size defaults to size; with filesize= the files' sizes are set
+  // apart from size=, which then only sets the amount of IO.
+  const bool size_is_io = spec.filename.empty() && spec.filesize_min > 0 &&
+                          spec.size.set && !spec.size.is_percent;
+  loop_budget_ = spec.io_size > 0 ? spec.io_size
+                 : size_is_io     ? spec.size.bytes
+                                  : regions;
   depth_ = std::max<uint32_t>(1, spec.iodepth);
   batch_submit_ = spec.iodepth_batch_submit == 0
                       ? depth_
@@ -70,7 +100,7 @@ JobThread::JobThread(const JobSpec& spec, uint32_t clone_index, int fd,
   completed_.reserve(depth_);
   for (uint32_t i = 0; i < depth_; ++i) {
     buffers_.emplace_back(buffer_bytes);
-    buffers_.back().FillRandom(pattern_.seed() ^ (0x9E37ull * (i + 1)));
+    buffers_.back().FillRandom(seed_ ^ (0x9E37ull * (i + 1)));
     requests_[i].index = i;
     requests_[i].buffer = buffers_.back().data();
   }
@@ -80,9 +110,13 @@ JobThread::JobThread(const JobSpec& spec, uint32_t clone_index, int fd,
     live_ios_[d].store(0, std::memory_order_relaxed);
     live_bytes_[d].store(0, std::memory_order_relaxed);
   }
-  byte_budget_ = spec.time_based ? 0 : pattern_.io_budget();
+  req_file_.assign(depth_, 0);
+  const uint64_t loops = std::max<uint32_t>(1, spec.loops);
+  byte_budget_ = spec.time_based                     ? 0
+                 : loop_budget_ > UINT64_MAX / loops ? UINT64_MAX
+                                                     : loop_budget_ * loops;
 
-  Status s = engine_->Init(fd, depth_);
+  Status s = engine_->Init(files_[0].fd, depth_);
   if (!s.ok()) {
     throw SysError::From("Cannot start the IO engine. Job: " + spec.name +
                              "; Engine: " + spec.ioengine +
@@ -104,6 +138,14 @@ JobThread::CpuSnapshot JobThread::TakeCpuSnapshot() {
 }
 
 void JobThread::Run() {
+  if (spec_.startdelay_ns > 0 || spec_.startdelay_max_ns > 0) {
+    uint64_t delay = spec_.startdelay_ns;
+    if (spec_.startdelay_max_ns > spec_.startdelay_ns) {
+      Rng rng(Rng::Mix64(seed_ ^ 0x64656c6179ULL));  // "delay"
+      delay += rng.Uniform(spec_.startdelay_max_ns - spec_.startdelay_ns + 1);
+    }
+    SleepUntil(NowNs() + delay);
+  }
   const uint64_t start = NowNs();
   measure_start_ns_ = start + spec_.ramp_time_ns;
   end_ns_ =
@@ -117,6 +159,11 @@ void JobThread::Run() {
 
   try {
     Loop();
+    if (!engine_failed_ && result_.error.empty() && spec_.end_fsync &&
+        PatternWrites(spec_.rw)) {
+      for (size_t f = 0; f < files_.size(); ++f) SyncFile(f, false);
+      if (measuring_) last_completion_ns_ = NowNs();
+    }
   } catch (const std::exception& e) {
     EngineFailed(Status::IoError(e.what()));
   }
@@ -164,20 +211,15 @@ void JobThread::Fill() {
     IoDir dir;
     uint64_t offset;
     uint32_t length;
+    size_t file;
     if (has_held_) {
       dir = held_dir_;
       offset = held_offset_;
       length = held_length_;
-    } else if (!pattern_.Next(&dir, &offset, &length)) {
-      if (!spec_.time_based) {
-        issuing_ = false;
-        return;
-      }
-      pattern_.Rewind();
-      if (!pattern_.Next(&dir, &offset, &length)) {
-        issuing_ = false;
-        return;
-      }
+      file = held_file_;
+    } else if (!NextIo(&dir, &offset, &length, &file)) {
+      issuing_ = false;
+      return;
     }
     RateLimiter& limiter = limiters_[static_cast<int>(dir)];
     if (limiter.limited() && !(has_held_ && held_paced_)) {
@@ -185,6 +227,7 @@ void JobThread::Fill() {
       if (!limiter.Ready(t)) {
         has_held_ = true;
         held_paced_ = false;
+        held_file_ = file;
         held_dir_ = dir;
         held_offset_ = offset;
         held_length_ = length;
@@ -197,6 +240,8 @@ void JobThread::Fill() {
     req->dir = dir;
     req->offset = offset;
     req->length = length;
+    req->fd = files_[file].fd;
+    req_file_[req->index] = file;
     req->start_ns = NowNs();
     QueueResult qr;
     Status s = engine_->Queue(req, &qr);
@@ -206,6 +251,7 @@ void JobThread::Fill() {
     }
     if (qr == QueueResult::kBusy) {
       has_held_ = held_paced_ = true;
+      held_file_ = file;
       held_dir_ = dir;
       held_offset_ = offset;
       held_length_ = length;
@@ -217,15 +263,108 @@ void JobThread::Fill() {
     }
     if (qr == QueueResult::kCompleted) {
       Complete(req, NowNs());
+      if (dir == IoDir::kWrite) SyncAfterWrite(file);
       return;  // let Run() look at the clock between synchronous IOs
     }
     if (++queued_ >= batch_submit_) Commit();
+    if (dir == IoDir::kWrite) SyncAfterWrite(file);
     if (spec_.thinktime_ns > 0) {
       Drain();
       SleepUntil(NowNs() + spec_.thinktime_ns);
       return;
     }
   }
+}
+
+bool JobThread::NextIo(IoDir* dir, uint64_t* offset, uint32_t* length,
+                       size_t* file) {
+  if (spec_.number_ios > 0 && issued_ios_ >= spec_.number_ios) return false;
+  if (!spec_.time_based && loop_bytes_ >= loop_budget_) {
+    if (++loop_ >= std::max<uint32_t>(1, spec_.loops)) return false;
+    RewindAll();
+  }
+  // Each pass ends a file at most once before all are rewound, so this
+  // loop ends within 2 * files_.size() + 1 rounds.
+  for (size_t attempt = 0; attempt <= 2 * files_.size(); ++attempt) {
+    const size_t f = PickFile();
+    if (files_[f].pattern.Next(dir, offset, length)) {
+      *file = f;
+      loop_bytes_ += *length;
+      ++issued_ios_;
+      ++ios_on_file_;
+      return true;
+    }
+    files_[f].exhausted = true;
+    if (std::all_of(files_.begin(), files_.end(),
+                    [](const Slot& s) { return s.exhausted; })) {
+      // Every file's region is done but the loop wants more (io_size above
+      // the regions, or time_based): all start a new pass.
+      for (Slot& s : files_) {
+        s.pattern.Rewind();
+        s.exhausted = false;
+      }
+    }
+  }
+  return false;
+}
+
+size_t JobThread::PickFile() {
+  const size_t n = files_.size();
+  if (n == 1) return 0;
+  const bool switch_due = spec_.file_service != FileService::kSequential &&
+                          ios_on_file_ >= spec_.file_service_nr;
+  if (!switch_due && !files_[current_file_].exhausted) return current_file_;
+  ios_on_file_ = 0;
+  if (spec_.file_service == FileService::kRandom) {
+    size_t pick = static_cast<size_t>(file_rng_.Uniform(n));
+    for (size_t i = 0; i < n && files_[pick].exhausted; ++i)
+      pick = (pick + 1) % n;
+    current_file_ = pick;
+    return current_file_;
+  }
+  for (size_t i = 1; i <= n; ++i) {
+    const size_t next = (current_file_ + i) % n;
+    if (!files_[next].exhausted) {
+      current_file_ = next;
+      break;
+    }
+  }
+  return current_file_;
+}
+
+void JobThread::RewindAll() {
+  for (Slot& s : files_) {
+    s.pattern.Rewind();
+    s.exhausted = false;
+  }
+  loop_bytes_ = 0;
+  current_file_ = 0;
+  ios_on_file_ = 0;
+}
+
+void JobThread::SyncAfterWrite(size_t file) {
+  ++writes_issued_;
+  const bool fsync_due =
+      spec_.fsync_blocks > 0 && writes_issued_ % spec_.fsync_blocks == 0;
+  const bool fdatasync_due = spec_.fdatasync_blocks > 0 &&
+                             writes_issued_ % spec_.fdatasync_blocks == 0;
+  if (!fsync_due && !fdatasync_due) return;
+  Drain();
+  if (engine_failed_) return;
+  if (fsync_due) SyncFile(file, false);
+  if (fdatasync_due) SyncFile(file, true);
+}
+
+void JobThread::SyncFile(size_t file, bool data_only) {
+  const int fd = files_[file].fd;
+  if (fd < 0) return;  // ioengine=null: nothing to sync
+  const int r = data_only ? fdatasync(fd) : fsync(fd);
+  if (r != 0) {
+    Fail(std::string(data_only ? "fdatasync" : "fsync") + " of " +
+         files_[file].path + " failed: " + std::strerror(errno));
+    return;
+  }
+  ++syncs_;
 }
 
 void JobThread::Commit() {
@@ -264,8 +403,8 @@ void JobThread::Complete(IoRequest* req, uint64_t now) {
             : "short transfer of " + std::to_string(req->result) + " bytes";
     Fail(std::string(IoDirName(req->dir)) + " of " +
          std::to_string(req->length) + " bytes at offset " +
-         std::to_string(req->offset) + " of " + spec_.filename +
-         " failed: " + what);
+         std::to_string(req->offset) + " of " +
+         files_[req_file_[req->index]].path + " failed: " + what);
     return;
   }
   live_ios_[d].store(live_ios_[d].load(std::memory_order_relaxed) + 1,
@@ -330,6 +469,7 @@ void JobThread::EndMeasurement(uint64_t now) {
     result_.ctx_switches = cpu_end.ctx - cpu_start_.ctx;
   }
   for (int d = 0; d < kNumDirs; ++d) result_.dir[d] = std::move(stats_[d]);
+  result_.syncs = syncs_;
   std::copy(std::begin(depth_hist_), std::end(depth_hist_),
             std::begin(result_.depth_hist));
 }

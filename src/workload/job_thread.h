@@ -16,6 +16,19 @@
 // each IO; rate_iops paces each direction. The first IO error stops the
 // clone (fio's continue_on_error=none).
 //
+// A clone may have several files (nrfiles=, workload/job_files.h), each with
+// its own IoPattern; file_service_type picks the file of the next IO
+// (roundrobin / random: switch every N IOs; sequential: stay until the
+// file's pass is done). One loop issues io_size bytes (default: the sum of
+// the files' regions, or size= when filesize= sets the files' sizes) then
+// every pattern rewinds for the next of `loops` loops; a file whose pass ends
+// early sits out until all are done (then all rewind: io_size > size).
+// number_ios stops the clone after that many IOs. startdelay (or a draw from
+// its range) passes before the clone's clock starts. fsync=N / fdatasync=N
+// drain the queue after every Nth write and sync that write's file
+// synchronously (as fio's sync io_u on engines that cannot queue it);
+// end_fsync syncs every file at the end, inside the measured time.
+//
 // Construction does everything that can fail before IO (pattern, buffers,
 // engine Init) and throws ConfigError/SysError. Run() never throws: errors
 // land in result().error. The live counters may be read from another thread
@@ -33,6 +46,7 @@
 #include "io/aligned_buffer.h"
 #include "io/io_engine.h"
 #include "stats/job_result.h"
+#include "util/rng.h"
 #include "util/status.h"
 #include "workload/io_pattern.h"
 #include "workload/job_spec.h"
@@ -46,6 +60,16 @@ class JobThread {
   // its size. `spec` must outlive the JobThread.
   JobThread(const JobSpec& spec, uint32_t clone_index, int fd,
             uint64_t target_bytes);
+  // One open file of the clone and the spec its IoPattern runs (its region).
+  struct File {
+    int fd = -1;
+    std::string path;
+    uint64_t bytes = 0;
+    const JobSpec* pattern_spec = nullptr;  // null: the job's spec
+  };
+  // The clone's files, in file-number order (at least one).
+  JobThread(const JobSpec& spec, uint32_t clone_index,
+            const std::vector<File>& files);
   JobThread(const JobThread&) = delete;
   JobThread& operator=(const JobThread&) = delete;
 
@@ -79,6 +103,23 @@ class JobThread {
   // The queue loop proper (may throw on allocation failure).
   void Loop();
 
+  // One of the clone's files with its own IO sequence.
+  struct Slot {
+    int fd;
+    std::string path;
+    IoPattern pattern;
+    bool exhausted = false;  // its pass of this loop is done
+  };
+  // Draws the next IO from the file chosen by file_service_type, keeping
+  // io_size, loops and number_ios; false when the clone has issued all.
+  bool NextIo(IoDir* dir, uint64_t* offset, uint32_t* length, size_t* file);
+  // The file of the next IO (one not exhausted).
+  size_t PickFile();
+  void RewindAll();
+  // fsync/fdatasync after every Nth write: drains, then syncs `file`.
+  void SyncAfterWrite(size_t file);
+  void SyncFile(size_t file, bool data_only);
+
   // Fills the queue until it is full, the pattern or the rate says stop,
   // or a synchronous engine completed an IO; clears issuing_ at the end.
   void Fill();
@@ -100,7 +141,18 @@ class JobThread {
 
   const JobSpec& spec_;
   std::unique_ptr<IoEngine> engine_;
-  IoPattern pattern_;
+  std::vector<Slot> files_;
+  uint64_t seed_ = 0;
+  size_t current_file_ = 0;
+  uint64_t ios_on_file_ = 0;
+  uint64_t loop_budget_ = 0;  // bytes per loop
+  uint64_t loop_bytes_ = 0;   // issued in this loop
+  uint32_t loop_ = 0;
+  uint64_t issued_ios_ = 0;
+  uint64_t writes_issued_ = 0;
+  uint64_t syncs_ = 0;
+  std::vector<size_t> req_file_;  // file index per request in the pool
+  Rng file_rng_{0};
   std::vector<AlignedBuffer> buffers_;
   std::vector<IoRequest> requests_;
   std::vector<IoRequest*> free_;       // requests not in use (stack)
@@ -120,6 +172,7 @@ class JobThread {
   bool has_held_ = false;    // an IO drawn from the pattern waits for its turn
   bool held_paced_ = false;  // ... and was already counted by its limiter
   IoDir held_dir_ = IoDir::kRead;
+  size_t held_file_ = 0;
   uint64_t held_offset_ = 0;
   uint32_t held_length_ = 0;
   bool measuring_ = false;
