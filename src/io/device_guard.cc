@@ -181,8 +181,13 @@ Status ResolveBlockDevice(const std::string& dev_path, const Sysfs& os,
 }
 
 Status CheckDeviceNotInUse(const BlockDeviceId& id, const Sysfs& os) {
+  return CheckDeviceNotInUse(id, os, /*allow_mounted=*/false);
+}
+
+Status CheckDeviceNotInUse(const BlockDeviceId& id, const Sysfs& os,
+                           bool allow_mounted) {
   DeviceFamily f = FamilyOf(id, os);
-  Status s = CheckMounts(f, os);
+  Status s = CheckMounts(f, os, allow_mounted);
   if (!s.ok()) return s;
   return CheckHolders(f, os);
 }
@@ -245,10 +250,7 @@ Status CheckDeviceWritableAllowMounted(const std::string& dev_path,
   BlockDeviceId id;
   Status s = ResolveBlockDevice(dev_path, os, &id);
   if (!s.ok()) return s;
-  DeviceFamily f = FamilyOf(id, os);
-  s = CheckMounts(f, os, /*allow_mounted=*/true);
-  if (!s.ok()) return s;
-  return CheckHolders(f, os);
+  return CheckDeviceNotInUse(id, os, /*allow_mounted=*/true);
 }
 
 }  // namespace tierbench

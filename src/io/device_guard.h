@@ -45,6 +45,10 @@ Status ResolveBlockDevice(const std::string& dev_path, const Sysfs& os,
 // swap or held; otherwise kBusy with the reason.
 Status CheckDeviceNotInUse(const BlockDeviceId& id, const Sysfs& os);
 Status CheckDeviceNotInUse(const std::string& dev_path, const Sysfs& os);
+// With allow_mounted (fio's allow_mounted_write=1) mounts are not refused;
+// swap and holders still are.
+Status CheckDeviceNotInUse(const BlockDeviceId& id, const Sysfs& os,
+                           bool allow_mounted);
 
 // Reads the known magic bytes of `path` (a device or an image file). Sets
 // *signature to "" when none is found, else to a short name ("ext2/3/4
