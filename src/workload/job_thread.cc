@@ -75,13 +75,10 @@ JobThread::JobThread(const JobSpec& spec, uint32_t clone_index,
   }
   seed_ = files_[0].pattern.seed();
   file_rng_ = Rng(Rng::Mix64(seed_ ^ 0x66696c65ULL));  // "file"
-  // fio: io_size defaults to size; with filesize= the files' sizes are set
-  // apart from size=, which then only sets the amount of IO.
-  const bool size_is_io = spec.filename.empty() && spec.filesize_min > 0 &&
-                          spec.size.set && !spec.size.is_percent;
-  loop_budget_ = spec.io_size > 0 ? spec.io_size
-                 : size_is_io     ? spec.size.bytes
-                                  : regions;
+  // fio: io_size defaults to size, which fio caps at the files' total
+  // (so with filesize= a larger size= changes nothing).
+  total_target_ = spec.io_size > 0 ? spec.io_size : regions;
+  pass_budget_ = std::min(total_target_, regions);
   depth_ = std::max<uint32_t>(1, spec.iodepth);
   batch_submit_ = spec.iodepth_batch_submit == 0
                       ? depth_
@@ -112,9 +109,10 @@ JobThread::JobThread(const JobSpec& spec, uint32_t clone_index,
   }
   req_file_.assign(depth_, 0);
   const uint64_t loops = std::max<uint32_t>(1, spec.loops);
-  byte_budget_ = spec.time_based                     ? 0
-                 : loop_budget_ > UINT64_MAX / loops ? UINT64_MAX
-                                                     : loop_budget_ * loops;
+  byte_budget_ = spec.time_based ? 0
+                 : pass_budget_ > UINT64_MAX / loops
+                     ? UINT64_MAX
+                     : std::max(pass_budget_ * loops, total_target_);
 
   Status s = engine_->Init(files_[0].fd, depth_);
   if (!s.ok()) {
@@ -278,34 +276,47 @@ void JobThread::Fill() {
 
 bool JobThread::NextIo(IoDir* dir, uint64_t* offset, uint32_t* length,
                        size_t* file) {
-  if (spec_.number_ios > 0 && issued_ios_ >= spec_.number_ios) return false;
-  if (!spec_.time_based && loop_bytes_ >= loop_budget_) {
-    if (++loop_ >= std::max<uint32_t>(1, spec_.loops)) return false;
-    RewindAll();
-  }
-  // Each pass ends a file at most once before all are rewound, so this
-  // loop ends within 2 * files_.size() + 1 rounds.
-  for (size_t attempt = 0; attempt <= 2 * files_.size(); ++attempt) {
-    const size_t f = PickFile();
-    if (files_[f].pattern.Next(dir, offset, length)) {
-      *file = f;
-      loop_bytes_ += *length;
-      ++issued_ios_;
-      ++ios_on_file_;
-      return true;
-    }
-    files_[f].exhausted = true;
-    if (std::all_of(files_.begin(), files_.end(),
-                    [](const Slot& s) { return s.exhausted; })) {
-      // Every file's region is done but the loop wants more (io_size above
-      // the regions, or time_based): all start a new pass.
-      for (Slot& s : files_) {
-        s.pattern.Rewind();
-        s.exhausted = false;
+  // At most one pass ends per call: a fresh pass always yields an IO.
+  for (int round = 0; round < 2; ++round) {
+    if (PassDone() && !StartNextPass()) return false;
+    for (size_t attempt = 0; attempt < files_.size(); ++attempt) {
+      const size_t f = PickFile();
+      if (files_[f].pattern.Next(dir, offset, length)) {
+        *file = f;
+        pass_bytes_ += *length;
+        total_bytes_ += *length;
+        ++pass_ios_;
+        ++issued_ios_;
+        ++ios_on_file_;
+        return true;
       }
+      files_[f].exhausted = true;  // PickFile() skips it from now on
     }
   }
   return false;
+}
+
+bool JobThread::PassDone() const {
+  if (pass_bytes_ >= pass_budget_) return true;
+  if (spec_.number_ios > 0 && pass_ios_ >= spec_.number_ios) return true;
+  return std::all_of(files_.begin(), files_.end(),
+                     [](const Slot& s) { return s.exhausted; });
+}
+
+// fio's keep_running(): time_based always goes on; otherwise `loops` passes,
+// then more while the bytes stay below io_size (size) and the IOs below
+// number_ios * loops.
+bool JobThread::StartNextPass() {
+  ++passes_;
+  const uint64_t loops = std::max<uint32_t>(1, spec_.loops);
+  bool more = spec_.time_based || passes_ < loops;
+  if (!more) {
+    const bool ios_done =
+        spec_.number_ios > 0 && issued_ios_ >= spec_.number_ios * loops;
+    more = !ios_done && total_bytes_ < total_target_;
+  }
+  if (more) RewindAll();
+  return more;
 }
 
 size_t JobThread::PickFile() {
@@ -337,7 +348,8 @@ void JobThread::RewindAll() {
     s.pattern.Rewind();
     s.exhausted = false;
   }
-  loop_bytes_ = 0;
+  pass_bytes_ = 0;
+  pass_ios_ = 0;
   current_file_ = 0;
   ios_on_file_ = 0;
 }

@@ -19,12 +19,13 @@
 // A clone may have several files (nrfiles=, workload/job_files.h), each with
 // its own IoPattern; file_service_type picks the file of the next IO
 // (roundrobin / random: switch every N IOs; sequential: stay until the
-// file's pass is done). One loop issues io_size bytes (default: the sum of
-// the files' regions, or size= when filesize= sets the files' sizes) then
-// every pattern rewinds for the next of `loops` loops; a file whose pass ends
-// early sits out until all are done (then all rewind: io_size > size).
-// number_ios stops the clone after that many IOs. startdelay (or a draw from
-// its range) passes before the clone's clock starts. fsync=N / fdatasync=N
+// file's pass is done). As fio's do_io()/keep_running(): a pass goes over
+// the files' regions once, ending early at io_size bytes or number_ios IOs
+// (a file whose region is done sits out the rest of the pass); every pattern
+// then rewinds. There are `loops` passes, then more while the bytes stay
+// below io_size (default: the regions) and the IOs below
+// number_ios * loops. startdelay (or a draw
+// from its range) passes before the clone's clock starts. fsync=N / fdatasync=N
 // drain the queue after every Nth write and sync that write's file
 // synchronously (as fio's sync io_u on engines that cannot queue it);
 // end_fsync syncs every file at the end, inside the measured time.
@@ -115,6 +116,10 @@ class JobThread {
   bool NextIo(IoDir* dir, uint64_t* offset, uint32_t* length, size_t* file);
   // The file of the next IO (one not exhausted).
   size_t PickFile();
+  // The current pass is over: its bytes, number_ios, or every file done.
+  bool PassDone() const;
+  // Rewinds for the next pass when fio would go on; false when finished.
+  bool StartNextPass();
   void RewindAll();
   // fsync/fdatasync after every Nth write: drains, then syncs `file`.
   void SyncAfterWrite(size_t file);
@@ -145,9 +150,12 @@ class JobThread {
   uint64_t seed_ = 0;
   size_t current_file_ = 0;
   uint64_t ios_on_file_ = 0;
-  uint64_t loop_budget_ = 0;  // bytes per loop
-  uint64_t loop_bytes_ = 0;   // issued in this loop
-  uint32_t loop_ = 0;
+  uint64_t total_target_ = 0;  // io_size, else size (fio's keep_running)
+  uint64_t pass_budget_ = 0;   // bytes per pass: min(total, the regions)
+  uint64_t pass_bytes_ = 0;    // issued in this pass
+  uint64_t pass_ios_ = 0;
+  uint64_t total_bytes_ = 0;
+  uint64_t passes_ = 0;  // finished passes
   uint64_t issued_ios_ = 0;
   uint64_t writes_issued_ = 0;
   uint64_t syncs_ = 0;

@@ -127,18 +127,40 @@ TEST_F(JobFilesRunTest, FileServiceTypeChoosesTheFiles) {
 }
 
 TEST_F(JobFilesRunTest, IoSizeLoopsAndNumberIos) {
-  const std::string base = "[n]\nioengine=null\nsize=1M\nbs=4k\n";
-  // fio: io_size bytes per loop, over and over the 1 MiB region.
-  EXPECT_EQ(TotalIos(Run(base + "io_size=3M\n"), IoDir::kRead), 768u);
-  EXPECT_EQ(TotalIos(Run(base + "io_size=512k\nloops=3\n"), IoDir::kRead),
-            384u);
-  EXPECT_EQ(TotalIos(Run(base + "loops=2\n"), IoDir::kRead), 512u);
-  EXPECT_EQ(TotalIos(Run(base + "number_ios=100\n"), IoDir::kRead), 100u);
-  // filesize= sets the files; size= is then only the amount of IO.
-  EXPECT_EQ(TotalIos(Run("[f]\ndirectory=@D\nnrfiles=2\nfilesize=64k\n"
-                         "size=256k\nbs=4k\n"),
-                     IoDir::kRead),
-            64u);
+  // The IOs fio 3.x counts for these on a 1 MiB region with bs=4k
+  // (fio --name=t --ioengine=null --size=1m --bs=4k ...): a pass goes over
+  // the region once, stopping early at io_size or number_ios; `loops`
+  // passes, then more while the bytes stay below io_size.
+  struct Case {
+    const char* options;
+    uint64_t ios;
+  };
+  const Case cases[] = {
+      {"", 256},
+      {"loops=2\n", 512},
+      {"io_size=3M\n", 768},
+      {"io_size=512k\nloops=3\n", 384},
+      {"io_size=512k\nloops=2\n", 256},
+      {"io_size=3M\nloops=2\n", 768},
+      {"io_size=3M\nloops=3\n", 768},
+      {"io_size=1536k\nloops=2\n", 512},
+      {"number_ios=100\n", 100},
+      {"loops=3\nnumber_ios=100\n", 300},
+      {"loops=3\nnumber_ios=300\n", 768},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.options);
+    EXPECT_EQ(TotalIos(Run(std::string("[n]\nioengine=null\nsize=1M\nbs=4k\n") +
+                           c.options),
+                       IoDir::kRead),
+              c.ios);
+  }
+  // With filesize=, fio caps size= at the files' total; io_size= is the way
+  // to ask for more (fio: 32 and 64 IOs).
+  const std::string files =
+      "[f]\ndirectory=@D\nnrfiles=2\nfilesize=64k\nsize=256k\nbs=4k\n";
+  EXPECT_EQ(TotalIos(Run(files), IoDir::kRead), 32u);
+  EXPECT_EQ(TotalIos(Run(files + "io_size=256k\n"), IoDir::kRead), 64u);
 }
 
 TEST_F(JobFilesRunTest, FsyncAndFdatasyncEveryNWrites) {
