@@ -49,8 +49,9 @@ struct JobResult {
   // IO depth when each IO was submitted: counts for depths 1,2,4,8,16,32,>=64
   // (fio's "IO depths" line).
   uint64_t depth_hist[7] = {0, 0, 0, 0, 0, 0, 0};
-  uint64_t syncs = 0;  // fsync/fdatasync calls (fsync=, fdatasync=, end_fsync)
-  std::string error;   // empty when the job succeeded
+  uint64_t syncs = 0;       // fsync=/fdatasync= syncs (fio's sync count)
+  uint64_t end_fsyncs = 0;  // files synced by end_fsync=1
+  std::string error;        // empty when the job succeeded
 
   // IOPS and bytes/s of a direction over runtime_ns (0 when runtime is 0).
   double Iops(IoDir d) const;

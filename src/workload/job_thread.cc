@@ -159,7 +159,9 @@ void JobThread::Run() {
     Loop();
     if (!engine_failed_ && result_.error.empty() && spec_.end_fsync &&
         PatternWrites(spec_.rw)) {
-      for (size_t f = 0; f < files_.size(); ++f) SyncFile(f, false);
+      for (size_t f = 0; f < files_.size(); ++f) {
+        if (SyncFile(f, false)) ++end_fsyncs_;
+      }
       if (measuring_) last_completion_ns_ = NowNs();
     }
   } catch (const std::exception& e) {
@@ -218,6 +220,14 @@ void JobThread::Fill() {
     } else if (!NextIo(&dir, &offset, &length, &file)) {
       issuing_ = false;
       return;
+    } else if (sync_due_) {
+      // fio issues the sync in place of the IO after the Nth write, so a
+      // job's last write is never followed by one.
+      sync_due_ = false;
+      Drain();
+      if (engine_failed_) return;
+      if (fsync_due_ && SyncFile(sync_file_, false)) ++syncs_;
+      if (fdatasync_due_ && SyncFile(sync_file_, true)) ++syncs_;
     }
     RateLimiter& limiter = limiters_[static_cast<int>(dir)];
     if (limiter.limited() && !(has_held_ && held_paced_)) {
@@ -356,27 +366,24 @@ void JobThread::RewindAll() {
 
 void JobThread::SyncAfterWrite(size_t file) {
   ++writes_issued_;
-  const bool fsync_due =
+  fsync_due_ =
       spec_.fsync_blocks > 0 && writes_issued_ % spec_.fsync_blocks == 0;
-  const bool fdatasync_due = spec_.fdatasync_blocks > 0 &&
-                             writes_issued_ % spec_.fdatasync_blocks == 0;
-  if (!fsync_due && !fdatasync_due) return;
-  Drain();
-  if (engine_failed_) return;
-  if (fsync_due) SyncFile(file, false);
-  if (fdatasync_due) SyncFile(file, true);
+  fdatasync_due_ = spec_.fdatasync_blocks > 0 &&
+                   writes_issued_ % spec_.fdatasync_blocks == 0;
+  sync_due_ = fsync_due_ || fdatasync_due_;
+  sync_file_ = file;
 }
 
-void JobThread::SyncFile(size_t file, bool data_only) {
+bool JobThread::SyncFile(size_t file, bool data_only) {
   const int fd = files_[file].fd;
-  if (fd < 0) return;  // ioengine=null: nothing to sync
+  if (fd < 0) return false;  // ioengine=null: nothing to sync
   const int r = data_only ? fdatasync(fd) : fsync(fd);
   if (r != 0) {
     Fail(std::string(data_only ? "fdatasync" : "fsync") + " of " +
          files_[file].path + " failed: " + std::strerror(errno));
-    return;
+    return false;
   }
-  ++syncs_;
+  return true;
 }
 
 void JobThread::Commit() {
@@ -482,6 +489,7 @@ void JobThread::EndMeasurement(uint64_t now) {
   }
   for (int d = 0; d < kNumDirs; ++d) result_.dir[d] = std::move(stats_[d]);
   result_.syncs = syncs_;
+  result_.end_fsyncs = end_fsyncs_;
   std::copy(std::begin(depth_hist_), std::end(depth_hist_),
             std::begin(result_.depth_hist));
 }

@@ -24,10 +24,10 @@
 // (a file whose region is done sits out the rest of the pass); every pattern
 // then rewinds. There are `loops` passes, then more while the bytes stay
 // below io_size (default: the regions) and the IOs below
-// number_ios * loops. startdelay (or a draw
-// from its range) passes before the clone's clock starts. fsync=N / fdatasync=N
-// drain the queue after every Nth write and sync that write's file
-// synchronously (as fio's sync io_u on engines that cannot queue it);
+// number_ios * loops. startdelay (or a draw from its range) passes before
+// the clone's clock starts. fsync=N / fdatasync=N: before the IO that
+// follows every Nth write, the queue drains and that write's file is synced
+// synchronously (fio's sync io_u, which never follows a job's last write);
 // end_fsync syncs every file at the end, inside the measured time.
 //
 // Construction does everything that can fail before IO (pattern, buffers,
@@ -122,8 +122,11 @@ class JobThread {
   bool StartNextPass();
   void RewindAll();
   // fsync/fdatasync after every Nth write: drains, then syncs `file`.
+  // Counts a write; after every Nth, the next IO is preceded by a sync.
   void SyncAfterWrite(size_t file);
-  void SyncFile(size_t file, bool data_only);
+  // fsync / fdatasync of one file; false (and the clone failed) on error or
+  // when there is no file (ioengine=null).
+  bool SyncFile(size_t file, bool data_only);
 
   // Fills the queue until it is full, the pattern or the rate says stop,
   // or a synchronous engine completed an IO; clears issuing_ at the end.
@@ -159,6 +162,11 @@ class JobThread {
   uint64_t issued_ios_ = 0;
   uint64_t writes_issued_ = 0;
   uint64_t syncs_ = 0;
+  uint64_t end_fsyncs_ = 0;
+  bool sync_due_ = false;
+  bool fsync_due_ = false;
+  bool fdatasync_due_ = false;
+  size_t sync_file_ = 0;
   std::vector<size_t> req_file_;  // file index per request in the pool
   Rng file_rng_{0};
   std::vector<AlignedBuffer> buffers_;

@@ -164,18 +164,29 @@ TEST_F(JobFilesRunTest, IoSizeLoopsAndNumberIos) {
 }
 
 TEST_F(JobFilesRunTest, FsyncAndFdatasyncEveryNWrites) {
+  // fio's sync counts for 16 writes of 4k (fio --rw=write --size=64k
+  // --fsync=4 ...: 3, as the sync after the last write is never issued).
   const std::string base =
-      "[s]\nfilename=@D/s.dat\nsize=64k\nbs=4k\nrw=write\n";  // 16 writes
+      "[s]\nfilename=@D/s.dat\nsize=64k\nbs=4k\nrw=write\n";
   EXPECT_EQ(Run(base).jobs.at(0).syncs, 0u);
-  EXPECT_EQ(Run(base + "fsync=4\n").jobs.at(0).syncs, 4u);
-  EXPECT_EQ(Run(base + "fdatasync=8\n").jobs.at(0).syncs, 2u);
-  EXPECT_EQ(Run(base + "fsync=4\nend_fsync=1\n").jobs.at(0).syncs, 5u);
+  EXPECT_EQ(Run(base + "fsync=4\n").jobs.at(0).syncs, 3u);
+  EXPECT_EQ(Run(base + "fdatasync=8\n").jobs.at(0).syncs, 1u);
+  EXPECT_EQ(Run(base + "fsync=5\n").jobs.at(0).syncs, 3u);
   EXPECT_EQ(
       Run(base + "ioengine=libaio\niodepth=4\nfsync=5\n").jobs.at(0).syncs, 3u);
+  // end_fsync: once per file, counted apart (fio does not count it either).
+  const RunResult end = Run(base + "fsync=4\nend_fsync=1\n");
+  EXPECT_EQ(end.jobs.at(0).syncs, 3u);
+  EXPECT_EQ(end.jobs.at(0).end_fsyncs, 1u);
+  EXPECT_EQ(Run("[m]\ndirectory=@D\nnrfiles=3\nsize=48k\nrw=randwrite\n"
+                "end_fsync=1\n")
+                .jobs.at(0)
+                .end_fsyncs,
+            3u);
   // A read job syncs nothing, end_fsync included (fio: a write stage).
   EXPECT_EQ(Run("[r]\nfilename=@D/s.dat\nsize=64k\nrw=read\nend_fsync=1\n")
                 .jobs.at(0)
-                .syncs,
+                .end_fsyncs,
             0u);
 }
 
