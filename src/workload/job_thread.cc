@@ -325,9 +325,9 @@ void JobThread::Fill() {
     }
     if (qr == QueueResult::kCompleted) {
       Complete(req, NowNs());
+      if (dir == IoDir::kWrite) SyncAfterWrite(file);
       // Synchronous engines think too (fio's handle_thinktime() runs after
       // every IO, whatever the engine).
-      if (dir == IoDir::kWrite) SyncAfterWrite(file);
       if (spec_.thinktime_ns > 0) Think(&pacer);
       return;  // let Run() look at the clock between synchronous IOs
     }
