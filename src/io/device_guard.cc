@@ -57,10 +57,11 @@ std::vector<std::string> Fields(const std::string& line) {
   return out;
 }
 
-Status CheckMounts(const DeviceFamily& f, const Sysfs& os) {
+Status CheckMounts(const DeviceFamily& f, const Sysfs& os,
+                   bool allow_mounted = false) {
   std::ifstream in(os.Path("proc/self/mountinfo"));
   std::string line;
-  while (std::getline(in, line)) {
+  while (!allow_mounted && std::getline(in, line)) {
     // id parent M:m root mountpoint options [optional...] - fstype source ...
     std::vector<std::string> v = Fields(line);
     if (v.size() < 5) continue;
@@ -180,8 +181,13 @@ Status ResolveBlockDevice(const std::string& dev_path, const Sysfs& os,
 }
 
 Status CheckDeviceNotInUse(const BlockDeviceId& id, const Sysfs& os) {
+  return CheckDeviceNotInUse(id, os, /*allow_mounted=*/false);
+}
+
+Status CheckDeviceNotInUse(const BlockDeviceId& id, const Sysfs& os,
+                           bool allow_mounted) {
   DeviceFamily f = FamilyOf(id, os);
-  Status s = CheckMounts(f, os);
+  Status s = CheckMounts(f, os, allow_mounted);
   if (!s.ok()) return s;
   return CheckHolders(f, os);
 }
@@ -237,6 +243,14 @@ Status CheckDeviceWritable(const std::string& dev_path, const Sysfs& os) {
                         "' if its contents may be destroyed)");
   }
   return Status::Ok();
+}
+
+Status CheckDeviceWritableAllowMounted(const std::string& dev_path,
+                                       const Sysfs& os) {
+  BlockDeviceId id;
+  Status s = ResolveBlockDevice(dev_path, os, &id);
+  if (!s.ok()) return s;
+  return CheckDeviceNotInUse(id, os, /*allow_mounted=*/true);
 }
 
 }  // namespace tierbench

@@ -45,6 +45,10 @@ Status ResolveBlockDevice(const std::string& dev_path, const Sysfs& os,
 // swap or held; otherwise kBusy with the reason.
 Status CheckDeviceNotInUse(const BlockDeviceId& id, const Sysfs& os);
 Status CheckDeviceNotInUse(const std::string& dev_path, const Sysfs& os);
+// With allow_mounted (fio's allow_mounted_write=1) mounts are not refused;
+// swap and holders still are.
+Status CheckDeviceNotInUse(const BlockDeviceId& id, const Sysfs& os,
+                           bool allow_mounted);
 
 // Reads the known magic bytes of `path` (a device or an image file). Sets
 // *signature to "" when none is found, else to a short name ("ext2/3/4
@@ -53,6 +57,12 @@ Status DetectSignature(const std::string& path, std::string* signature);
 
 // CheckDeviceNotInUse + no signature: OK when `dev_path` may be overwritten.
 Status CheckDeviceWritable(const std::string& dev_path, const Sysfs& os);
+
+// fio's allow_mounted_write=1: a mounted device, and the filesystem
+// signature it carries, may be written; an active swap and holders (bcache,
+// device-mapper, LVM, MD) are still refused.
+Status CheckDeviceWritableAllowMounted(const std::string& dev_path,
+                                       const Sysfs& os);
 
 }  // namespace tierbench
 

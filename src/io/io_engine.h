@@ -36,6 +36,7 @@ struct IoRequest {
   uint64_t issue_ns = 0;        // handed to the kernel (fio's issue_time)
   int64_t result = 0;           // bytes transferred, or -errno
   uint32_t index = 0;           // position in the runner's pool
+  int fd = -1;                  // file of this IO; -1: the fd given to Init
   void* engine_data = nullptr;  // owned by the engine
 };
 

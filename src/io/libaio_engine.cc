@@ -45,10 +45,10 @@ Status LibaioEngine::Queue(IoRequest* req, QueueResult* result) {
   }
   iocb* cb = &iocbs_[req->index];
   if (req->dir == IoDir::kRead) {
-    io_prep_pread(cb, fd_, req->buffer, req->length,
+    io_prep_pread(cb, req->fd >= 0 ? req->fd : fd_, req->buffer, req->length,
                   static_cast<long long>(req->offset));
   } else {
-    io_prep_pwrite(cb, fd_, req->buffer, req->length,
+    io_prep_pwrite(cb, req->fd >= 0 ? req->fd : fd_, req->buffer, req->length,
                    static_cast<long long>(req->offset));
   }
   cb->data = req;

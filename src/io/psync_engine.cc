@@ -19,10 +19,11 @@ Status PsyncEngine::Queue(IoRequest* req, QueueResult* result) {
   req->issue_ns = NowNs();
   ssize_t r;
   do {
-    r = req->dir == IoDir::kRead ? pread(fd_, req->buffer, req->length,
-                                         static_cast<off_t>(req->offset))
-                                 : pwrite(fd_, req->buffer, req->length,
-                                          static_cast<off_t>(req->offset));
+    r = req->dir == IoDir::kRead
+            ? pread(req->fd >= 0 ? req->fd : fd_, req->buffer, req->length,
+                    static_cast<off_t>(req->offset))
+            : pwrite(req->fd >= 0 ? req->fd : fd_, req->buffer, req->length,
+                     static_cast<off_t>(req->offset));
   } while (r < 0 && errno == EINTR);
   req->result = r < 0 ? -errno : r;
   *result = QueueResult::kCompleted;

@@ -39,6 +39,8 @@ void JobResult::Merge(const JobResult& other) {
   usr_cpu_sec += other.usr_cpu_sec;
   sys_cpu_sec += other.sys_cpu_sec;
   ctx_switches += other.ctx_switches;
+  syncs += other.syncs;
+  end_fsyncs += other.end_fsyncs;
   for (size_t i = 0; i < std::size(depth_hist); ++i) {
     depth_hist[i] += other.depth_hist[i];
   }

@@ -61,6 +61,8 @@ struct JobResult {
   std::string error;      // empty when the job succeeded
   std::string error_fix;  // how to fix `error`, when the job knows better
   SteadyStateResult steadystate;  // enabled when ss_dur was set
+  uint64_t syncs = 0;             // fsync=/fdatasync= syncs (fio's sync count)
+  uint64_t end_fsyncs = 0;        // files synced by end_fsync=1
 
   // IOPS and bytes/s of a direction over runtime_ns (0 when runtime is 0).
   double Iops(IoDir d) const;

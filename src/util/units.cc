@@ -53,6 +53,12 @@ bool ParseDecimal(std::string_view text, long double* out) {
 }  // namespace
 
 Status ParseSize(std::string_view text, uint64_t* out) {
+  return ParseSize(text, 1024, out);
+}
+
+Status ParseSize(std::string_view text, uint32_t kb_base, uint64_t* out) {
+  const long double si = kb_base == 1000 ? 1000.0L : 1024.0L;
+  const long double iec = kb_base == 1000 ? 1024.0L : 1000.0L;
   std::string_view s = Trim(text);
   std::string_view number, unit;
   if (!SplitNumber(s, &number, &unit)) {
@@ -74,9 +80,9 @@ Status ParseSize(std::string_view text, uint64_t* out) {
     int power = static_cast<int>(p - kPrefixes) + 1;
     std::string rest = u.substr(1);
     if (rest.empty() || rest == "b") {
-      mult = std::pow(1024.0L, power);  // fio kb_base=1024: SI prefix = 2^10.
+      mult = std::pow(si, power);  // fio kb_base=1024: SI prefix = 2^10.
     } else if (rest == "i" || rest == "ib") {
-      mult = std::pow(1000.0L, power);  // fio kb_base=1024: IEC prefix = 10^3.
+      mult = std::pow(iec, power);  // fio kb_base=1024: IEC prefix = 10^3.
     } else {
       return Status::InvalidArgument(Quoted(text) +
                                      " has an unknown size unit '" +

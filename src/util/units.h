@@ -35,6 +35,10 @@ inline constexpr uint64_t kNsPerSec = 1000 * 1000 * 1000;
 // Parses `text` as a size in bytes. On success stores it in *out and returns
 // OK; otherwise returns InvalidArgument with a message that quotes the text.
 Status ParseSize(std::string_view text, uint64_t* out);
+// The same with fio's kb_base: 1024 as above; 1000 swaps the meanings (k, kb
+// -> 1000; ki, KiB -> 1024), as IEC 80000-13 / SI. Other kb_base values are
+// treated as 1024 (the parser refuses them).
+Status ParseSize(std::string_view text, uint32_t kb_base, uint64_t* out);
 
 // Parses `text` as a duration; `default_unit_ns` applies to bare numbers.
 Status ParseDuration(std::string_view text, uint64_t default_unit_ns,

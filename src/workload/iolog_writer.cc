@@ -10,7 +10,11 @@
 namespace tierbench {
 
 IologWriter::IologWriter(const std::string& path, const std::string& target)
-    : path_(path), target_(target) {
+    : IologWriter(path, std::vector<std::string>{target}) {}
+
+IologWriter::IologWriter(const std::string& path,
+                         const std::vector<std::string>& targets)
+    : path_(path), targets_(targets) {
   file_ = std::fopen(path.c_str(), "w");
   if (file_ == nullptr) {
     throw SysError("Cannot create the iolog of write_iolog=. Path: " + path +
@@ -23,8 +27,9 @@ IologWriter::IologWriter(const std::string& path, const std::string& target)
 void IologWriter::Begin(uint64_t start_ns) {
   start_ns_ = start_ns;
   if (file_ == nullptr) return;
-  std::fprintf(file_, "fio version 3 iolog\n%llu %s add\n", Usec(start_ns),
-               target_.c_str());
+  std::fputs("fio version 3 iolog\n", file_);
+  for (const std::string& target : targets_)
+    std::fprintf(file_, "%llu %s add\n", Usec(start_ns), target.c_str());
 }
 
 IologWriter::~IologWriter() {
@@ -38,19 +43,22 @@ unsigned long long IologWriter::Usec(uint64_t now_ns) const {
 
 void IologWriter::Open(uint64_t now_ns) {
   if (file_ == nullptr) return;
-  std::fprintf(file_, "%llu %s open\n", Usec(now_ns), target_.c_str());
+  for (const std::string& target : targets_)
+    std::fprintf(file_, "%llu %s open\n", Usec(now_ns), target.c_str());
 }
 
 void IologWriter::Io(uint64_t now_ns, IoDir dir, uint64_t offset,
-                     uint32_t length) {
+                     uint32_t length, size_t file) {
   if (file_ == nullptr) return;
-  std::fprintf(file_, "%llu %s %s %llu %u\n", Usec(now_ns), target_.c_str(),
-               IoDirName(dir), static_cast<unsigned long long>(offset), length);
+  std::fprintf(file_, "%llu %s %s %llu %u\n", Usec(now_ns),
+               targets_[file].c_str(), IoDirName(dir),
+               static_cast<unsigned long long>(offset), length);
 }
 
 Status IologWriter::Close(uint64_t now_ns) {
   if (file_ == nullptr) return closed_;
-  std::fprintf(file_, "%llu %s close\n", Usec(now_ns), target_.c_str());
+  for (const std::string& target : targets_)
+    std::fprintf(file_, "%llu %s close\n", Usec(now_ns), target.c_str());
   const bool write_failed = std::ferror(file_) != 0;
   const int write_errno = errno;
   const bool close_failed = std::fclose(file_) != 0;

@@ -17,6 +17,9 @@
 // parser refuses numjobs > 1 with write_iolog, where fio would interleave
 // the clones' lines).
 //
+// A clone with several files (nrfiles=) names each: one add/open/close line
+// per file, in file order, and each IO line names the file it went to.
+//
 // Errors: the constructor throws SysError when the file cannot be created;
 // Close() returns the first write error. Thread-safety: none (one clone).
 #ifndef TIERBENCH_WORKLOAD_IOLOG_WRITER_H_
@@ -25,6 +28,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "util/io_dir.h"
 #include "util/status.h"
@@ -35,17 +39,21 @@ class IologWriter {
  public:
   // Creates (truncates) `path`; nothing is written yet.
   IologWriter(const std::string& path, const std::string& target);
+  // The same for a clone's several files (at least one), in file order.
+  IologWriter(const std::string& path, const std::vector<std::string>& targets);
   ~IologWriter();
   IologWriter(const IologWriter&) = delete;
   IologWriter& operator=(const IologWriter&) = delete;
 
   // The clone starts: timestamps count from `start_ns`; writes the header
-  // and "0 <target> add".
+  // and "0 <target> add" per target.
   void Begin(uint64_t start_ns);
-  void Open(uint64_t now_ns);  // "<usec> <target> open"
-  void Io(uint64_t now_ns, IoDir dir, uint64_t offset, uint32_t length);
-  // Writes "<usec> <target> close", flushes and closes the file. Later calls
-  // return the same status.
+  void Open(uint64_t now_ns);  // "<usec> <target> open" per target
+  // An IO to targets[file].
+  void Io(uint64_t now_ns, IoDir dir, uint64_t offset, uint32_t length,
+          size_t file = 0);
+  // Writes "<usec> <target> close" per target, flushes and closes the file.
+  // Later calls return the same status.
   Status Close(uint64_t now_ns);
 
   const std::string& path() const { return path_; }
@@ -54,7 +62,7 @@ class IologWriter {
   unsigned long long Usec(uint64_t now_ns) const;
 
   std::string path_;
-  std::string target_;
+  std::vector<std::string> targets_;
   uint64_t start_ns_ = 0;
   FILE* file_ = nullptr;
   Status closed_;

@@ -4,6 +4,8 @@
 // validated, so errors point at the line that set the offending value.
 #include "workload/job_file.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -17,12 +19,14 @@
 #include "util/units.h"
 #include "workload/job_file_options.h"
 #include "workload/job_file_rate.h"
+#include "workload/job_file_subst.h"
 
 namespace tierbench {
 
 namespace {
 
 constexpr uint64_t kSectorBytes = 512;
+constexpr int kMaxIncludeDepth = 16;
 
 // Cuts a trailing comment: '#' or ';' preceded by blank space.
 std::string_view StripTrailingComment(std::string_view s) {
@@ -42,11 +46,33 @@ class JobFileParser {
   explicit JobFileParser(Workload* out) : out_(out) {}
 
   void ParseText(std::string_view text, const std::string& origin) {
-    JobDraft global;  // each file starts from fio's defaults
-    JobDraft* current = nullptr;
+    FileState state;  // each file starts from fio's defaults
+    ParseLines(text, origin, 0, &state);
+    if (state.in_job) AddJob(std::move(state.job), &state.first_job_of_file);
+    if (state.first_job_of_file) {
+      throw ConfigError(
+          origin +
+          ": no job sections, so nothing to run (fio needs at least one "
+          "[job] besides [global]). Fix: add a section such as [job1]");
+    }
+  }
+
+  std::vector<JobDraft>& drafts() { return drafts_; }
+
+ private:
+  // Parsing state of one top-level file (its includes share it).
+  struct FileState {
+    JobDraft global;
     JobDraft job;
+    JobDraft* current = nullptr;
     bool in_job = false;
     bool first_job_of_file = true;
+  };
+
+  // Parses the lines of `text`; depth > 0 for included files, which may not
+  // open sections (as fio: "No new sections in included files").
+  void ParseLines(std::string_view text, const std::string& origin, int depth,
+                  FileState* st) {
     int line_number = 0;
     size_t pos = 0;
     while (pos <= text.size()) {
@@ -59,46 +85,98 @@ class JobFileParser {
       line = StripTrailingComment(line);
       const std::string where = origin + ":" + std::to_string(line_number);
       if (line[0] == '[') {
-        if (in_job) AddJob(std::move(job), &first_job_of_file);
-        in_job = false;
-        const std::string name = SectionName(line, where);
-        if (name == "global") {
-          current = &global;
-        } else {
-          job = global;
-          job.spec.name = name;
-          job.spec.origin = where;
-          current = &job;
-          in_job = true;
+        if (depth > 0) {
+          throw ConfigError(where +
+                            ": a section header in an included file (fio "
+                            "allows none). Fix: move [" +
+                            std::string(Trim(line.substr(1))) +
+                            " into the including file");
         }
-        current->section_rwmixread.reset();
-        current->section_rwmixwrite.reset();
+        StartSection(line, where, st);
         continue;
       }
+      if (IsInclude(line)) {
+        Include(line, where, origin, depth, st);
+        continue;
+      }
+      const ExpandedLine expanded = ExpandLine(line);
       OptionLine option;
       option.where = where;
-      const size_t eq = line.find('=');
-      option.name = Trim(line.substr(0, eq));
+      option.expansion_note = expanded.note;
+      const std::string_view text_line = expanded.text;
+      const size_t eq = text_line.find('=');
+      option.name = Trim(text_line.substr(0, eq));
       if (eq != std::string_view::npos)
-        option.value = Trim(line.substr(eq + 1));
-      if (current == nullptr) {
+        option.value = Trim(text_line.substr(eq + 1));
+      if (st->current == nullptr) {
         ThrowOptionError(where, option.name, "is outside any section",
                          "put it under [global] or a [job] section");
       }
-      ApplyJobOption(option, current, &out_->notices);
-    }
-    if (in_job) AddJob(std::move(job), &first_job_of_file);
-    if (first_job_of_file) {
-      throw ConfigError(
-          origin +
-          ": no job sections, so nothing to run (fio needs at least one "
-          "[job] besides [global]). Fix: add a section such as [job1]");
+      ApplyJobOption(option, st->current, &out_->notices);
     }
   }
 
-  std::vector<JobDraft>& drafts() { return drafts_; }
+  void StartSection(std::string_view line, const std::string& where,
+                    FileState* st) {
+    if (st->in_job) AddJob(std::move(st->job), &st->first_job_of_file);
+    st->in_job = false;
+    const std::string name = SectionName(line, where);
+    if (name == "global") {
+      st->current = &st->global;
+    } else {
+      st->job = st->global;
+      st->job.spec.name = name;
+      st->job.spec.origin = where;
+      st->current = &st->job;
+      st->in_job = true;
+    }
+    st->current->section_rwmixread.reset();
+    st->current->section_rwmixwrite.reset();
+  }
 
- private:
+  static bool IsInclude(std::string_view line) {
+    constexpr std::string_view kInclude = "include";
+    return line.size() > kInclude.size() &&
+           line.substr(0, kInclude.size()) == kInclude &&
+           std::isspace(static_cast<unsigned char>(line[kInclude.size()]));
+  }
+
+  // fio's include: the name as given (relative to the working directory)
+  // when it exists, else relative to the including file's directory.
+  void Include(std::string_view line, const std::string& where,
+               const std::string& origin, int depth, FileState* st) {
+    const std::string name(
+        Trim(line.substr(std::string_view("include").size())));
+    if (st->current == nullptr) {
+      throw ConfigError(where + ": include " + name +
+                        " is outside any section. Fix: put it under [global] "
+                        "or a [job] section");
+    }
+    if (depth >= kMaxIncludeDepth) {
+      throw ConfigError(where + ": include " + name + " nests more than " +
+                        std::to_string(kMaxIncludeDepth) +
+                        " levels deep (an include loop?). Fix: remove the "
+                        "loop");
+    }
+    std::string path = name;
+    const size_t slash = origin.rfind('/');
+    if (access(path.c_str(), F_OK) != 0 && slash != std::string::npos &&
+        name[0] != '/') {
+      path = origin.substr(0, slash + 1) + name;
+    }
+    std::ifstream in(path);
+    if (!in) {
+      throw ConfigError(where + ": cannot read the included file " + path +
+                        " (" + std::strerror(errno) +
+                        "). Fix: check the name after include (relative to "
+                        "the working directory or to " +
+                        origin + ")");
+    }
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    ParseLines(buffer.str(), path, depth + 1, st);
+  }
+
   static std::string SectionName(std::string_view line,
                                  const std::string& where) {
     if (line.back() != ']') {
@@ -166,28 +244,36 @@ void ApplyOverrides(const JobOverrides& o, JobDraft* d) {
   }
 }
 
-// fio's directory=: the file of clone 0 is <directory>/<jobname>.0.0.
-void ResolveTarget(JobDraft* d, std::vector<std::string>* notices) {
+// The job's files: filename= (relative names under directory=), else fio's
+// default names <directory>/<jobname>.<clone>.<filenum>, which need a size;
+// ioengine=null needs no file at all, only a size.
+void ResolveTarget(JobDraft* d) {
   JobSpec& s = d->spec;
-  if (!d->directory.empty()) {
-    if (s.filename.empty()) {
-      s.filename = d->directory + "/" + s.name + ".0.0";
-      if (s.numjobs > 1) {
-        notices->push_back(
-            WhereOf(*d, "directory") + ": option 'directory': the " +
-            std::to_string(s.numjobs) + " clones of job '" + s.name +
-            "' share the file " + s.filename +
-            " (fio gives each clone its own file <name>.<clone>.0)");
-      }
-    } else if (s.filename[0] != '/') {
-      s.filename = d->directory + "/" + s.filename;
-    }
+  s.directory = d->directory;
+  if (!s.filename.empty()) {
+    if (!s.directory.empty() && s.filename[0] != '/')
+      s.filename = s.directory + "/" + s.filename;
+    return;
   }
-  if (s.filename.empty()) {
-    throw ConfigError(
-        s.origin + ": job '" + s.name +
-        "' has no target (no filename= or directory=). Fix: add "
-        "filename=<device or file> to the job or [global], or pass --filename");
+  const bool sized = (s.size.set && !s.size.is_percent) || s.filesize_min > 0;
+  if (!sized) {
+    const bool null_engine = s.ioengine == "null";
+    ThrowOptionError(
+        WhereOf(*d, "size"), "size",
+        "job '" + s.name + "' has no filename=, so " +
+            (null_engine ? std::string("ioengine=null")
+                         : "its files " + s.name + ".<clone>.<n>") +
+            " need an absolute size" +
+            (s.size.is_percent ? " (a percentage of nothing)" : ""),
+        "add size=<bytes> (e.g. size=1G) or filename=<device or file>, or "
+        "pass --filename / --size");
+  }
+  if (s.openfiles != 0 && s.openfiles < s.nrfiles) {
+    ThrowOptionError(WhereOf(*d, "openfiles"), "openfiles",
+                     "fewer open files (" + std::to_string(s.openfiles) +
+                         ") than nrfiles (" + std::to_string(s.nrfiles) +
+                         ") is not supported; tierbench keeps all open",
+                     "remove openfiles= or make it at least nrfiles");
   }
 }
 
@@ -276,7 +362,7 @@ void CheckDirectAlignment(const JobDraft& d, int dir) {
 // Resolves what depends on the whole job and checks the rules fio checks.
 void FinalizeJob(JobDraft* d, std::vector<std::string>* notices) {
   JobSpec& s = d->spec;
-  if (ResolveReplayTarget(d, notices)) ResolveTarget(d, notices);
+  if (ResolveReplayTarget(d, notices)) ResolveTarget(d);
   if (!s.write_iolog.empty() && s.numjobs > 1) {
     ThrowOptionError(WhereOf(*d, "write_iolog"), "write_iolog",
                      "job '" + s.name +

@@ -28,7 +28,11 @@ struct Ctx {
   std::vector<std::string>* notices;
 
   [[noreturn]] void Fail(const std::string& why, const std::string& fix) const {
-    ThrowOptionError(line.where, line.name, why, fix);
+    ThrowOptionError(line.where, line.name,
+                     line.expansion_note.empty()
+                         ? why
+                         : why + " (" + line.expansion_note + ")",
+                     fix);
   }
   std::string Value() const {
     if (!line.value)
@@ -93,7 +97,7 @@ uint32_t ParseU32(const Ctx& c, uint32_t min, uint32_t max) {
 
 uint64_t ParseBytes(const Ctx& c, const std::string& text) {
   uint64_t v = 0;
-  const Status s = ParseSize(text, &v);
+  const Status s = ParseSize(text, c.draft->spec.kb_base, &v);
   if (!s.ok()) c.Fail(s.message(), "use a size such as 4k, 1M or 2G");
   return v;
 }
@@ -218,6 +222,38 @@ void SetRwmix(const Ctx& c, bool is_read, uint32_t value) {
   d->where["rwmixread"] = c.line.where;
 }
 
+uint64_t DurationNs(const Ctx& c, const std::string& text,
+                    uint64_t default_unit_ns) {
+  uint64_t ns = 0;
+  const Status s = ParseDuration(TrimmedCopy(text), default_unit_ns, &ns);
+  if (!s.ok()) c.Fail(s.message(), "use e.g. 5 (seconds), 500ms or 1-5");
+  return ns;
+}
+
+// file_service_type=roundrobin|sequential|random[:N] (fio's str_fst_cb; the
+// skewed zipf/pareto/normal choices are refused).
+void ParseFileService(const Ctx& c) {
+  const std::string v = TrimmedCopy(c.Value());
+  const size_t colon = v.find(':');
+  const std::string kind = Lower(TrimmedCopy(v.substr(0, colon)));
+  JobSpec& s = c.draft->spec;
+  if (kind == "roundrobin") {
+    s.file_service = FileService::kRoundRobin;
+  } else if (kind == "sequential") {
+    s.file_service = FileService::kSequential;
+  } else if (kind == "random") {
+    s.file_service = FileService::kRandom;
+  } else {
+    c.Fail("'" + kind + "' is not a supported file service type",
+           "use roundrobin, sequential or random (optionally :N)");
+  }
+  s.file_service_nr =
+      colon == std::string::npos
+          ? 1
+          : static_cast<uint32_t>(
+                ParseUint(c, TrimmedCopy(v.substr(colon + 1)), 1, UINT32_MAX));
+}
+
 // Parses the value of one option into the draft; throws via Ctx::Fail.
 using Handler = std::function<void(const Ctx&)>;
 
@@ -266,6 +302,31 @@ const std::vector<OptionDef>& Options() {
          if (c.draft->directory.empty())
            c.Fail("the directory is empty", "write directory=<dir>");
        }},
+      {"nrfiles",
+       {"nr_files"},
+       [](const Ctx& c) { c.draft->spec.nrfiles = ParseU32(c, 1, 65536); }},
+      {"filesize",
+       {},
+       [](const Ctx& c) {
+         const std::string v = TrimmedCopy(c.Value());
+         const size_t dash = v.find('-');
+         const uint64_t lo = ParseBytes(c, TrimmedCopy(v.substr(0, dash)));
+         const uint64_t hi =
+             dash == std::string::npos
+                 ? lo
+                 : ParseBytes(c, TrimmedCopy(v.substr(dash + 1)));
+         if (lo == 0)
+           c.Fail("file size must be greater than 0", "use e.g. 64M");
+         if (hi < lo)
+           c.Fail("the minimum is larger than the maximum",
+                  "write filesize=min-max, e.g. 16M-64M");
+         c.draft->spec.filesize_min = lo;
+         c.draft->spec.filesize_max = hi;
+       }},
+      {"openfiles",
+       {},
+       [](const Ctx& c) { c.draft->spec.openfiles = ParseU32(c, 1, 65536); }},
+      {"file_service_type", {}, [](const Ctx& c) { ParseFileService(c); }},
       {"rw",
        {"readwrite"},
        [](const Ctx& c) {
@@ -421,6 +482,65 @@ const std::vector<OptionDef>& Options() {
        [](const Ctx& c) {
          c.draft->spec.ramp_time_ns = ParseDurationNs(c, kNsPerSec);
        }},
+      {"loops",
+       {},
+       [](const Ctx& c) { c.draft->spec.loops = ParseU32(c, 1, UINT32_MAX); }},
+      {"startdelay",
+       {},
+       [](const Ctx& c) {
+         const std::string v = TrimmedCopy(c.Value());
+         const size_t dash = v.find('-');
+         c.draft->spec.startdelay_ns =
+             DurationNs(c, v.substr(0, dash), kNsPerSec);
+         c.draft->spec.startdelay_max_ns =
+             dash == std::string::npos
+                 ? 0
+                 : DurationNs(c, v.substr(dash + 1), kNsPerSec);
+         if (dash != std::string::npos &&
+             c.draft->spec.startdelay_max_ns < c.draft->spec.startdelay_ns) {
+           c.Fail("the range's start is after its end",
+                  "write startdelay=low-high, e.g. 1-5");
+         }
+       }},
+      {"io_size",
+       {"io_limit"},
+       [](const Ctx& c) {
+         const std::string v = TrimmedCopy(c.Value());
+         if (!v.empty() && v.back() == '%')
+           c.Fail("a percentage is not supported here",
+                  "give io_size in bytes, e.g. io_size=4G");
+         c.draft->spec.io_size = ParseBytes(c, v);
+       }},
+      {"number_ios",
+       {},
+       [](const Ctx& c) {
+         c.draft->spec.number_ios =
+             ParseUint(c, TrimmedCopy(c.Value()), 0, UINT64_MAX);
+       }},
+      {"kb_base",
+       {},
+       [](const Ctx& c) {
+         const std::string v = TrimmedCopy(c.Value());
+         if (v != "1024" && v != "1000")
+           c.Fail("'" + v + "' is not a kb_base", "use kb_base=1024 or 1000");
+         c.draft->spec.kb_base = v == "1000" ? 1000 : 1024;
+       }},
+      {"fsync",
+       {},
+       [](const Ctx& c) {
+         c.draft->spec.fsync_blocks = ParseU32(c, 0, UINT32_MAX);
+       }},
+      {"fdatasync",
+       {},
+       [](const Ctx& c) {
+         c.draft->spec.fdatasync_blocks = ParseU32(c, 0, UINT32_MAX);
+       }},
+      {"end_fsync",
+       {},
+       [](const Ctx& c) { c.draft->spec.end_fsync = ParseBool(c); }},
+      {"allow_mounted_write",
+       {},
+       [](const Ctx& c) { c.draft->spec.allow_mounted_write = ParseBool(c); }},
       {"norandommap",
        {},
        [](const Ctx& c) { c.draft->spec.norandommap = ParseBool(c); }},

@@ -34,6 +34,9 @@ struct OptionLine {
   std::string_view name;
   std::optional<std::string_view> value;  // nullopt for a bare option
   std::string where;
+  // Why the value may look wrong after ${VAR} expansion ("${SIZE} is
+  // unset"), added to error messages; empty when nothing was unset.
+  std::string expansion_note;
 };
 
 // Applies one option to *draft. Options that only shape fio's output are

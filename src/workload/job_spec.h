@@ -53,11 +53,23 @@ enum class RateProcess {
              // took their share of the rate (fio's usec_for_io)
   kPoisson,  // exponential inter-arrival times with mean 1/IOPS
 };
+// fio's file_service_type: which of a job's files the next IO goes to.
+enum class FileService { kRoundRobin, kSequential, kRandom };
 
 struct JobSpec {
   std::string name;      // name= or the section name
   std::string origin;    // "path/to/file.fio:12": where the section starts
   std::string filename;  // target: block device or regular file
+  // fio's default files when filename= is not given: <directory>/
+  // <name>.<clone>.<filenum> (directory "" = the current directory), one set
+  // per clone, nrfiles each; size is divided among them unless filesize= set.
+  std::string directory;
+  uint32_t nrfiles = 1;
+  uint64_t filesize_min = 0;  // filesize=a[-b]; 0: size / nrfiles
+  uint64_t filesize_max = 0;
+  uint32_t openfiles = 0;  // 0: nrfiles (all files stay open)
+  FileService file_service = FileService::kRoundRobin;
+  uint32_t file_service_nr = 1;  // IOs before switching (file_service_type:N)
   RwPattern rw = RwPattern::kRead;
   uint32_t rwmixread = 50;                 // % reads in mixed patterns
   uint32_t percentage_random = 100;        // % random offsets in rand* patterns
@@ -83,8 +95,18 @@ struct JobSpec {
   bool randseed_set = false;
   uint64_t randseed = 0;
   bool group_reporting = false;
-  bool stonewall = false;     // waits for earlier jobs; new group
-  uint64_t thinktime_ns = 0;  // pause after each IO (fio: usec default)
+  bool stonewall = false;          // waits for earlier jobs; new group
+  uint64_t thinktime_ns = 0;       // pause after each IO (fio: usec default)
+  uint32_t loops = 1;              // passes over the job's IO (fio's loops=)
+  uint64_t startdelay_ns = 0;      // delay before the clone starts ...
+  uint64_t startdelay_max_ns = 0;  // ... drawn from [startdelay, max] if set
+  uint64_t io_size = 0;       // bytes per loop (fio's io_size); 0: the region
+  uint64_t number_ios = 0;    // stop after this many IOs; 0: no limit
+  uint32_t fsync_blocks = 0;  // fsync the file every N writes (fsync=)
+  uint32_t fdatasync_blocks = 0;     // fdatasync every N writes (fdatasync=)
+  bool end_fsync = false;            // fsync written files at the end
+  bool allow_mounted_write = false;  // fio: write to a mounted device
+  uint32_t kb_base = 1024;           // unit prefixes of later sizes (kb_base=)
   uint64_t rate_iops[kNumDirs] = {0, 0};  // 0: unlimited
   int group_id = 0;  // reporting group, counted by stonewall
   // Rated IO (fio's rate group). rate= and rate_iops= exclude each other.

@@ -2,8 +2,10 @@
 
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <string>
 
@@ -62,9 +64,44 @@ std::unique_ptr<IoSource> MakeSource(const JobSpec& spec, uint64_t target_bytes,
 
 JobThread::JobThread(const JobSpec& spec, uint32_t clone_index, int fd,
                      uint64_t target_bytes, std::shared_ptr<const IoLog> replay)
-    : spec_(spec),
-      engine_(EngineRegistry::Default().Create(spec.ioengine)),
-      source_(MakeSource(spec, target_bytes, clone_index, std::move(replay))) {
+    : JobThread(spec, clone_index,
+                std::vector<File>{File{fd, spec.filename, target_bytes}},
+                std::move(replay)) {}
+
+JobThread::JobThread(const JobSpec& spec, uint32_t clone_index,
+                     const std::vector<File>& files,
+                     std::shared_ptr<const IoLog> replay)
+    : spec_(spec), engine_(EngineRegistry::Default().Create(spec.ioengine)) {
+  if (files.empty()) {
+    throw ConfigError("Job '" + spec.name + "' (" + spec.origin +
+                      ") has no file to do IO on. Fix: set filename= or size=");
+  }
+  if (replay && files.size() != 1) {
+    throw ConfigError("Job '" + spec.name + "' (" + spec.origin +
+                      ") replays a trace onto " + std::to_string(files.size()) +
+                      " files. Fix: remove nrfiles= from the read_iolog job");
+  }
+  uint64_t regions = 0;
+  files_.reserve(files.size());
+  for (size_t f = 0; f < files.size(); ++f) {
+    const JobSpec& ps =
+        files[f].pattern_spec != nullptr ? *files[f].pattern_spec : spec;
+    // File 0 keeps the clone's seed; further files get their own streams.
+    Slot slot;
+    slot.fd = files[f].fd;
+    slot.path = files[f].path;
+    slot.source =
+        MakeSource(ps, files[f].bytes,
+                   clone_index + static_cast<uint32_t>(f << 16), replay);
+    regions += slot.source->io_budget();
+    files_.push_back(std::move(slot));
+  }
+  seed_ = files_[0].source->seed();
+  file_rng_ = Rng(Rng::Mix64(seed_ ^ 0x66696c65ULL));  // "file"
+  // fio: io_size defaults to size, which fio caps at the files' total
+  // (so with filesize= a larger size= changes nothing).
+  total_target_ = spec.io_size > 0 ? spec.io_size : regions;
+  pass_budget_ = std::min(total_target_, regions);
   depth_ = std::max<uint32_t>(1, spec.iodepth);
   batch_submit_ = spec.iodepth_batch_submit == 0
                       ? depth_
@@ -83,26 +120,34 @@ JobThread::JobThread(const JobSpec& spec, uint32_t clone_index, int fd,
   completed_.reserve(depth_);
   for (uint32_t i = 0; i < depth_; ++i) {
     buffers_.emplace_back(buffer_bytes);
-    buffers_.back().FillRandom(source_->seed() ^ (0x9E37ull * (i + 1)));
+    buffers_.back().FillRandom(seed_ ^ (0x9E37ull * (i + 1)));
     requests_[i].index = i;
     requests_[i].buffer = buffers_.back().data();
   }
   for (uint32_t i = depth_; i > 0; --i) free_.push_back(&requests_[i - 1]);
   sched_ns_.assign(depth_, 0);
   for (int d = 0; d < kNumDirs; ++d) {
-    pacers_[d] = RatePacer(spec, static_cast<IoDir>(d),
-                           source_->seed() ^ (0x5EEDull + d));
+    pacers_[d] =
+        RatePacer(spec, static_cast<IoDir>(d), seed_ ^ (0x5EEDull + d));
     checks_min_rate_ =
         checks_min_rate_ || spec.rate_min[d] != 0 || spec.rate_iops_min[d] != 0;
     live_ios_[d].store(0, std::memory_order_relaxed);
     live_bytes_[d].store(0, std::memory_order_relaxed);
   }
-  byte_budget_ = spec.time_based ? 0 : source_->io_budget();
+  req_file_.assign(depth_, 0);
+  const uint64_t loops = std::max<uint32_t>(1, spec.loops);
+  byte_budget_ = spec.time_based ? 0
+                 : pass_budget_ > UINT64_MAX / loops
+                     ? UINT64_MAX
+                     : std::max(pass_budget_ * loops, total_target_);
 
-  if (!spec.write_iolog.empty())
-    iolog_ = std::make_unique<IologWriter>(spec.write_iolog, spec.filename);
+  if (!spec.write_iolog.empty()) {
+    std::vector<std::string> paths;
+    for (const Slot& slot : files_) paths.push_back(slot.path);
+    iolog_ = std::make_unique<IologWriter>(spec.write_iolog, paths);
+  }
 
-  Status s = engine_->Init(fd, depth_);
+  Status s = engine_->Init(files_[0].fd, depth_);
   if (!s.ok()) {
     throw SysError::From("Cannot start the IO engine. Job: " + spec.name +
                              "; Engine: " + spec.ioengine +
@@ -124,6 +169,14 @@ JobThread::CpuSnapshot JobThread::TakeCpuSnapshot() {
 }
 
 void JobThread::Run() {
+  if (spec_.startdelay_ns > 0 || spec_.startdelay_max_ns > 0) {
+    uint64_t delay = spec_.startdelay_ns;
+    if (spec_.startdelay_max_ns > spec_.startdelay_ns) {
+      Rng rng(Rng::Mix64(seed_ ^ 0x64656c6179ULL));  // "delay"
+      delay += rng.Uniform(spec_.startdelay_max_ns - spec_.startdelay_ns + 1);
+    }
+    SleepUntil(NowNs() + delay);
+  }
   const uint64_t start = NowNs();
   rate_epoch_ns_ = start;
   run_start_ns_ = last_issue_ns_ = start;
@@ -143,6 +196,13 @@ void JobThread::Run() {
 
   try {
     Loop();
+    if (!engine_failed_ && result_.error.empty() && spec_.end_fsync &&
+        PatternWrites(spec_.rw)) {
+      for (size_t f = 0; f < files_.size(); ++f) {
+        if (SyncFile(f, false)) ++end_fsyncs_;
+      }
+      if (measuring_) last_completion_ns_ = NowNs();
+    }
   } catch (const std::exception& e) {
     EngineFailed(Status::IoError(e.what()));
   }
@@ -201,28 +261,32 @@ void JobThread::Fill() {
     IoDir dir;
     uint64_t offset;
     uint32_t length;
+    size_t file;
     if (has_held_) {
       dir = held_dir_;
       offset = held_offset_;
       length = held_length_;
-    } else {
-      if (!source_->Next(&dir, &offset, &length)) {
-        if (!spec_.time_based) {
-          issuing_ = false;
-          return;
-        }
-        source_->Rewind();
-        if (!source_->Next(&dir, &offset, &length)) {
-          issuing_ = false;
-          return;
-        }
-      }
-      if (!PaceReplay()) return;
+      file = held_file_;
+    } else if (!NextIo(&dir, &offset, &length, &file)) {
+      issuing_ = false;
+      return;
+    } else if (sync_due_) {
+      // fio issues the sync in place of the IO after the Nth write, so a
+      // job's last write is never followed by one.
+      sync_due_ = false;
+      Drain();
+      if (engine_failed_) return;
+      if (fsync_due_ && SyncFile(sync_file_, false)) ++syncs_;
+      if (fdatasync_due_ && SyncFile(sync_file_, true)) ++syncs_;
+      if (!PaceReplay(file)) return;
+    } else if (!PaceReplay(file)) {
+      return;
     }
     RatePacer& pacer = pacers_[static_cast<int>(dir)];
     const uint64_t due = pacer.limited() ? rate_epoch_ns_ + pacer.due_ns() : 0;
     if (pacer.limited() && NowNs() < due) {
       has_held_ = true;
+      held_file_ = file;
       held_dir_ = dir;
       held_offset_ = offset;
       held_length_ = length;
@@ -233,6 +297,8 @@ void JobThread::Fill() {
     req->dir = dir;
     req->offset = offset;
     req->length = length;
+    req->fd = files_[file].fd;
+    req_file_[req->index] = file;
     req->start_ns = NowNs();
     QueueResult qr;
     Status s = engine_->Queue(req, &qr);
@@ -242,6 +308,7 @@ void JobThread::Fill() {
     }
     if (qr == QueueResult::kBusy) {
       has_held_ = true;
+      held_file_ = file;
       held_dir_ = dir;
       held_offset_ = offset;
       held_length_ = length;
@@ -252,18 +319,20 @@ void JobThread::Fill() {
     sched_ns_[req->index] = due;
     pacer.Issued(length);
     last_issue_ns_ = req->start_ns;
-    if (iolog_) iolog_->Io(req->start_ns, dir, offset, length);
+    if (iolog_) iolog_->Io(req->start_ns, dir, offset, length, file);
     if (req->start_ns >= measure_start_ns_) {
       ++depth_hist_[DepthIndex(in_flight_ + queued_ + 1)];
     }
     if (qr == QueueResult::kCompleted) {
       Complete(req, NowNs());
+      if (dir == IoDir::kWrite) SyncAfterWrite(file);
       // Synchronous engines think too (fio's handle_thinktime() runs after
       // every IO, whatever the engine).
       if (spec_.thinktime_ns > 0) Think(&pacer);
       return;  // let Run() look at the clock between synchronous IOs
     }
     if (++queued_ >= batch_submit_) Commit();
+    if (dir == IoDir::kWrite) SyncAfterWrite(file);
     if (spec_.thinktime_ns > 0) {
       Think(&pacer);
       return;
@@ -276,6 +345,108 @@ void JobThread::Think(RatePacer* pacer) {
   const uint64_t sleep_start = NowNs();
   SleepUntil(std::min(sleep_start + spec_.thinktime_ns, end_ns_));
   if (spec_.rate_ignore_thinktime) pacer->SkipIdle(NowNs() - sleep_start);
+}
+
+bool JobThread::NextIo(IoDir* dir, uint64_t* offset, uint32_t* length,
+                       size_t* file) {
+  // At most one pass ends per call: a fresh pass always yields an IO.
+  for (int round = 0; round < 2; ++round) {
+    if (PassDone() && !StartNextPass()) return false;
+    for (size_t attempt = 0; attempt < files_.size(); ++attempt) {
+      const size_t f = PickFile();
+      if (files_[f].source->Next(dir, offset, length)) {
+        *file = f;
+        pass_bytes_ += *length;
+        total_bytes_ += *length;
+        ++pass_ios_;
+        ++issued_ios_;
+        ++ios_on_file_;
+        return true;
+      }
+      files_[f].exhausted = true;  // PickFile() skips it from now on
+    }
+  }
+  return false;
+}
+
+bool JobThread::PassDone() const {
+  if (pass_bytes_ >= pass_budget_) return true;
+  if (spec_.number_ios > 0 && pass_ios_ >= spec_.number_ios) return true;
+  return std::all_of(files_.begin(), files_.end(),
+                     [](const Slot& s) { return s.exhausted; });
+}
+
+// fio's keep_running(): time_based always goes on; otherwise `loops` passes,
+// then more while the bytes stay below io_size (size) and the IOs below
+// number_ios * loops.
+bool JobThread::StartNextPass() {
+  ++passes_;
+  const uint64_t loops = std::max<uint32_t>(1, spec_.loops);
+  bool more = spec_.time_based || passes_ < loops;
+  if (!more) {
+    const bool ios_done =
+        spec_.number_ios > 0 && issued_ios_ >= spec_.number_ios * loops;
+    more = !ios_done && total_bytes_ < total_target_;
+  }
+  if (more) RewindAll();
+  return more;
+}
+
+size_t JobThread::PickFile() {
+  const size_t n = files_.size();
+  if (n == 1) return 0;
+  const bool switch_due = spec_.file_service != FileService::kSequential &&
+                          ios_on_file_ >= spec_.file_service_nr;
+  if (!switch_due && !files_[current_file_].exhausted) return current_file_;
+  ios_on_file_ = 0;
+  if (spec_.file_service == FileService::kRandom) {
+    size_t pick = static_cast<size_t>(file_rng_.Uniform(n));
+    for (size_t i = 0; i < n && files_[pick].exhausted; ++i)
+      pick = (pick + 1) % n;
+    current_file_ = pick;
+    return current_file_;
+  }
+  for (size_t i = 1; i <= n; ++i) {
+    const size_t next = (current_file_ + i) % n;
+    if (!files_[next].exhausted) {
+      current_file_ = next;
+      break;
+    }
+  }
+  return current_file_;
+}
+
+void JobThread::RewindAll() {
+  for (Slot& s : files_) {
+    s.source->Rewind();
+    s.exhausted = false;
+  }
+  pass_bytes_ = 0;
+  pass_ios_ = 0;
+  current_file_ = 0;
+  ios_on_file_ = 0;
+}
+
+void JobThread::SyncAfterWrite(size_t file) {
+  ++writes_issued_;
+  fsync_due_ =
+      spec_.fsync_blocks > 0 && writes_issued_ % spec_.fsync_blocks == 0;
+  fdatasync_due_ = spec_.fdatasync_blocks > 0 &&
+                   writes_issued_ % spec_.fdatasync_blocks == 0;
+  sync_due_ = fsync_due_ || fdatasync_due_;
+  sync_file_ = file;
+}
+
+bool JobThread::SyncFile(size_t file, bool data_only) {
+  const int fd = files_[file].fd;
+  if (fd < 0) return false;  // ioengine=null: nothing to sync
+  const int r = data_only ? fdatasync(fd) : fsync(fd);
+  if (r != 0) {
+    Fail(std::string(data_only ? "fdatasync" : "fsync") + " of " +
+         files_[file].path + " failed: " + std::strerror(errno));
+    return false;
+  }
+  return true;
 }
 
 void JobThread::Commit() {
@@ -314,8 +485,8 @@ void JobThread::Complete(IoRequest* req, uint64_t now) {
             : "short transfer of " + std::to_string(req->result) + " bytes";
     Fail(std::string(IoDirName(req->dir)) + " of " +
          std::to_string(req->length) + " bytes at offset " +
-         std::to_string(req->offset) + " of " + spec_.filename +
-         " failed: " + what);
+         std::to_string(req->offset) + " of " +
+         files_[req_file_[req->index]].path + " failed: " + what);
     return;
   }
   live_ios_[d].store(live_ios_[d].load(std::memory_order_relaxed) + 1,
@@ -432,8 +603,8 @@ void JobThread::WaitReaping(uint64_t deadline_ns) {
 
 // fio's iolog_delay(): the delay counts from the previous issue, less the
 // overshoot of the previous wait; an IO already late goes at once.
-bool JobThread::PaceReplay() {
-  const IoTiming t = source_->timing();
+bool JobThread::PaceReplay(size_t file) {
+  const IoTiming t = files_[file].source->timing();
   if (t.delay_ns == 0 && t.not_before_ns == 0) return true;
   if (t.not_before_ns > 0) WaitReaping(run_start_ns_ + t.not_before_ns);
   if (t.delay_ns > 0) {
@@ -477,6 +648,8 @@ void JobThread::EndMeasurement(uint64_t now) {
     result_.ctx_switches = cpu_end.ctx - cpu_start_.ctx;
   }
   for (int d = 0; d < kNumDirs; ++d) result_.dir[d] = std::move(stats_[d]);
+  result_.syncs = syncs_;
+  result_.end_fsyncs = end_fsyncs_;
   std::copy(std::begin(depth_hist_), std::end(depth_hist_),
             std::begin(result_.depth_hist));
 }

@@ -25,6 +25,22 @@
 // (workload/iolog_writer.h). The first IO error stops the clone (fio's
 // continue_on_error=none).
 //
+// A clone may have several files (nrfiles=, workload/job_files.h), each with
+// its own IoSource (a PatternSource; a read_iolog replay is the clone's one
+// file with its ReplaySource, and replays once whatever loops= says);
+// write_iolog names the file of each IO; file_service_type picks the file of
+// the next IO (roundrobin / random: switch every N IOs; sequential: stay until
+// the file's pass is done). As fio's do_io()/keep_running(): a pass goes over
+// the files' regions once, ending early at io_size bytes or number_ios IOs
+// (a file whose region is done sits out the rest of the pass); every pattern
+// then rewinds. There are `loops` passes, then more while the bytes stay
+// below io_size (default: the regions) and the IOs below
+// number_ios * loops. startdelay (or a draw from its range) passes before
+// the clone's clock starts. fsync=N / fdatasync=N: before the IO that
+// follows every Nth write, the queue drains and that write's file is synced
+// synchronously (fio's sync io_u, which never follows a job's last write);
+// end_fsync syncs every file at the end, inside the measured time.
+//
 // Construction does everything that can fail before IO (pattern, buffers,
 // engine Init) and throws ConfigError/SysError. Run() never throws: errors
 // land in result().error. The live counters may be read from another thread
@@ -42,6 +58,7 @@
 #include "io/aligned_buffer.h"
 #include "io/io_engine.h"
 #include "stats/job_result.h"
+#include "util/rng.h"
 #include "util/status.h"
 #include "workload/io_source.h"
 #include "workload/iolog.h"
@@ -58,6 +75,18 @@ class JobThread {
   // read_iolog job (workload/replay_source.h), null otherwise.
   JobThread(const JobSpec& spec, uint32_t clone_index, int fd,
             uint64_t target_bytes,
+            std::shared_ptr<const IoLog> replay = nullptr);
+  // One open file of the clone and the spec its IoPattern runs (its region).
+  struct File {
+    int fd = -1;
+    std::string path;
+    uint64_t bytes = 0;
+    const JobSpec* pattern_spec = nullptr;  // null: the job's spec
+  };
+  // The clone's files, in file-number order (at least one). With `replay`
+  // (a read_iolog trace) there must be exactly one: the trace's target.
+  JobThread(const JobSpec& spec, uint32_t clone_index,
+            const std::vector<File>& files,
             std::shared_ptr<const IoLog> replay = nullptr);
   JobThread(const JobThread&) = delete;
   JobThread& operator=(const JobThread&) = delete;
@@ -98,6 +127,31 @@ class JobThread {
   // The queue loop proper (may throw on allocation failure).
   void Loop();
 
+  // One of the clone's files with its own IO sequence: a PatternSource, or
+  // the ReplaySource of a read_iolog job (then the clone's only slot).
+  struct Slot {
+    int fd = -1;
+    std::string path;
+    std::unique_ptr<IoSource> source;
+    bool exhausted = false;  // its pass of this loop is done
+  };
+  // Draws the next IO from the file chosen by file_service_type, keeping
+  // io_size, loops and number_ios; false when the clone has issued all.
+  bool NextIo(IoDir* dir, uint64_t* offset, uint32_t* length, size_t* file);
+  // The file of the next IO (one not exhausted).
+  size_t PickFile();
+  // The current pass is over: its bytes, number_ios, or every file done.
+  bool PassDone() const;
+  // Rewinds for the next pass when fio would go on; false when finished.
+  bool StartNextPass();
+  void RewindAll();
+  // fsync/fdatasync after every Nth write: drains, then syncs `file`.
+  // Counts a write; after every Nth, the next IO is preceded by a sync.
+  void SyncAfterWrite(size_t file);
+  // fsync / fdatasync of one file; false (and the clone failed) on error or
+  // when there is no file (ioengine=null).
+  bool SyncFile(size_t file, bool data_only);
+
   // Fills the queue until it is full, the pattern or the rate says stop,
   // or a synchronous engine completed an IO; clears issuing_ at the end.
   void Fill();
@@ -117,9 +171,9 @@ class JobThread {
   // Waits until `deadline_ns` (at most the end of the run), reaping
   // completions meanwhile.
   void WaitReaping(uint64_t deadline_ns);
-  // Applies the source's timing to the IO it just returned (fio's
+  // Applies the timing of the IO `file`'s source just returned (fio's
   // iolog_delay()); false when issuing stopped meanwhile.
-  bool PaceReplay();
+  bool PaceReplay(size_t file);
   // Records the clone's first error and stops issuing.
   void Fail(const std::string& error);
   // Records an engine failure; Run() then abandons the queue.
@@ -132,8 +186,27 @@ class JobThread {
 
   const JobSpec& spec_;
   std::unique_ptr<IoEngine> engine_;
-  std::unique_ptr<IoSource> source_;
   std::unique_ptr<IologWriter> iolog_;  // write_iolog=, or null
+  std::vector<Slot> files_;
+  uint64_t seed_ = 0;
+  size_t current_file_ = 0;
+  uint64_t ios_on_file_ = 0;
+  uint64_t total_target_ = 0;  // io_size, else size (fio's keep_running)
+  uint64_t pass_budget_ = 0;   // bytes per pass: min(total, the regions)
+  uint64_t pass_bytes_ = 0;    // issued in this pass
+  uint64_t pass_ios_ = 0;
+  uint64_t total_bytes_ = 0;
+  uint64_t passes_ = 0;  // finished passes
+  uint64_t issued_ios_ = 0;
+  uint64_t writes_issued_ = 0;
+  uint64_t syncs_ = 0;
+  uint64_t end_fsyncs_ = 0;
+  bool sync_due_ = false;
+  bool fsync_due_ = false;
+  bool fdatasync_due_ = false;
+  size_t sync_file_ = 0;
+  std::vector<size_t> req_file_;  // file index per request in the pool
+  Rng file_rng_{0};
   std::vector<AlignedBuffer> buffers_;
   std::vector<IoRequest> requests_;
   std::vector<IoRequest*> free_;       // requests not in use (stack)
@@ -159,6 +232,7 @@ class JobThread {
   bool engine_failed_ = false;
   bool has_held_ = false;  // an IO drawn from the pattern waits for its turn
   IoDir held_dir_ = IoDir::kRead;
+  size_t held_file_ = 0;
   uint64_t held_offset_ = 0;
   uint32_t held_length_ = 0;
   bool measuring_ = false;

@@ -20,22 +20,30 @@
 #include "util/log.h"
 #include "util/units.h"
 #include "workload/io_pattern.h"
+#include "workload/job_files.h"
 #include "workload/job_thread.h"
 #include "workload/progress.h"
-#include "workload/steady_state_monitor.h"
 #include "workload/replay_source.h"
+#include "workload/steady_state_monitor.h"
 
 namespace tierbench {
 namespace {
 
-// A job after its checks: what it runs on.
+// One file of a job after its checks.
+struct PreparedFile {
+  JobFilePlan plan;
+  TargetInfo info;
+  uint64_t bytes = 0;  // the size the job sees (after any lay-out)
+  bool needs_layout = false;
+  std::unique_ptr<Target> target;  // null for engines that do no IO
+};
+
+// A job after its checks: what each clone runs on. With filename= the
+// clones share clone_files[0]; fio's default files are per clone.
 struct PreparedJob {
   const JobSpec* spec = nullptr;
   const EngineInfo* engine = nullptr;
-  TargetInfo info;
-  uint64_t target_bytes = 0;  // the size the job sees (after any lay-out)
-  bool needs_layout = false;
-  std::unique_ptr<Target> target;       // null for engines that do no IO
+  std::vector<std::vector<PreparedFile>> clone_files;
   std::shared_ptr<const IoLog> replay;  // read_iolog's trace, or null
 };
 
@@ -51,15 +59,15 @@ uint64_t RequiredFileBytes(const JobSpec& spec, uint64_t existing) {
   return spec.offset.Resolve(existing) + spec.size.bytes;
 }
 
-void CheckAlignment(const PreparedJob& job, const IoPattern& pattern) {
-  const JobSpec& s = *job.spec;
-  const uint64_t lbs = job.info.logical_block_size;
+void CheckAlignment(const JobSpec& s, const PreparedFile& file,
+                    const IoPattern& pattern) {
+  const uint64_t lbs = file.info.logical_block_size;
   auto check = [&](uint64_t value, const char* what) {
     if (value % lbs != 0) {
       throw ConfigError(
           "Not a multiple of the logical block size with direct=1. " +
           JobLabel(s) + "; " + what + ": " + std::to_string(value) +
-          "; Block size of " + s.filename + ": " + std::to_string(lbs) +
+          "; Block size of " + file.plan.path + ": " + std::to_string(lbs) +
           "; Fix: use multiples of " + std::to_string(lbs) +
           " for bs/bssplit/blockalign/offset, or direct=0");
     }
@@ -76,19 +84,84 @@ void CheckAlignment(const PreparedJob& job, const IoPattern& pattern) {
   check(pattern.region_start(), "offset");
 }
 
-void CheckWritableDevice(const PreparedJob& job, const RunOptions& options) {
-  const JobSpec& s = *job.spec;
+// --destructive for any block device write, then the device guard; fio's
+// allow_mounted_write=1 lets a mounted device (and its filesystem) through.
+void CheckWritableDevice(const JobSpec& s, const std::string& path,
+                         const RunOptions& options) {
   if (!options.destructive) {
     throw SafetyError(
-        "Job '" + s.name + "' would overwrite " + s.filename +
+        "Job '" + s.name + "' would overwrite " + path +
         " (rw=" + RwPatternName(s.rw) +
         "). Fix: add --destructive if its contents may be destroyed");
   }
-  Status st = CheckDeviceWritable(s.filename, Sysfs());
+  Status st = s.allow_mounted_write
+                  ? CheckDeviceWritableAllowMounted(path, Sysfs())
+                  : CheckDeviceWritable(path, Sysfs());
   if (!st.ok()) {
-    throw SafetyError("Refusing to write to the device. " + JobLabel(s) +
-                      "; Device: " + s.filename + "; Reason: " + st.message());
+    throw SafetyError(
+        "Refusing to write to the device. " + JobLabel(s) +
+        "; Device: " + path + "; Reason: " + st.message() +
+        (s.allow_mounted_write
+             ? ""
+             : "; allow_mounted_write=1 permits a mounted device, as in fio"));
   }
+  if (s.allow_mounted_write) {
+    std::string sig;
+    if (!CheckDeviceNotInUse(path, Sysfs()).ok() ||
+        (DetectSignature(path, &sig).ok() && !sig.empty())) {
+      LogNotice("job '" + s.name + "': allow_mounted_write=1: writing to " +
+                path + " although it is mounted or carries a filesystem");
+    }
+  }
+}
+
+// Checks one file of a job without writing anything. `replay`: the trace of
+// a read_iolog job, whose target must hold the trace's extent.
+PreparedFile PrepareFile(const JobSpec& spec, const EngineInfo& engine,
+                         const JobFilePlan& plan, const IoLog* replay) {
+  PreparedFile file;
+  file.plan = plan;
+  if (plan.path.empty()) {  // ioengine=null without filename=
+    file.bytes = plan.file_bytes;
+    return file;
+  }
+  file.info = Target::Inspect(plan.path, Sysfs());
+  const uint64_t existing = file.info.size_bytes;
+  // A replay needs a file as long as the trace's extent; an existing one
+  // that is shorter is refused (CheckReplayFits), not extended.
+  const uint64_t need = file.info.is_block ? 0
+                        : replay ? (file.info.exists ? 0 : replay->extent)
+                        : plan.default_name ? plan.file_bytes
+                                            : RequiredFileBytes(spec, existing);
+  if (!file.info.exists) {
+    if (plan.path.rfind("/dev/", 0) == 0) {
+      throw SysError("The target does not exist. " + JobLabel(spec) +
+                     "; Device: " + plan.path +
+                     "; Fix: check the device name (lsblk)");
+    }
+    if (need == 0) {
+      throw ConfigError(
+          "The target file does not exist and its size is unknown. " +
+          JobLabel(spec) + "; File: " + plan.path +
+          "; Fix: set size= (bytes, not %) to create it, or point filename= at "
+          "an existing file");
+    }
+    if (engine.does_io) {
+      const size_t slash = plan.path.rfind('/');
+      const std::string dir =
+          slash == std::string::npos
+              ? "."
+              : plan.path.substr(0, std::max<size_t>(slash, 1));
+      if (access(dir.c_str(), W_OK) != 0) {
+        throw SysError("Cannot create the target file. " + JobLabel(spec) +
+                       "; File: " + plan.path + "; Fix: create the directory " +
+                       dir + " or make it writable");
+      }
+    }
+  }
+  file.bytes = std::max(existing, need);
+  file.needs_layout = engine.does_io && need > existing;
+  return file;
 }
 
 // Checks one job without writing anything; opens existing targets.
@@ -99,67 +172,40 @@ PreparedJob Prepare(const JobSpec& spec, std::shared_ptr<const IoLog> replay,
   job.spec = &spec;
   job.replay = std::move(replay);
   job.engine = &EngineRegistry::Default().Get(spec.ioengine);
-  if (spec.filename.empty()) {
-    throw ConfigError(
-        "No target for the job. " + JobLabel(spec) +
-        "; Fix: set filename= in the job file or pass --filename");
+  const uint32_t clones = std::max<uint32_t>(1, spec.numjobs);
+  const bool shared = !spec.filename.empty() || !job.engine->does_io;
+  for (uint32_t c = 0; c < (shared ? 1 : clones); ++c) {
+    std::vector<PreparedFile> files;
+    for (const JobFilePlan& plan : PlanJobFiles(spec, c))
+      files.push_back(PrepareFile(spec, *job.engine, plan, job.replay.get()));
+    job.clone_files.push_back(std::move(files));
   }
-  job.info = Target::Inspect(spec.filename, Sysfs());
-  const uint64_t existing = job.info.size_bytes;
-  // A replay needs a file as long as the trace's extent; an existing one
-  // that is shorter is refused below (CheckReplayFits), not extended.
-  const uint64_t need = job.info.is_block ? 0
-                        : job.replay
-                            ? (job.info.exists ? 0 : job.replay->extent)
-                            : RequiredFileBytes(spec, existing);
-  if (!job.info.exists) {
-    if (spec.filename.rfind("/dev/", 0) == 0) {
-      throw SysError("The target does not exist. " + JobLabel(spec) +
-                     "; Device: " + spec.filename +
-                     "; Fix: check the device name (lsblk)");
-    }
-    if (need == 0) {
-      throw ConfigError(
-          "The target file does not exist and its size is unknown. " +
-          JobLabel(spec) + "; File: " + spec.filename +
-          "; Fix: set size= (bytes, not %) to create it, or point filename= at "
-          "an existing file");
-    }
-    if (job.engine->does_io) {
-      const size_t slash = spec.filename.rfind('/');
-      const std::string dir =
-          slash == std::string::npos
-              ? "."
-              : spec.filename.substr(0, std::max<size_t>(slash, 1));
-      if (access(dir.c_str(), W_OK) != 0) {
-        throw SysError("Cannot create the target file. " + JobLabel(spec) +
-                       "; File: " + spec.filename +
-                       "; Fix: create the directory " + dir +
-                       " or make it writable");
-      }
-    }
+  if (job.replay) {  // the trace's target: one file, shared by the clones
+    const PreparedFile& file = job.clone_files[0][0];
+    CheckReplayFits(*job.replay, spec, file.bytes,
+                    job.engine->does_io ? file.info.logical_block_size : 1);
   }
-  job.target_bytes = std::max(existing, need);
-  job.needs_layout = job.engine->does_io && need > existing;
-  if (job.replay) {
-    CheckReplayFits(*job.replay, spec, job.target_bytes,
-                    job.engine->does_io ? job.info.logical_block_size : 1);
-  }
-  for (uint32_t c = 0; !job.replay && c < std::max<uint32_t>(1, spec.numjobs);
-       ++c) {
-    IoPattern pattern(spec, job.target_bytes, c);  // validates the region
-    if (spec.direct && job.engine->does_io && c == 0)
-      CheckAlignment(job, pattern);
+  for (uint32_t c = 0; !job.replay && c < clones; ++c) {
+    for (const PreparedFile& file : job.clone_files[shared ? 0 : c]) {
+      // validates the region
+      IoPattern pattern(file.plan.pattern_spec, file.bytes, c);
+      if (spec.direct && job.engine->does_io && (c == 0 || !shared))
+        CheckAlignment(spec, file, pattern);
+    }
   }
   if (!job.engine->does_io) return job;
-  if (job.info.is_block && PatternWrites(spec.rw))
-    CheckWritableDevice(job, options);
-  if (job.needs_layout) {
-    uint64_t& size = (*layouts)[spec.filename];
-    size = std::max(size, job.target_bytes);
-  } else {
-    job.target = std::make_unique<Target>();
-    job.target->Open(spec.filename, PatternWrites(spec.rw), spec.direct);
+  for (std::vector<PreparedFile>& files : job.clone_files) {
+    for (PreparedFile& file : files) {
+      if (file.info.is_block && PatternWrites(spec.rw))
+        CheckWritableDevice(spec, file.plan.path, options);
+      if (file.needs_layout) {
+        uint64_t& size = (*layouts)[file.plan.path];
+        size = std::max(size, file.bytes);
+      } else {
+        file.target = std::make_unique<Target>();
+        file.target->Open(file.plan.path, PatternWrites(spec.rw), spec.direct);
+      }
+    }
   }
   if (spec.ioengine == "libaio" && !spec.direct && spec.iodepth > 1) {
     LogNotice("job '" + spec.name +
@@ -272,12 +318,16 @@ RunResult RunWorkload(const Workload& workload, const RunOptions& options) {
   }
   for (PreparedJob& job : jobs) {
     if (!job.engine->does_io) continue;
-    if (!job.target) {
-      job.target = std::make_unique<Target>();
-      job.target->Open(job.spec->filename, PatternWrites(job.spec->rw),
-                       job.spec->direct);
+    for (std::vector<PreparedFile>& files : job.clone_files) {
+      for (PreparedFile& file : files) {
+        if (!file.target) {
+          file.target = std::make_unique<Target>();
+          file.target->Open(file.plan.path, PatternWrites(job.spec->rw),
+                            job.spec->direct);
+        }
+        file.target->DropCache();  // fio's invalidate=1
+      }
     }
-    job.target->DropCache();  // fio's invalidate=1
   }
 
   // 3. One JobThread per clone (engines and buffers ready before any IO).
@@ -286,10 +336,17 @@ RunResult RunWorkload(const Workload& workload, const RunOptions& options) {
   for (const PreparedJob& job : jobs) {
     if (threads.empty() || job.spec->stonewall)
       set_starts.push_back(threads.size());
-    const int fd = job.target ? job.target->fd() : -1;
     for (uint32_t c = 0; c < std::max<uint32_t>(1, job.spec->numjobs); ++c) {
-      threads.push_back(std::make_unique<JobThread>(
-          *job.spec, c, fd, job.target_bytes, job.replay));
+      const std::vector<PreparedFile>& files =
+          job.clone_files[job.clone_files.size() == 1 ? 0 : c];
+      std::vector<JobThread::File> thread_files;
+      for (const PreparedFile& file : files) {
+        thread_files.push_back(JobThread::File{
+            file.target ? file.target->fd() : -1, file.plan.path, file.bytes,
+            &file.plan.pattern_spec});
+      }
+      threads.push_back(
+          std::make_unique<JobThread>(*job.spec, c, thread_files, job.replay));
     }
   }
   set_starts.push_back(threads.size());

@@ -4,9 +4,12 @@
 // O_DIRECT accepted, size known, region inside the target, block sizes and
 // alignment compatible with the logical block size, and for writes to block
 // devices: --destructive given, not mounted, no holders, no filesystem or
-// partition signature). Nothing is written before every check passes. Regular
-// files that do not exist or are too small are created and laid out first
-// (written in full, as fio's "Laying out IO file").
+// partition signature; allow_mounted_write=1 lets mounted devices and their
+// filesystem signature through, as fio). Nothing is written before every
+// check passes. Regular files that do not exist or are too small, including
+// fio's default per-clone files <name>.<clone>.<n> (workload/job_files.h),
+// are created and laid out first (written in full, as fio's "Laying out IO
+// file").
 // Then jobs run: each job's numjobs clones are threads with their own engine
 // and queue; jobs up to a stonewall run concurrently, a stonewall job waits
 // for all before it. ramp_time runs before measurement starts and is not
@@ -26,9 +29,9 @@
 namespace tierbench {
 
 struct RunOptions {
-  bool destructive = false;     // permit writes to block devices
-  bool progress = true;         // live progress line when stderr is a tty
-  std::string progress_label;   // shown before the progress fields
+  bool destructive = false;    // permit writes to block devices
+  bool progress = true;        // live progress line when stderr is a tty
+  std::string progress_label;  // shown before the progress fields
 };
 
 RunResult RunWorkload(const Workload& workload, const RunOptions& options);

@@ -129,6 +129,37 @@ TEST(RunLoopTest, RefusesUnsafeWrites) {
   RunShell("umount " + mnt.path());
 }
 
+// fio's allow_mounted_write: without it a mounted device is refused and the
+// message names the option; with it the mount (and the filesystem signature
+// it implies) no longer stops a --destructive write.
+TEST(RunLoopTest, AllowMountedWriteAsFio) {
+  TIERBENCH_REQUIRE_ROOT();
+  if (!testing::HaveTool("mkfs.ext4"))
+    GTEST_SKIP() << "SKIPPED: mkfs.ext4 missing (e2fsprogs)";
+  LoopDevice loop(kDeviceBytes);
+  ASSERT_TRUE(loop.ok()) << loop.error();
+  ASSERT_EQ(RunShell("mkfs.ext4 -q -F " + loop.device()), 0);
+  std::string what;
+  {
+    TempDir mnt;
+    ASSERT_EQ(RunShell("mount " + loop.device() + " " + mnt.path()), 0);
+    EXPECT_EQ(ExitCodeOf(Job(loop.device(), "write"), true, &what),
+              kExitSafety);
+    EXPECT_NE(what.find("mounted on " + mnt.path()), std::string::npos) << what;
+    EXPECT_NE(what.find("allow_mounted_write=1"), std::string::npos) << what;
+    RunShell("umount " + mnt.path());
+  }
+  EXPECT_EQ(ExitCodeOf(Job(loop.device(), "write"), true, &what), kExitSafety);
+  EXPECT_EQ(ExitCodeOf(Job(loop.device(), "write", "allow_mounted_write=1\n"),
+                       true, &what),
+            0)
+      << what;
+  // Still only with --destructive.
+  EXPECT_EQ(ExitCodeOf(Job(loop.device(), "write", "allow_mounted_write=1\n"),
+                       false, &what),
+            kExitSafety);
+}
+
 TEST(RunLoopTest, BinaryEndToEndJson) {
   TIERBENCH_REQUIRE_ROOT();
   LoopDevice loop(kDeviceBytes);

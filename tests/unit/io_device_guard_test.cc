@@ -93,6 +93,24 @@ TEST(DeviceGuardTest, InUseCases) {
   }
 }
 
+// fio's allow_mounted_write=1 lets mounts through, but not swap or holders.
+TEST(DeviceGuardTest, AllowMountedSkipsOnlyTheMountCheck) {
+  FakeHost mounted;
+  mounted.Append("proc/self/mountinfo",
+                 "40 22 7:7 / /mnt/data rw - ext4 /dev/loop7 rw\n");
+  EXPECT_EQ(CheckDeviceNotInUse(kLoop7, mounted.paths(), false).code(),
+            Status::Code::kBusy);
+  EXPECT_TRUE(CheckDeviceNotInUse(kLoop7, mounted.paths(), true).ok());
+  FakeHost swap;
+  swap.Append("proc/swaps", "/dev/loop7 partition 1024 0 -2\n");
+  EXPECT_EQ(CheckDeviceNotInUse(kLoop7, swap.paths(), true).code(),
+            Status::Code::kBusy);
+  FakeHost held;
+  held.AddHolder("sys/class/block/loop7", "bcache0");
+  EXPECT_EQ(CheckDeviceNotInUse(kLoop7, held.paths(), true).code(),
+            Status::Code::kBusy);
+}
+
 // A member of a device-mapper stack (dm-cache, dm-writecache, an LVM
 // volume) is refused, and the message names the holder for what it is.
 TEST(DeviceGuardTest, DmAndLvmHoldersAreNamed) {

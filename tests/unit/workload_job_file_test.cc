@@ -9,6 +9,7 @@
 #include "util/errors.h"
 #include "util/units.h"
 #include "workload/job_file.h"
+#include "workload/job_files.h"
 
 namespace tierbench {
 namespace {
@@ -74,8 +75,8 @@ TEST(JobFileTest, ShippedWorkloadsParseWithTheSeedsValues) {
        30, true, false, "randread-4k"},
       {"randwrite-4k.fio", 1, RwPattern::kRandWrite, 4 * kKiB, 4 * kKiB, 4, 1,
        0, 30, true, false, "randwrite-4k"},
-      {"randread-zipf.fio", 1, RwPattern::kRandRead, 4 * kKiB, 4 * kKiB, 32,
-       1, 0, 30, true, false, "randread-zipf"},
+      {"randread-zipf.fio", 1, RwPattern::kRandRead, 4 * kKiB, 4 * kKiB, 32, 1,
+       0, 30, true, false, "randread-zipf"},
       {"randwrite-zipf.fio", 1, RwPattern::kRandWrite, 4 * kKiB, 4 * kKiB, 32,
        1, 0, 30, true, false, "randwrite-zipf"},
   };
@@ -373,18 +374,17 @@ TEST(JobFileTest, StonewallAndFilesCountGroups) {
 
 TEST(JobFileTest, DirectoryGivesFiosFileName) {
   const Workload w = Parse(
-      "[global]\ndirectory=/var/lib/pg\n"
+      "[global]\ndirectory=/var/lib/pg\nsize=1M\n"
       "[seq]\n"
       "[rand]\nnumjobs=3\n"
       "[named]\nfilename=data.bin\n");
-  EXPECT_EQ(w.jobs[0].filename, "/var/lib/pg/seq.0.0");
-  EXPECT_EQ(w.jobs[1].filename, "/var/lib/pg/rand.0.0");
+  // Without filename= each clone gets fio's <name>.<clone>.<filenum>.
+  EXPECT_EQ(w.jobs[0].filename, "");
+  EXPECT_EQ(w.jobs[0].directory, "/var/lib/pg");
+  EXPECT_EQ(DefaultFileName(w.jobs[0], 0, 0), "/var/lib/pg/seq.0.0");
+  EXPECT_EQ(DefaultFileName(w.jobs[1], 2, 0), "/var/lib/pg/rand.2.0");
   EXPECT_EQ(w.jobs[2].filename, "/var/lib/pg/data.bin");
-  // Clones cannot have their own files: said once, for the job with clones.
-  ASSERT_EQ(w.notices.size(), 1u);
-  EXPECT_NE(w.notices[0].find("t.fio:2: option 'directory'"),
-            std::string::npos);
-  EXPECT_NE(w.notices[0].find("3 clones of job 'rand'"), std::string::npos);
+  EXPECT_TRUE(w.notices.empty());
 }
 
 TEST(JobFileTest, NoticesForIgnoredOptions) {
@@ -472,7 +472,7 @@ TEST(JobFileTest, ErrorsNameFileLineAndOption) {
       {"[global]\ntime_based\n[j]\nfilename=f\n", "t.fio:2",
        "option 'time_based'", "job 'j'"},
       {"[global]\nbs=4k\n\n[lonely]\nrw=read\n", "t.fio:4",
-       "job 'lonely' has no target", "--filename"},
+       "job 'lonely' has no filename=", "--filename"},
       {"[j]\nfilename=f\nrw=trim\n", "t.fio:3", "option 'rw'", "'trim'"},
       {"[j]\nfilename=f\nreadwrite=randrw:4\n", "t.fio:3", "option 'readwrite'",
        "randrw:4"},

@@ -185,6 +185,45 @@ TEST_F(ReplayRunTest, WriteIologThenReadIologReplaysTheSameIos) {
   EXPECT_GE(fs::file_size(P("b.dat")), log.extent);
 }
 
+// nrfiles= with write_iolog: each IO line names the file it went to, every
+// file is added, opened and closed; the two-file trace then replays once
+// (loops= does not repeat a trace, as fio) onto one redirected target.
+TEST_F(ReplayRunTest, WriteIologNamesEachOfSeveralFiles) {
+  const RunResult rec = Run("[rec]\ndirectory=" + dir_.string() +
+                            "\nnrfiles=2\nsize=256k\nrw=randwrite\nbs=4k\n"
+                            "fsync=8\nrate=4m\nwrite_iolog=" +
+                            P("multi.iolog") + "\n");
+  const std::vector<Io> issued = Recorded();
+  ASSERT_EQ(issued.size(), 64u);  // 2 files of 128 KiB in 4 KiB writes
+  const IoLog log = LoadIoLog(P("multi.iolog"));
+  EXPECT_EQ(log.files, (std::vector<std::string>{P("rec.0.0"), P("rec.0.1")}));
+  EXPECT_EQ(TraceIos(log), issued);
+  uint64_t per_file[2] = {0, 0};
+  size_t opens = 0, closes = 0;
+  for (const IoLogEntry& e : log.entries) {
+    if (e.action == IoLogAction::kWrite) {
+      ASSERT_LT(e.file, 2u);
+      ++per_file[e.file];
+      EXPECT_LT(e.offset, 128u * 1024);
+    }
+    opens += e.action == IoLogAction::kOpen;
+    closes += e.action == IoLogAction::kClose;
+  }
+  EXPECT_EQ(per_file[0], 32u);  // roundrobin: half the IO on each file
+  EXPECT_EQ(per_file[1], 32u);
+  EXPECT_EQ(opens, 2u);
+  EXPECT_EQ(closes, 2u);
+  EXPECT_EQ(rec.jobs[0].syncs,
+            7u);  // 64 writes, fsync=8: the last follows none
+
+  const RunResult r = Run(
+      "[play]\nread_iolog=" + P("multi.iolog") +
+      "\nreplay_no_stall=1\nloops=2\nreplay_redirect=" + P("one.dat") + "\n");
+  EXPECT_EQ(Recorded(), issued);
+  ASSERT_EQ(r.jobs.size(), 1u);
+  EXPECT_EQ(r.jobs[0].dir[1].bytes, 64u * 4096);
+}
+
 TEST_F(ReplayRunTest, TimingIsHonouredScaledOrSkipped) {
   // Five reads 100 ms apart: 400 ms of trace time after the first read.
   std::string trace = "fio version 3 iolog\n0 " + P("t.dat") + " add\n";
