@@ -29,11 +29,18 @@ bool SteadyStateTracker::Steady() const {
   for (auto it = first; it != samples_.end(); ++it) mean += it->iops;
   mean /= static_cast<double>(n);
   if (!(mean > 0)) return false;
-  for (auto it = first; it != samples_.end(); ++it) {
+  double sxy = 0, sxx = 0;
+  const double xbar = static_cast<double>(n - 1) / 2;
+  double x = 0;
+  for (auto it = first; it != samples_.end(); ++it, x += 1) {
     if (std::fabs(it->iops - mean) > mean * iops_tolerance_pct_ / 100.0) {
       return false;
     }
+    sxy += (x - xbar) * (it->iops - mean);
+    sxx += (x - xbar) * (x - xbar);
   }
+  const double trend = sxy / sxx * static_cast<double>(n - 1);
+  if (std::fabs(trend) > mean * iops_tolerance_pct_ / 100.0) return false;
   double lo = 101, hi = -1;
   size_t with_hits = 0;
   for (auto it = first; it != samples_.end(); ++it) {

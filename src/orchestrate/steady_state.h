@@ -5,7 +5,11 @@
 //
 // Steady means, over the last `window` samples:
 //  - IOPS: every sample within +-iops_tolerance_pct of their mean (fio's
-//    steadystate=iops:10% criterion, applied to chunk averages);
+//    steadystate=iops:10% criterion, applied to chunk averages), and the
+//    trend across the window (least-squares slope x (window - 1)) within
+//    +-iops_tolerance_pct of the mean too (fio's iops_slope idea): a cache
+//    still filling climbs a few percent per chunk, which the band alone
+//    would accept;
 //  - read hit ratio: the samples that carry one span at most
 //    hit_tolerance_pts percentage points, and at least `window` - 1 of the
 //    window's samples carry one (a mixed workload's chunk may, rarely,
