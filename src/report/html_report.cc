@@ -58,26 +58,7 @@ std::string Inline(const std::string& md) {
 }  // namespace
 
 std::string HtmlEscape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return SvgWriter::Escape(text);
 }
 
 std::string MarkdownToHtml(const std::string& md) {

@@ -38,7 +38,8 @@ class HtmlReport {
   std::string summary_md_;
 };
 
-// HTML escaping of text and attribute values.
+// HTML escaping of text and attribute values (SvgWriter::Escape: &, <, >,
+// double and single quotes).
 std::string HtmlEscape(const std::string& text);
 // The subset of Markdown summary.md uses (headings, block quotes, "- "
 // lists, **bold**, paragraphs) as HTML.

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tierbench {
 
@@ -33,6 +34,20 @@ inline std::string Lower(std::string_view s) {
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
   return out;
+}
+
+// `s` cut at every `sep`, each part trimmed; "" gives one empty part, and
+// so does each empty field ("a,,b" -> "a", "", "b").
+inline std::vector<std::string> SplitTrimmed(std::string_view s, char sep) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t end = s.find(sep, start);
+    parts.push_back(TrimmedCopy(s.substr(start, end - start)));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return parts;
 }
 
 }  // namespace tierbench

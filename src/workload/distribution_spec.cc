@@ -22,18 +22,6 @@ struct Failure {
   std::string fix;
 };
 
-std::vector<std::string> Split(std::string_view s, char sep) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    const size_t end = s.find(sep, start);
-    parts.push_back(TrimmedCopy(s.substr(start, end - start)));
-    if (end == std::string_view::npos) break;
-    start = end + 1;
-  }
-  return parts;
-}
-
 double ParseFloat(const std::string& text, const char* what,
                   const std::string& fix) {
   char* end = nullptr;
@@ -60,7 +48,7 @@ std::vector<DistributionZone> ParseZones(const std::string& list,
   const char* const example =
       absolute ? "zoned_abs:60/20G:40/100G" : "zoned:60/10:30/20:10/70";
   std::vector<DistributionZone> zones;
-  for (const std::string& entry : Split(list, ':')) {
+  for (const std::string& entry : SplitTrimmed(list, ':')) {
     if (entry.empty()) break;  // fio stops at the first empty entry
     if (zones.size() == kMaxZones)
       throw Failure{"more than 256 zones", "use at most 256 zones"};
@@ -133,7 +121,7 @@ std::vector<DistributionZone> ParseZones(const std::string& list,
 }
 
 void ParseZoned(std::string_view rest, bool absolute, DistributionSpec* out) {
-  const std::vector<std::string> lists = Split(rest, ',');
+  const std::vector<std::string> lists = SplitTrimmed(rest, ',');
   if (lists.size() > 3) {
     throw Failure{"more than 3 comma-separated zone lists",
                   "give one list for both directions, or reads,writes"};

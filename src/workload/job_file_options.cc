@@ -42,18 +42,6 @@ struct Ctx {
   }
 };
 
-std::vector<std::string> Split(std::string_view s, char sep) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    const size_t end = s.find(sep, start);
-    parts.push_back(TrimmedCopy(s.substr(start, end - start)));
-    if (end == std::string_view::npos) break;
-    start = end + 1;
-  }
-  return parts;
-}
-
 // fio's booleans: a bare option means 1; values 0/1, true/false, yes/no,
 // on/off.
 bool ParseBool(const Ctx& c) {
@@ -150,7 +138,7 @@ uint64_t ParseDurationNs(const Ctx& c, uint64_t default_unit_ns) {
 // "r", "r,w" or "r,w,t" (fio: read, write, trim; trim is unused here). One
 // value applies to both directions; an empty slot leaves that one alone.
 std::vector<std::string> PerDir(const Ctx& c) {
-  std::vector<std::string> parts = Split(c.Value(), ',');
+  std::vector<std::string> parts = SplitTrimmed(c.Value(), ',');
   if (parts.size() > 3)
     c.Fail("more than three comma-separated values", "write read[,write]");
   if (parts.size() == 1) return {parts[0], parts[0]};
@@ -165,7 +153,7 @@ std::vector<std::pair<uint64_t, uint32_t>> ParseSplit(const Ctx& c,
   std::vector<std::pair<uint64_t, uint32_t>> split;
   std::vector<size_t> blank;
   uint32_t sum = 0;
-  for (const std::string& entry : Split(text, ':')) {
+  for (const std::string& entry : SplitTrimmed(text, ':')) {
     if (entry.empty()) continue;
     const size_t slash = entry.find('/');
     const uint64_t size = ParseBlockSize(

@@ -549,30 +549,22 @@ void JobThread::CheckMinRate(uint64_t now) {
       const uint64_t spent_ms = (now - min_rate_time_[d]) / kNsPerMs;
       if (spent_ms == 0 || spent_ms < spec_.rate_cycle_ns / kNsPerMs) continue;
       const std::string dir = IoDirName(static_cast<IoDir>(d));
-      if (min_bytes != 0) {
-        const uint64_t got =
-            (stats_[d].bytes - min_rate_bytes_[d]) * 1000 / spent_ms;
-        if (got < min_bytes) {
-          result_.error_fix =
-              "lower rate_min= (or raise rate_cycle=), or give the target "
-              "less work; the " +
-              dir + " bandwidth fell short";
-          Fail(spec_.name + ": rate_min=" + std::to_string(min_bytes) +
-               "B/s not met, got " + std::to_string(got) + "B/s");
-          return;
-        }
-      } else {
-        const uint64_t got =
-            (stats_[d].ios - min_rate_ios_[d]) * 1000 / spent_ms;
-        if (got < min_iops) {
-          result_.error_fix =
-              "lower rate_iops_min= (or raise rate_cycle=), or give the "
-              "target less work; the " +
-              dir + " IOPS fell short";
-          Fail(spec_.name + ": rate_iops_min=" + std::to_string(min_iops) +
-               " not met, got " + std::to_string(got) + " IOPS");
-          return;
-        }
+      // rate_min= (bytes/s) when set, else rate_iops_min=, as fio.
+      const bool bw = min_bytes != 0;
+      const uint64_t need = bw ? min_bytes : min_iops;
+      const uint64_t got = (bw ? stats_[d].bytes - min_rate_bytes_[d]
+                               : stats_[d].ios - min_rate_ios_[d]) *
+                           1000 / spent_ms;
+      if (got < need) {
+        const std::string opt = bw ? "rate_min" : "rate_iops_min";
+        result_.error_fix = "lower " + opt +
+                            "= (or raise rate_cycle=), or give the target "
+                            "less work; the " +
+                            dir + (bw ? " bandwidth" : " IOPS") + " fell short";
+        Fail(spec_.name + ": " + opt + "=" + std::to_string(need) +
+             (bw ? "B/s" : "") + " not met, got " + std::to_string(got) +
+             (bw ? "B/s" : " IOPS"));
+        return;
       }
     }
     min_rate_baseline_[d] = true;
