@@ -140,16 +140,6 @@ Image DecodePng(const std::string& png) {
   return img;
 }
 
-bool RequireChromium() {
-  if (HaveTool("chromium")) return true;
-  if (std::getenv("CI") != nullptr &&
-      std::string(std::getenv("CI")) == "true") {
-    ADD_FAILURE() << "chromium is missing under CI=true; scripts/install-deps "
-                     "installs it (Debian package chromium)";
-  }
-  return false;
-}
-
 TEST(ReportCliTest, WritesTheReportAndRefusesToOverwrite) {
   TempDir tmp;
   const std::string dir = CopyFixture(tmp);
@@ -182,7 +172,7 @@ TEST(ReportCliTest, BadRunFolderIsOneLineAndExit2) {
 }
 
 TEST(ReportBrowserTest, ChromiumRendersTheReport) {
-  if (!RequireChromium()) GTEST_SKIP() << "SKIPPED: chromium not installed";
+  TIERBENCH_REQUIRE_TOOL("chromium", "Debian package chromium");
   TempDir tmp;
   const std::string dir = CopyFixture(tmp);
   int rc = -1;

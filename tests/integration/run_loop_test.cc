@@ -105,8 +105,7 @@ int ExitCodeOf(const std::string& text, bool destructive, std::string* what) {
 
 TEST(RunLoopTest, RefusesUnsafeWrites) {
   TIERBENCH_REQUIRE_ROOT();
-  if (!testing::HaveTool("mkfs.ext4"))
-    GTEST_SKIP() << "SKIPPED: mkfs.ext4 missing (e2fsprogs)";
+  TIERBENCH_REQUIRE_TOOL("mkfs.ext4", "e2fsprogs");
   LoopDevice loop(kDeviceBytes);
   ASSERT_TRUE(loop.ok()) << loop.error();
   std::string what;
@@ -134,8 +133,7 @@ TEST(RunLoopTest, RefusesUnsafeWrites) {
 // it implies) no longer stops a --destructive write.
 TEST(RunLoopTest, AllowMountedWriteAsFio) {
   TIERBENCH_REQUIRE_ROOT();
-  if (!testing::HaveTool("mkfs.ext4"))
-    GTEST_SKIP() << "SKIPPED: mkfs.ext4 missing (e2fsprogs)";
+  TIERBENCH_REQUIRE_TOOL("mkfs.ext4", "e2fsprogs");
   LoopDevice loop(kDeviceBytes);
   ASSERT_TRUE(loop.ok()) << loop.error();
   ASSERT_EQ(RunShell("mkfs.ext4 -q -F " + loop.device()), 0);

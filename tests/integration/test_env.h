@@ -4,6 +4,7 @@
 #ifndef TIERBENCH_TESTS_INTEGRATION_TEST_ENV_H_
 #define TIERBENCH_TESTS_INTEGRATION_TEST_ENV_H_
 
+#include <cstdlib>
 #include <string>
 
 namespace tierbench::testing {
@@ -48,11 +49,30 @@ class TempDir {
 
 }  // namespace tierbench::testing
 
-#define TIERBENCH_REQUIRE_ROOT()                                             \
-  do {                                                                      \
-    if (!::tierbench::testing::IsRoot())                                    \
-      GTEST_SKIP() << "SKIPPED: needs root (loop devices, O_DIRECT on block " \
-                      "devices); run ./scripts/test as root";               \
+// Skips with a visible reason on a developer's machine; with CI=true a
+// missing need FAILS the test (CI runs as root with scripts/install-deps).
+#define TIERBENCH_SKIP_OR_FAIL_IN_CI(why)                                  \
+  do {                                                                     \
+    const char* ci_env = std::getenv("CI");                                \
+    if (ci_env != nullptr && std::string(ci_env) == "true")                \
+      GTEST_FAIL() << "under CI=true a skip would hide the test: " << why; \
+    GTEST_SKIP() << "SKIPPED: " << why;                                    \
+  } while (0)
+
+#define TIERBENCH_REQUIRE_ROOT()                                   \
+  do {                                                             \
+    if (!::tierbench::testing::IsRoot())                           \
+      TIERBENCH_SKIP_OR_FAIL_IN_CI(                                \
+          "needs root (loop devices, O_DIRECT on block devices); " \
+          "run ./scripts/test as root");                           \
+  } while (0)
+
+// `tool` on PATH, from Debian package `package` (scripts/install-deps).
+#define TIERBENCH_REQUIRE_TOOL(tool, package)                         \
+  do {                                                                \
+    if (!::tierbench::testing::HaveTool(tool))                        \
+      TIERBENCH_SKIP_OR_FAIL_IN_CI(std::string(tool) + " missing (" + \
+                                   package + ")");                    \
   } while (0)
 
 #endif  // TIERBENCH_TESTS_INTEGRATION_TEST_ENV_H_

@@ -145,6 +145,10 @@ void ExpectGolden(const std::string& name, const std::string& got) {
   const std::string path = Golden(name);
   if (std::getenv("TIERBENCH_UPDATE_GOLDEN") != nullptr) {
     std::ofstream(path) << got;
+    // A developer's explicit request; CI must compare, never rewrite.
+    const char* ci = std::getenv("CI");
+    if (ci != nullptr && std::string(ci) == "true")
+      GTEST_FAIL() << "TIERBENCH_UPDATE_GOLDEN is set under CI=true";
     GTEST_SKIP() << "SKIPPED: rewrote " << path;
   }
   std::ifstream in(path);

@@ -35,6 +35,10 @@ TEST(ReportSummaryTest, MatchesGolden) {
       std::string(TIERBENCH_SOURCE_DIR) + "/tests/golden/report-summary.md";
   if (std::getenv("TIERBENCH_UPDATE_GOLDEN") != nullptr) {
     std::ofstream(path) << got;
+    // A developer's explicit request; CI must compare, never rewrite.
+    const char* ci = std::getenv("CI");
+    if (ci != nullptr && std::string(ci) == "true")
+      GTEST_FAIL() << "TIERBENCH_UPDATE_GOLDEN is set under CI=true";
     GTEST_SKIP() << "SKIPPED: rewrote " << path;
   }
   const std::string want = ReadText(path);
