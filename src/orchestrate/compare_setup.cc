@@ -82,15 +82,6 @@ std::vector<ModeSpec> LoadModes(const CompareOptions& o) {
   return modes;
 }
 
-uint64_t LargestBlock(const JobSpec& j) {
-  uint64_t largest = 0;
-  for (const BlockSizeSpec& bs : j.bs) {
-    largest = std::max(largest, bs.max);
-    for (const auto& [size, pct] : bs.split) largest = std::max(largest, size);
-  }
-  return largest;
-}
-
 // What fio rounds a percentage offset down to: the job's blockalign, else
 // its minimum block size (the coarsest of both directions), at least a
 // sector, so direct IO stays aligned on any target size.

@@ -18,15 +18,6 @@ namespace {
                     "e.g. --working-set 25%,100%,400% or 64M,1G");
 }
 
-uint64_t LargestBlockOf(const JobSpec& j) {
-  uint64_t largest = 0;
-  for (const BlockSizeSpec& bs : j.bs) {
-    largest = std::max(largest, bs.max);
-    for (const auto& [size, pct] : bs.split) largest = std::max(largest, size);
-  }
-  return largest;
-}
-
 }  // namespace
 
 uint64_t WorkingSet::Resolve(uint64_t cache_bytes) const {
@@ -104,7 +95,7 @@ std::vector<PreparedWorkload> ExpandWorkingSets(
       for (JobSpec& j : copy.io.jobs) {
         const uint64_t offset =
             j.offset.set && !j.offset.is_percent ? j.offset.bytes : 0;
-        const uint64_t block = std::max<uint64_t>(1, LargestBlockOf(j));
+        const uint64_t block = std::max<uint64_t>(1, LargestBlock(j));
         const uint64_t size = bytes - bytes % block;
         if (size == 0) {
           throw ConfigError("--working-set " + ws.label + " (" +

@@ -129,6 +129,19 @@ struct JobSpec {
   bool replay_redirected = false;
 };
 
+// The largest block size a job uses in either direction (bs=, bsrange=,
+// bssplit=): IO buffers and region rounding are sized from it.
+inline uint64_t LargestBlock(const JobSpec& spec) {
+  uint64_t largest = 0;
+  for (const BlockSizeSpec& bs : spec.bs) {
+    largest = bs.max > largest ? bs.max : largest;
+    for (const auto& [size, percent] : bs.split) {
+      largest = size > largest ? size : largest;
+    }
+  }
+  return largest;
+}
+
 // A parsed job file (or several, concatenated): the jobs in file order, and
 // notices about accepted-but-ignored options.
 struct Workload {

@@ -38,16 +38,6 @@ int DepthIndex(uint32_t depth) {
   return 0;
 }
 
-uint64_t LargestBlock(const JobSpec& spec) {
-  uint64_t largest = 0;
-  for (const BlockSizeSpec& bs : spec.bs) {
-    largest = std::max(largest, bs.max);
-    for (const auto& [size, percent] : bs.split)
-      largest = std::max(largest, size);
-  }
-  return largest;
-}
-
 double Seconds(const timeval& tv) {
   return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
 }
