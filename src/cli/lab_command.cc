@@ -140,6 +140,19 @@ void RunLab(LabArgs& a) {
       o, [](const std::string& line) { std::cout << line << std::endl; });
   LabOutcome r = runner.Run();
   if (o.interrupt_compare) {
+    const bool needs_restore = o.interrupt_signal == "KILL";
+    if (needs_restore && r.compare_again_exit_code != kExitSafety) {
+      throw RunError(
+          "After SIG" + o.interrupt_signal +
+          " a new compare did not refuse the stale restore state. ExitCode: " +
+          std::to_string(r.compare_again_exit_code) + "; Log: " + r.run_dir +
+          "/lab/compare-again.log");
+    }
+    if (needs_restore && r.restore_exit_code != kExitOk) {
+      throw RunError("tierbench restore failed after SIG" + o.interrupt_signal +
+                     ". ExitCode: " + std::to_string(r.restore_exit_code) +
+                     "; Log: " + r.run_dir + "/lab/restore.log");
+    }
     if (!r.knobs_not_restored.empty()) {
       std::string list;
       for (const std::string& d : r.knobs_not_restored)
@@ -148,8 +161,13 @@ void RunLab(LabArgs& a) {
           "The interrupted compare left knobs or dm tables changed. Knobs: " +
           list + "; Files: " + r.run_dir + "/lab/knobs-{before,after}.txt");
     }
-    LogNotice("lab: interrupted compare exited 130 and restored every knob (" +
-              r.run_dir + "/lab/knobs-before.txt = knobs-after.txt)");
+    LogNotice("lab: compare interrupted by SIG" + o.interrupt_signal +
+              " exited " + std::to_string(r.compare_exit_code) +
+              (needs_restore ? "; a new compare refused the stale state and "
+                               "`tierbench restore` put back"
+                             : " and restored") +
+              " every knob (" + r.run_dir +
+              "/lab/knobs-before.txt = knobs-after.txt)");
   }
   char secs[32];
   std::snprintf(secs, sizeof(secs), "%.0f", r.guest_seconds);
@@ -258,8 +276,14 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
       "Where the built guest is kept (default <tierbench dir>/lab)");
   cmd->add_flag(
       "--interrupt-compare", o.interrupt_compare,
-      "Test aid: SIGINT the compare once it changed a knob or dm table, "
-      "then check that it restored every one");
+      "Test aid: signal the compare once it changed a knob or dm table, "
+      "then check that every one is restored");
+  cmd->add_option("--interrupt-signal", o.interrupt_signal,
+                  "With --interrupt-compare: INT or TERM (compare restores "
+                  "by itself) or KILL (a new compare must refuse the stale "
+                  "state and `tierbench restore` must put it back)")
+      ->check(CLI::IsMember({"INT", "TERM", "KILL"}))
+      ->capture_default_str();
   cmd->callback([args, exit_code]() {
     RunLab(*args);
     *exit_code = kExitOk;

@@ -19,11 +19,13 @@
 #include "db/process_runner.h"
 #include "db/tpcb_driver.h"
 #include "db/tpcb_schema.h"
+#include "io/device_guard.h"
 #include "util/clock.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 #include "util/log.h"
 #include "util/scope_guard.h"
+#include "util/sysfs.h"
 #include "util/units.h"
 
 namespace tierbench {
@@ -265,6 +267,13 @@ JobResult RunDbCell(const DbWorkload& w, const std::string& block_device,
   if (geteuid() != 0) {
     throw SysError("a DB cell needs root (mkfs and mount). Device: " +
                    block_device + "; Fix: run as root");
+  }
+  // mkfs goes through the same guard as IO writes: not mounted, held or
+  // carrying a signature (the DB cell wipes its own ext4 when it ends).
+  Status writable = CheckDeviceWritable(block_device, Sysfs());
+  if (!writable.ok()) {
+    throw SafetyError("refusing to make a filesystem for a DB cell on " +
+                      block_device + ". Reason: " + writable.message());
   }
   const std::string mkfs = FindTool({"/sbin/mkfs.ext4", "/usr/sbin/mkfs.ext4",
                                      "/sbin/mke2fs", "/usr/sbin/mke2fs"},

@@ -1,10 +1,12 @@
 #include "io/device_guard.h"
 
+#include <blkid/blkid.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -61,7 +63,7 @@ Status CheckMounts(const DeviceFamily& f, const Sysfs& os,
                    bool allow_mounted = false) {
   std::ifstream in(os.Path("proc/self/mountinfo"));
   std::string line;
-  while (!allow_mounted && std::getline(in, line)) {
+  while (std::getline(in, line)) {
     // id parent M:m root mountpoint options [optional...] - fstype source ...
     std::vector<std::string> v = Fields(line);
     if (v.size() < 5) continue;
@@ -73,7 +75,16 @@ Status CheckMounts(const DeviceFamily& f, const Sysfs& os,
       }
     }
     for (size_t i = 0; i < f.names.size(); ++i) {
-      if (v[2] == f.devnums[i] || source == "/dev/" + f.names[i]) {
+      if (v[2] != f.devnums[i] && source != "/dev/" + f.names[i]) continue;
+      // allow_mounted_write=1 never extends to the system's own disk.
+      const std::string& at = v[4];
+      if (at == "/" || at == "/boot" || at.rfind("/boot/", 0) == 0) {
+        return Status::Busy("/dev/" + f.names[i] + " holds " + at +
+                            ": tierbench never writes to the system disk, "
+                            "not even with --destructive or "
+                            "allow_mounted_write=1 (give a spare disk)");
+      }
+      if (!allow_mounted) {
         return Status::Busy("/dev/" + f.names[i] + " is mounted on " + v[4] +
                             " (unmount it first)");
       }
@@ -123,41 +134,36 @@ Status CheckHolders(const DeviceFamily& f, const Sysfs& os) {
   return Status::Ok();
 }
 
-struct Magic {
-  size_t offset;
-  std::string bytes;
-  const char* name;
-};
-
-const std::vector<Magic>& Magics() {
-  static const std::vector<Magic> kMagics = {
-      {0x438, std::string("\x53\xEF", 2), "ext2/3/4 filesystem"},
-      {0, "XFSB", "XFS filesystem"},
-      {0x10040, "_BHRfS_M", "btrfs filesystem"},
-      {4086, "SWAPSPACE2", "swap area"},
-      {4086, "SWAP-SPACE", "swap area"},
-      {4096 + 24,
-       std::string(
-           "\xc6\x85\x73\xf6\x4e\x1a\x45\xca\x82\x65\xf5\x7f\x48\xba\x6d\x81",
-           16),
-       "bcache superblock"},
-      {512, "EFI PART", "GPT partition table"},
-      {0, "LABELONE", "LVM2 physical volume"},
-      {512, "LABELONE", "LVM2 physical volume"},
-      {1024, "LABELONE", "LVM2 physical volume"},
-      {1536, "LABELONE", "LVM2 physical volume"},
-  };
-  return kMagics;
-}
-
-// MBR: 0x55AA at 510 and at least one partition entry with a type byte.
-bool HasMbrPartitions(const std::vector<unsigned char>& b) {
-  if (b.size() < 512 || b[510] != 0x55 || b[511] != 0xAA) return false;
-  for (int i = 0; i < 4; ++i) {
-    if (b[446 + 16 * i + 4] != 0) return true;
+// A readable name for one libblkid finding: TYPE with its USAGE
+// ("filesystem", "raid", "crypto", "other"), or a partition table's PTTYPE.
+std::string DescribeSignature(const std::string& type, const std::string& usage,
+                              bool partition_table) {
+  if (partition_table) {
+    if (type == "dos") return "MBR (dos) partition table";
+    if (type == "gpt") return "GPT partition table";
+    return type + " partition table";
   }
-  return false;
+  if (type == "bcache") return "bcache superblock";
+  if (type == "swap") return "swap area";
+  if (type == "LVM2_member") return "LVM2 physical volume";
+  if (type == "linux_raid_member") return "MD RAID member (linux_raid_member)";
+  if (type == "crypto_LUKS") return "LUKS encrypted volume (crypto_LUKS)";
+  if (type == "zfs_member") return "ZFS pool member (zfs_member)";
+  if (usage == "filesystem") return type + " filesystem";
+  if (usage == "raid") return type + " RAID member";
+  if (usage == "crypto") return type + " encrypted volume";
+  return type + " signature";
 }
+
+// Frees the probe and closes its descriptor on every path.
+struct ProbeCloser {
+  blkid_probe probe = nullptr;
+  int fd = -1;
+  ~ProbeCloser() {
+    if (probe != nullptr) blkid_free_probe(probe);
+    if (fd >= 0) close(fd);
+  }
+};
 
 }  // namespace
 
@@ -201,33 +207,44 @@ Status CheckDeviceNotInUse(const std::string& dev_path, const Sysfs& os) {
 
 Status DetectSignature(const std::string& path, std::string* signature) {
   signature->clear();
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::FromErrno("open " + path, errno);
-  std::vector<unsigned char> buf(0x10040 + 8);
-  size_t got = 0;
-  while (got < buf.size()) {
-    ssize_t r =
-        pread(fd, buf.data() + got, buf.size() - got, static_cast<off_t>(got));
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) {
-      int err = errno;
-      close(fd);
-      return Status::FromErrno("read " + path, err);
-    }
-    if (r == 0) break;
-    got += static_cast<size_t>(r);
+  ProbeCloser p;
+  p.fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (p.fd < 0) return Status::FromErrno("open " + path, errno);
+  p.probe = blkid_new_probe();
+  if (p.probe == nullptr) {
+    return Status::IoError("libblkid: cannot allocate a probe for " + path);
   }
-  close(fd);
-  buf.resize(got);
-  for (const Magic& m : Magics()) {
-    if (m.offset + m.bytes.size() <= buf.size() &&
-        std::memcmp(buf.data() + m.offset, m.bytes.data(), m.bytes.size()) ==
-            0) {
-      *signature = m.name;
-      return Status::Ok();
+  if (blkid_probe_set_device(p.probe, p.fd, 0, 0) != 0) {
+    return Status::IoError("libblkid: cannot probe " + path);
+  }
+  // What wipefs(8) lists: every superblock (filesystems, RAID, crypto,
+  // swap, bcache, LVM...) and every partition table, ambiguous ones too.
+  blkid_probe_enable_superblocks(p.probe, 1);
+  blkid_probe_set_superblocks_flags(
+      p.probe, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE | BLKID_SUBLKS_MAGIC);
+  blkid_probe_enable_partitions(p.probe, 1);
+  blkid_probe_set_partitions_flags(p.probe, BLKID_PARTS_MAGIC);
+  std::vector<std::string> found;
+  auto add = [&found](std::string what) {
+    // The same kind twice (e.g. a primary and a backup GPT) is said once.
+    if (std::find(found.begin(), found.end(), what) == found.end())
+      found.push_back(std::move(what));
+  };
+  int rc;
+  while ((rc = blkid_do_probe(p.probe)) == 0) {
+    const char* value = nullptr;
+    if (blkid_probe_lookup_value(p.probe, "TYPE", &value, nullptr) == 0) {
+      const char* usage = nullptr;
+      blkid_probe_lookup_value(p.probe, "USAGE", &usage, nullptr);
+      add(DescribeSignature(value, usage != nullptr ? usage : "", false));
+    } else if (blkid_probe_lookup_value(p.probe, "PTTYPE", &value, nullptr) ==
+               0) {
+      add(DescribeSignature(value, "", true));
     }
   }
-  if (HasMbrPartitions(buf)) *signature = "MBR partition table";
+  if (rc < 0) return Status::IoError("libblkid: probing " + path + " failed");
+  for (const std::string& f : found)
+    *signature += (signature->empty() ? "" : " and a ") + f;
   return Status::Ok();
 }
 

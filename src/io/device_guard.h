@@ -9,9 +9,12 @@
 //    table (dm-cache, dm-writecache, linear...) or an LVM volume, MD); the
 //    message names the holder (a dm holder by its dm name, an LVM volume as
 //    such);
-//  - it carries a filesystem, partition-table or bcache signature (read from
-//    its first 64 KiB + 72 bytes: ext2/3/4, XFS, btrfs, swap, bcache, GPT,
-//    MBR with partitions, LVM2 PV).
+//  - it carries any signature libblkid knows (what wipefs(8) lists):
+//    filesystems (ext4, XFS, btrfs, vfat, NTFS...), RAID members (MD, ZFS,
+//    LVM2 PV), crypto (LUKS), swap, bcache, and partition tables (GPT, MBR
+//    "dos" -- also one with an empty table but a boot signature).
+// Even with allow_mounted (fio's allow_mounted_write=1) a device that holds
+// "/", "/boot" or "/boot/..." is refused: the system disk is never written.
 // All OS paths go through the Sysfs seam (util/sysfs.h: sys/ and proc/
 // under one root), so unit tests use a fake tree.
 //
@@ -50,17 +53,18 @@ Status CheckDeviceNotInUse(const std::string& dev_path, const Sysfs& os);
 Status CheckDeviceNotInUse(const BlockDeviceId& id, const Sysfs& os,
                            bool allow_mounted);
 
-// Reads the known magic bytes of `path` (a device or an image file). Sets
-// *signature to "" when none is found, else to a short name ("ext2/3/4
-// filesystem", "GPT partition table", "bcache superblock", ...).
+// Probes `path` (a device or an image file) with libblkid. Sets *signature
+// to "" when none is found, else to short names joined by " and a " ("ext4
+// filesystem", "GPT partition table", "LUKS encrypted volume (crypto_LUKS)",
+// "bcache superblock", ...). kNotFound when `path` is missing.
 Status DetectSignature(const std::string& path, std::string* signature);
 
 // CheckDeviceNotInUse + no signature: OK when `dev_path` may be overwritten.
 Status CheckDeviceWritable(const std::string& dev_path, const Sysfs& os);
 
 // fio's allow_mounted_write=1: a mounted device, and the filesystem
-// signature it carries, may be written; an active swap and holders (bcache,
-// device-mapper, LVM, MD) are still refused.
+// signature it carries, may be written; the system disk ("/", "/boot"), an
+// active swap and holders (bcache, device-mapper, LVM, MD) are still refused.
 Status CheckDeviceWritableAllowMounted(const std::string& dev_path,
                                        const Sysfs& os);
 

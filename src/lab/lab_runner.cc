@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <ctime>
 #include <deque>
 #include <filesystem>
@@ -156,7 +157,8 @@ std::string LabConfText(const LabOptions& options, const std::string& run_id) {
        << "SSD_SECTORS=" << options.ssd_bytes / kLabSectorBytes << "\n"
        << "BUCKET='" << options.bucket << "'\n"
        << "INTERRUPT=" << (options.interrupt_compare ? "on-change" : "off")
-       << "\n";
+       << "\n"
+       << "INTERRUPT_SIGNAL=" << options.interrupt_signal << "\n";
   std::string layers;
   for (const std::string& l : options.layers)
     layers += (layers.empty() ? "" : " ") + l;
@@ -414,7 +416,8 @@ LabOutcome LabRunner::Run() {
     }
   }
   bool failed = timed_out || done_rc != 0 || !guest_failure.empty();
-  if (o.interrupt_compare && done_rc == kExitInterrupted &&
+  const int interrupted_rc = ExpectedInterruptExitCode(o.interrupt_signal);
+  if (o.interrupt_compare && done_rc == interrupted_rc &&
       guest_failure.empty()) {
     failed = false;
   }
@@ -442,12 +445,19 @@ LabOutcome LabRunner::Run() {
         "; Fix: see the console log (out of memory: raise --memory)");
   }
   if (o.interrupt_compare) {
-    if (done_rc != kExitInterrupted) {
-      throw RunError(
-          "The interrupted compare in the lab did not exit with 130. "
-          "ExitCode: " +
-          std::to_string(done_rc) + "; Log: " + run_dir + "/lab/compare.log");
+    if (done_rc != interrupted_rc) {
+      throw RunError("The interrupted compare (SIG" + o.interrupt_signal +
+                     ") in the lab did not exit with " +
+                     std::to_string(interrupted_rc) +
+                     ". ExitCode: " + std::to_string(done_rc) +
+                     "; Log: " + run_dir + "/lab/compare.log");
     }
+    auto read_rc = [&run_dir](const std::string& name) {
+      std::string text = ReadFile(run_dir + "/lab/" + name);
+      return text.empty() ? -1 : std::atoi(text.c_str());
+    };
+    outcome.compare_again_exit_code = read_rc("compare-again-exit-code");
+    outcome.restore_exit_code = read_rc("restore-exit-code");
     outcome.knobs_not_restored =
         DiffKnobLines(ReadFile(run_dir + "/lab/knobs-before.txt"),
                       ReadFile(run_dir + "/lab/knobs-after.txt"));
@@ -460,6 +470,13 @@ LabOutcome LabRunner::Run() {
                        done_rc);
   }
   return outcome;
+}
+
+int ExpectedInterruptExitCode(const std::string& signal) {
+  if (signal == "INT") return 128 + SIGINT;
+  if (signal == "TERM") return 128 + SIGTERM;
+  if (signal == "KILL") return 128 + SIGKILL;
+  return -1;
 }
 
 }  // namespace tierbench

@@ -77,9 +77,16 @@ struct LabOptions {
   std::string qemu = "qemu-system-x86_64";
   std::string guest_scripts;  // scripts/lab of the source tree
   std::string cache_dir;      // empty: <dir of the tierbench binary>/lab
-  // Test aid: SIGINT the compare once any knob line (bcache knob or dm
-  // table) changed, and check that it restored every one.
+  // Test aid: signal the compare once any knob line (bcache knob or dm
+  // table) changed, and check that every one is restored. interrupt_signal:
+  //   "INT", "TERM"  compare restores by itself (exit 130 / 143);
+  //   "KILL"         SIGKILL (exit 137): the guest then checks that a new
+  //                  compare refuses (exit 4, stale state) and runs
+  //                  `tierbench restore` (exit 0) before the knobs are read.
+  // (A second signal, which aborts like KILL, is tested on the host:
+  // tests/integration/signal_test.cc.)
   bool interrupt_compare = false;
+  std::string interrupt_signal = "INT";
 };
 
 struct LabOutcome {
@@ -90,7 +97,15 @@ struct LabOutcome {
   // interrupt_compare only: knob lines that differ after the interrupt
   // ("name: before -> after"); empty when every knob was restored.
   std::vector<std::string> knobs_not_restored;
+  // KILL only: exit codes of the second compare (4 expected) and
+  // of `tierbench restore` (0 expected); -1 when not run.
+  int compare_again_exit_code = -1;
+  int restore_exit_code = -1;
 };
+
+// The exit status the interrupted compare must end with for `signal`
+// (LabOptions::interrupt_signal); -1 for an unknown name.
+int ExpectedInterruptExitCode(const std::string& signal);
 
 class LabRunner {
  public:

@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "util/elide.h"
 #include "util/status.h"
 
 namespace tierbench {
@@ -34,8 +35,9 @@ inline constexpr int kExitInterrupted = 130;
 
 class HarnessError : public std::runtime_error {
  public:
+  // `what` is kept short: echoed input is elided (util/elide.h).
   HarnessError(const std::string& what, int exit_code)
-      : std::runtime_error(what), exit_code_(exit_code) {}
+      : std::runtime_error(ElideEchoedInput(what)), exit_code_(exit_code) {}
   int exit_code() const { return exit_code_; }
 
  private:

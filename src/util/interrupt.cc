@@ -16,7 +16,9 @@ void Handler(int signo) {
   int expected = 0;
   g_signal.compare_exchange_strong(expected, signo);
   if (n >= 2) {
-    static const char kMsg[] = "\ntierbench: second signal, aborting now\n";
+    static const char kMsg[] =
+        "\ntierbench: second signal: aborting now without cleanup; if a "
+        "compare changed a cache layer, 'tierbench restore' puts it back\n";
     ssize_t ignored = ::write(STDERR_FILENO, kMsg, sizeof kMsg - 1);
     (void)ignored;
     ::_exit(128 + signo);

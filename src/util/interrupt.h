@@ -4,9 +4,10 @@
 // long-running loops poll with Interrupted(); they stop at the next safe point
 // and unwind, so cleanup (restoring bcache modes, stopping servers, releasing
 // loop devices) runs through destructors and RestoreActions. A second signal
-// runs the registered emergency restore actions at once (best effort, from the
-// handler: they must be async-signal-safe, e.g. write(2) of a prepared string
-// to a prepared fd) and then _exit(128 + signo).
+// aborts at once: one line on stderr, then _exit(128 + signo), with no cleanup;
+// what a compare changed stays recorded in its restore state file
+// (orchestrate/restore_state.h), so the next compare refuses to start and
+// `tierbench restore` puts the layers back.
 //
 // Thread-safety: all functions may be called from any thread.
 #ifndef TIERBENCH_UTIL_INTERRUPT_H_

@@ -13,6 +13,8 @@ target_sources(tierbench_integration_tests PRIVATE
 )
 target_sources(tierbench_integration_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/run_loop_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/device_guard_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/signal_test.cc
 )
 target_sources(tierbench_integration_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/replay_loop_test.cc

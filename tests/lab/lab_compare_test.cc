@@ -110,13 +110,18 @@ TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
             ReadText(lab + "knobs-before.txt"));
 }
 
-TEST(LabCompare, InterruptedCompareRestoresModeAndKnobs) {
+// SIGKILL: compare cannot restore anything itself. Its restore state file
+// makes the next compare refuse (exit 4, naming `tierbench restore`), and
+// `tierbench restore` puts every layer back (lab/lab_runner.h).
+TEST(LabCompare, KilledCompareIsRestoredByTierbenchRestore) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
   ASSERT_FALSE(dir.path().empty());
-  // The guest sends SIGINT once compare changed a knob or dm table (mid-run),
-  // then compares every line with what it was before compare started.
+  // The guest sends SIGKILL once compare changed a knob or dm table
+  // (mid-run), then compares every line with what it was before.
   std::vector<std::string> args = {"--interrupt-compare",
+                                   "--interrupt-signal",
+                                   "KILL",
                                    "--modes",
                                    Mode("writeback"),
                                    "--workloads",
@@ -131,7 +136,13 @@ TEST(LabCompare, InterruptedCompareRestoresModeAndKnobs) {
                                    "lab-interrupt"};
   TIERBENCH_RUN_LAB(args, 0);
   std::string lab = dir.path() + "/lab-interrupt/lab/";
-  EXPECT_EQ(ReadText(lab + "compare-exit-code"), "130\n");
+  EXPECT_EQ(ReadText(lab + "compare-exit-code"), "137\n");
+  EXPECT_EQ(ReadText(lab + "compare-again-exit-code"), "4\n");
+  EXPECT_NE(ReadText(lab + "compare-again.log").find("tierbench restore"),
+            std::string::npos)
+      << ReadText(lab + "compare-again.log");
+  EXPECT_EQ(ReadText(lab + "restore-exit-code"), "0\n")
+      << ReadText(lab + "restore.log");
   std::string before = ReadText(lab + "knobs-before.txt");
   ASSERT_NE(before.find("cache_mode=[writethrough]"), std::string::npos)
       << before;
@@ -145,8 +156,13 @@ TEST(LabCompare, InterruptedCompareRestoresModeAndKnobs) {
   EXPECT_NE(ReadText(lab + "knobs-during.txt"), before);
   EXPECT_NE(ReadText(lab + "knobs-during.txt").find("[writeback]"),
             std::string::npos);
-  // ...and afterwards every knob is back, with the cache attached (dirty
-  // data the interrupted writeback cell left is written back later).
+  // The kill left it changed (else restore proves nothing)...
+  EXPECT_NE(ReadText(lab + "knobs-killed.txt").find("[writeback]"),
+            std::string::npos)
+      << ReadText(lab + "knobs-killed.txt");
+  // ...and after `tierbench restore` every knob is back, with the cache
+  // attached (dirty data the killed writeback cell left is written back
+  // later).
   EXPECT_EQ(ReadText(lab + "knobs-after.txt"), before);
   const std::string state = ReadText(lab + "state-after.txt");
   EXPECT_TRUE(state == "clean\n" || state == "dirty\n") << state;

@@ -124,13 +124,15 @@ TEST(LabDm, ColdDmCacheCellIsFlagged) {
   EXPECT_GT(Num(*wb, "write_misses"), Num(*wb, "write_hits")) << warnings;
 }
 
-// SIGINT while a dm-cache mode is switched: the original table (mode,
-// policy, arguments) is reloaded before compare exits with 130.
-TEST(LabDm, InterruptedCompareRestoresTheDmTables) {
+// SIGTERM while a dm-cache mode is switched: the original table (mode,
+// policy, arguments) is reloaded before compare exits with 143.
+TEST(LabDm, TerminatedCompareRestoresTheDmTables) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
   ASSERT_FALSE(dir.path().empty());
   std::vector<std::string> args = {"--interrupt-compare",
+                                   "--interrupt-signal",
+                                   "TERM",
                                    "--layers",
                                    "dm-cache,dm-writecache",
                                    "--modes",
@@ -148,7 +150,7 @@ TEST(LabDm, InterruptedCompareRestoresTheDmTables) {
                                    "lab-dm-interrupt"};
   TIERBENCH_RUN_LAB(args, 0);
   const std::string lab = dir.path() + "/lab-dm-interrupt/lab/";
-  EXPECT_EQ(ReadText(lab + "compare-exit-code"), "130\n");
+  EXPECT_EQ(ReadText(lab + "compare-exit-code"), "143\n");
   const std::string before = ReadText(lab + "knobs-before.txt");
   ASSERT_NE(before.find("dm:tb-dmcache="), std::string::npos) << before;
   // Mid-run a table really was changed...

@@ -2,6 +2,7 @@
 // carrying each known signature.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -147,39 +148,38 @@ TEST(DeviceGuardTest, ResolveRejectsRegularFile) {
 std::string MakeImage(
     const fs::path& path,
     const std::vector<std::pair<size_t, std::string>>& patches) {
-  std::string bytes(0x10040 + 4096, '\0');
+  std::string bytes(0x200000, '\0');
   for (const auto& [offset, data] : patches)
     bytes.replace(offset, data.size(), data);
   std::ofstream(path, std::ios::binary) << bytes;
   return path.string();
 }
 
+// Byte-level cases; real images made by mkfs, mkswap, cryptsetup, sfdisk,
+// make-bcache and pvcreate are in tests/integration/device_guard_test.cc.
 TEST(DeviceGuardTest, Signatures) {
-  const std::string kBcache(
-      "\xc6\x85\x73\xf6\x4e\x1a\x45\xca\x82\x65\xf5\x7f\x48\xba\x6d\x81", 16);
-  std::string mbr_entry(16, '\0');
-  mbr_entry[4] = '\x83';  // Linux partition type
+  std::string md_090(128, '\0');  // mdadm's 0.90 superblock head
+  const uint32_t words[] = {0xa92b4efc, 0, 90, 0, 0, 0x1234, 0, 1,
+                            900,        2, 2,  0, 0, 1,      2, 3};
+  std::memcpy(md_090.data(), words, sizeof words);
   struct Case {
     const char* name;
     std::vector<std::pair<size_t, std::string>> patches;
     const char* expect;  // "" = no signature
   } cases[] = {
       {"blank", {}, ""},
-      {"ext4", {{0x438, std::string("\x53\xEF", 2)}}, "ext2/3/4 filesystem"},
-      {"xfs", {{0, "XFSB"}}, "XFS filesystem"},
-      {"btrfs", {{0x10040, "_BHRfS_M"}}, "btrfs filesystem"},
-      {"swap v1", {{4086, "SWAPSPACE2"}}, "swap area"},
-      {"swap v0", {{4086, "SWAP-SPACE"}}, "swap area"},
-      {"bcache", {{4096 + 24, kBcache}}, "bcache superblock"},
-      {"gpt", {{512, "EFI PART"}}, "GPT partition table"},
-      {"lvm in sector 1", {{512, "LABELONE"}}, "LVM2 physical volume"},
-      {"lvm in sector 3", {{1536, "LABELONE"}}, "LVM2 physical volume"},
-      {"mbr with a partition",
-       {{510, std::string("\x55\xAA", 2)}, {446, mbr_entry}},
-       "MBR partition table"},
+      // libblkid (as the kernel) reads an MBR even with an empty table.
       {"mbr boot signature, empty table",
        {{510, std::string("\x55\xAA", 2)}},
-       ""},
+       "MBR (dos) partition table"},
+      // 0.90 sits 64 KiB below the end (2 MiB image), rounded to 64 KiB.
+      {"md 0.90 member",
+       {{0x200000 - 0x10000, md_090}},
+       "MD RAID member (linux_raid_member)"},
+      // libblkid takes ext's magic alone for ext2: refused, as it should.
+      {"ext magic alone",
+       {{0x438, std::string("\x53\xEF", 2)}},
+       "ext2 filesystem"},
       {"ext magic at a wrong offset",
        {{0x400, std::string("\x53\xEF", 2)}},
        ""},
@@ -197,11 +197,26 @@ TEST(DeviceGuardTest, Signatures) {
 TEST(DeviceGuardTest, SignatureOfShortImageAndMissingFile) {
   FakeHost host;
   std::ofstream(host.root() / "tiny") << "XFSB";
-  std::string sig;
+  std::string sig = "unset";
   ASSERT_TRUE(DetectSignature((host.root() / "tiny").string(), &sig).ok());
-  EXPECT_EQ(sig, "XFS filesystem");
+  EXPECT_EQ(sig, "");
   EXPECT_EQ(DetectSignature((host.root() / "missing").string(), &sig).code(),
             Status::Code::kNotFound);
+}
+
+// The system disk stays refused when mounts are allowed.
+TEST(DeviceGuardTest, SystemDiskIsRefusedEvenWhenMountsAreAllowed) {
+  for (const char* at : {"/", "/boot", "/boot/efi"}) {
+    FakeHost host;
+    host.Append("proc/self/mountinfo", std::string("41 22 259:3 / ") + at +
+                                           " rw - ext4 /dev/loop7p1 rw\n");
+    Status s = CheckDeviceNotInUse(kLoop7, host.paths(), true);
+    EXPECT_EQ(s.code(), Status::Code::kBusy) << at;
+    EXPECT_NE(s.message().find(std::string("holds ") + at), std::string::npos)
+        << s.message();
+    EXPECT_NE(s.message().find("system disk"), std::string::npos)
+        << s.message();
+  }
 }
 
 }  // namespace

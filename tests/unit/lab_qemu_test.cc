@@ -153,12 +153,14 @@ TEST(LabConfText, HoldsLayersInOrderAndThePartitionMap) {
   o.hdd_bytes = 2ull << 30;
   o.ssd_bytes = 1041ull << 20;
   o.interrupt_compare = true;
+  o.interrupt_signal = "KILL";
   EXPECT_EQ(LabConfText(o, "r1"),
             "RUN_ID='r1'\n"
             "HDD_SECTORS=4194304\n"
             "SSD_SECTORS=2131968\n"
             "BUCKET='64k'\n"
             "INTERRUPT=on-change\n"
+            "INTERRUPT_SIGNAL=KILL\n"
             "LAYERS='dm-writecache bcache'\n"
             "PART_BCACHE=1\n"
             "PART_DMCACHE=2\n"
@@ -166,6 +168,13 @@ TEST(LabConfText, HoldsLayersInOrderAndThePartitionMap) {
             "PART_RAW=4\n"
             "DMCACHE_META_SECTORS=32768\n");
   EXPECT_EQ(LabOptions().ssd_bytes, LabSsdBytesForCache(256ull << 20));
+}
+
+TEST(LabRunnerTest, ExpectedInterruptExitCodes) {
+  EXPECT_EQ(ExpectedInterruptExitCode("INT"), 130);
+  EXPECT_EQ(ExpectedInterruptExitCode("TERM"), 143);
+  EXPECT_EQ(ExpectedInterruptExitCode("KILL"), 137);
+  EXPECT_EQ(ExpectedInterruptExitCode("HUP"), -1);
 }
 
 }  // namespace
