@@ -36,7 +36,13 @@ Verifier::Verifier(const JobSpec& spec, uint32_t clone_index, uint64_t seed,
       vs_(spec.verify),
       rng_(Rng::Mix64(seed ^ 0x766572696679ULL)) {  // "verify"
   const bool writes = PatternWrites(spec.rw);
-  list_order_ = PatternIsRandom(spec.rw) && !spec.norandommap;
+  // fio keeps issue order when its random map guarantees one write per
+  // block per pass; tierbench's map does so for uniform, all-random IO of
+  // one write size (else blocks may overlap and the sorted log drops them).
+  list_order_ = PatternIsRandom(spec.rw) && !spec.norandommap &&
+                spec.random_distribution.IsUniform() &&
+                spec.percentage_random == 100 && spec.bs[1].split.empty() &&
+                spec.bs[1].min == spec.bs[1].max;
   log_writes_ = writes && vs_.do_verify;
   check_reads_ = spec.ioengine != "null";
   // fio's verify_header(): numberio is known only to a writing job with one

@@ -6,9 +6,10 @@
 //    writes (numberio = writes logged so far);
 //  - LogWrite() once the engine accepted it: the block goes into the write
 //    log (fio's log_io_piece(): only when do_verify=1). With a random map
-//    the log keeps issue order (fio's io_hist_list); otherwise it is sorted
-//    by file and offset and a newer write replaces the blocks it overlaps
-//    (fio's io_hist_tree);
+//    (uniform, all-random IO of one write size, so no block is written twice
+//    in a pass) the log keeps issue order (fio's io_hist_list); otherwise it
+//    is sorted by file and offset and a newer write replaces the blocks it
+//    overlaps (fio's io_hist_tree);
 //  - TakeBacklog() / TakePiece() when picking the next IO: a read of the
 //    oldest (or lowest) logged block, as fio's get_next_verify(); the
 //    backlog rule is fio's check_get_verify(): when the log holds a

@@ -187,6 +187,27 @@ TEST_F(VerifyRunTest, BacklogVerifiesDuringTheWrites) {
   EXPECT_EQ(j.dir[0].ios, 256u);
 }
 
+TEST_F(VerifyRunTest, RepeatedAndOverlappingWritesVerifyClean) {
+  const char* const kBodies[] = {
+      "rw=randwrite\nrandom_distribution=zipf:1.2\n",
+      "rw=randwrite\nbsrange=4k-16k\n",
+      "rw=randwrite\nbssplit=4k/50:8k/50\nnorandommap\n",
+      "rw=randwrite\npercentage_random=50\n",
+      "rw=randrw\nverify_backlog=4\nverify_backlog_batch=2\n",
+      "rw=write\nloops=2\nverify_interval=1k\nverify=md5\n",
+      "rw=randwrite\nioengine=libaio\niodepth=8\nverify_offset=100\n",
+      "rw=write\nverify=meta\nverify_pattern=0xaa555aa5%o\n",
+      "rw=randwrite\nverify=pattern\nverify_pattern=\"tierbench\"\n",
+  };
+  for (const char* body : kBodies) {
+    SCOPED_TRACE(body);
+    const JobResult j = Run(std::string("verify=crc32c\n") + body).jobs.at(0);
+    EXPECT_TRUE(j.error.empty()) << j.error;
+    EXPECT_EQ(j.verify_errors, 0u);
+    EXPECT_GT(j.verify_blocks, 0u);
+  }
+}
+
 TEST_F(VerifyRunTest, VerifyOnlyFindsDamageAtItsOffset) {
   ASSERT_TRUE(Run("rw=randwrite\nverify=crc32c\n").jobs.at(0).error.empty());
   EXPECT_EQ(Run("rw=randwrite\nverify=crc32c\nverify_only\n")
