@@ -365,7 +365,8 @@ void FinalizeVerifyOptions(JobDraft* draft, std::vector<std::string>* notices) {
         "writes in flight may hit one block and fail verification; "
         "fio's HOWTO advises against it");
   }
-  if (writes && v.do_verify && s.numjobs > 1) {
+  // fio warns when clones share a file (default files are per clone).
+  if (writes && v.do_verify && s.numjobs > 1 && !s.filename.empty()) {
     notices->push_back(where +
                        ": option 'verify': fio: multiple writers may "
                        "overwrite blocks that belong to other jobs. "

@@ -129,7 +129,11 @@ TEST_F(VerifyLoopTest, RandwriteVerifiesThenDamageIsFoundAtItsOffset) {
 
 // The layout proof: each tool verifies what the other wrote.
 TEST_F(VerifyLoopTest, FioAndTierbenchVerifyEachOthersBlocks) {
-  for (const std::string type : {"crc32c", "md5", "meta"}) {
+  // Types, and fio's verify_pattern / verify_offset forms (the value goes
+  // after "verify=").
+  for (const std::string type :
+       {"crc32c", "md5", "meta", "meta\nverify_pattern=0xaa555aa5",
+        "pattern\nverify_pattern=%o\"abc\"", "crc32c\nverify_offset=100"}) {
     SCOPED_TRACE(type);
     nlohmann::json j;
     std::string console;

@@ -131,6 +131,15 @@ TEST(VerifyOptionsTest, BadValuesNameFileLineOptionAndFix) {
   }
   EXPECT_TRUE(limited);
   EXPECT_TRUE(dump);
+  auto shared = [](const std::string& text) {
+    for (const std::string& n : ParseJobText(text, "t.fio", {}).notices) {
+      if (n.find("multiple writers") != std::string::npos) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(
+      shared("[a]\nfilename=/tmp/x\nrw=write\nnumjobs=2\nverify=crc32c\n"));
+  EXPECT_FALSE(shared("[a]\nsize=1M\nrw=write\nnumjobs=2\nverify=crc32c\n"));
 }
 
 class VerifyRunTest : public ::testing::Test {
