@@ -248,6 +248,15 @@ TEST_F(VerifyRunTest, VerifyOnlyFindsDamageAtItsOffset) {
   testing::internal::GetCapturedStderr();
   EXPECT_EQ(first.verify_errors, 1u);
   EXPECT_NE(first.error.find("offset 40960"), std::string::npos);
+  // verify_fatal stops the job even with continue_on_error=verify.
+  testing::internal::CaptureStderr();
+  const JobResult fatal =
+      Run("rw=write\nverify=crc32c\nverify_only\ncontinue_on_error=verify\n"
+          "verify_fatal=1\n")
+          .jobs.at(0);
+  testing::internal::GetCapturedStderr();
+  EXPECT_EQ(fatal.verify_errors, 1u);
+  EXPECT_FALSE(fatal.error.empty());
   // A read job with verify= checks what it reads.
   testing::internal::CaptureStderr();
   const JobResult reader = Run("rw=read\nverify=crc32c\n").jobs.at(0);
