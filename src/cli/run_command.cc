@@ -89,6 +89,7 @@ void Execute(const RunArgs& a, int* exit_code) {
   RunOptions options;
   options.destructive = a.destructive;
   options.progress = !a.quiet;
+  options.report_verify_failures = true;
   RunResult result = RunWorkload(workload, options);
   std::ostream& out = a.output.empty() ? std::cout : file;
   WriteRunReport(result, a.output_format, out);
@@ -96,6 +97,13 @@ void Execute(const RunArgs& a, int* exit_code) {
   if (!out) {
     throw SysError("Writing the report failed. File: " +
                    (a.output.empty() ? std::string("<stdout>") : a.output));
+  }
+  // verify= mismatches: the report is out (with verify_errors); exit 1.
+  for (const JobResult& job : result.jobs) {
+    if (job.verify_errors > 0 && !job.error.empty()) {
+      throw RunError("Data verification failed. Job: " + job.name +
+                     "; Error: " + job.error + "; Fix: " + job.error_fix);
+    }
   }
   *exit_code = kExitOk;
 }

@@ -165,6 +165,10 @@ json JobResultToJson(const JobResult& job) {
   j["iodepth_level"] = depth;
   if (job.steadystate.enabled)
     j["steadystate"] = SteadyStateJson(job.steadystate);
+  if (job.spec.verify.enabled()) {
+    j["verify_errors"] = job.verify_errors;
+    j["verify_blocks"] = job.verify_blocks;
+  }
   return j;
 }
 

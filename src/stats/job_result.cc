@@ -41,6 +41,8 @@ void JobResult::Merge(const JobResult& other) {
   ctx_switches += other.ctx_switches;
   syncs += other.syncs;
   end_fsyncs += other.end_fsyncs;
+  verify_errors += other.verify_errors;
+  verify_blocks += other.verify_blocks;
   for (size_t i = 0; i < std::size(depth_hist); ++i) {
     depth_hist[i] += other.depth_hist[i];
   }

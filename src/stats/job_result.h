@@ -63,6 +63,8 @@ struct JobResult {
   SteadyStateResult steadystate;  // enabled when ss_dur was set
   uint64_t syncs = 0;             // fsync=/fdatasync= syncs (fio's sync count)
   uint64_t end_fsyncs = 0;        // files synced by end_fsync=1
+  uint64_t verify_errors = 0;     // verify=: bad block intervals found
+  uint64_t verify_blocks = 0;     // verify=: blocks read back and checked
 
   // IOPS and bytes/s of a direction over runtime_ns (0 when runtime is 0).
   double Iops(IoDir d) const;

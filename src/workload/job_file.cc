@@ -20,6 +20,7 @@
 #include "workload/job_file_options.h"
 #include "workload/job_file_rate.h"
 #include "workload/job_file_subst.h"
+#include "workload/job_file_verify.h"
 
 namespace tierbench {
 
@@ -407,6 +408,7 @@ void FinalizeJob(JobDraft* d, std::vector<std::string>* notices) {
                      "add runtime=<seconds> or pass --runtime");
   }
   FinalizeRateOptions(d, notices);
+  FinalizeVerifyOptions(d, notices);
 }
 
 Workload Finish(JobFileParser& parser, Workload out,

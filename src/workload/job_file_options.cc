@@ -13,6 +13,7 @@
 #include "util/strings.h"
 #include "util/units.h"
 #include "workload/job_file_rate.h"
+#include "workload/job_file_verify.h"
 
 namespace tierbench {
 namespace {
@@ -689,6 +690,7 @@ void ApplyJobOption(const OptionLine& line, JobDraft* draft,
     return;
   }
   if (ApplyRateOption(line, draft, notices)) return;
+  if (ApplyVerifyOption(line, draft, notices)) return;
   for (const IgnoredOption& ignored : kIgnored) {
     if (line.name != ignored.name) continue;
     notices->push_back(line.where + ": option '" + std::string(line.name) +

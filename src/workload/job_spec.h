@@ -18,6 +18,7 @@
 #include "stats/steady_state.h"
 #include "util/io_dir.h"
 #include "workload/distribution_spec.h"
+#include "workload/verify_spec.h"
 
 namespace tierbench {
 
@@ -127,6 +128,7 @@ struct JobSpec {
   // is the trace's own file and `filename` is empty until the runner loads
   // the trace.
   bool replay_redirected = false;
+  VerifySpec verify;  // verify= and friends (workload/verify_spec.h)
 };
 
 // The largest block size a job uses in either direction (bs=, bsrange=,

@@ -1,5 +1,6 @@
 #include "workload/job_thread.h"
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -131,6 +132,9 @@ JobThread::JobThread(const JobSpec& spec, uint32_t clone_index,
                      ? UINT64_MAX
                      : std::max(pass_budget_ * loops, total_target_);
 
+  if (spec.verify.enabled()) {
+    verifier_ = std::make_unique<Verifier>(spec, clone_index, seed_, depth_);
+  }
   if (!spec.write_iolog.empty()) {
     std::vector<std::string> paths;
     for (const Slot& slot : files_) paths.push_back(slot.path);
@@ -252,12 +256,14 @@ void JobThread::Fill() {
     uint64_t offset;
     uint32_t length;
     size_t file;
+    bool verify = false;
     if (has_held_) {
       dir = held_dir_;
       offset = held_offset_;
       length = held_length_;
       file = held_file_;
-    } else if (!NextIo(&dir, &offset, &length, &file)) {
+      verify = held_verify_;
+    } else if (!DrawIo(&dir, &offset, &length, &file, &verify)) {
       issuing_ = false;
       return;
     } else if (sync_due_) {
@@ -268,10 +274,11 @@ void JobThread::Fill() {
       if (engine_failed_) return;
       if (fsync_due_ && SyncFile(sync_file_, false)) ++syncs_;
       if (fdatasync_due_ && SyncFile(sync_file_, true)) ++syncs_;
-      if (!PaceReplay(file)) return;
-    } else if (!PaceReplay(file)) {
+      if (!verify && !PaceReplay(file)) return;
+    } else if (!verify && !PaceReplay(file)) {
       return;
     }
+    held_verify_ = verify;
     RatePacer& pacer = pacers_[static_cast<int>(dir)];
     const uint64_t due = pacer.limited() ? rate_epoch_ns_ + pacer.due_ns() : 0;
     if (pacer.limited() && NowNs() < due) {
@@ -290,6 +297,7 @@ void JobThread::Fill() {
     req->fd = files_[file].fd;
     req_file_[req->index] = file;
     req->start_ns = NowNs();
+    if (verifier_ && dir == IoDir::kWrite) verifier_->FillWrite(req);
     QueueResult qr;
     Status s = engine_->Queue(req, &qr);
     if (!s.ok()) {
@@ -305,6 +313,14 @@ void JobThread::Fill() {
       return;
     }
     free_.pop_back();
+    if (verifier_) {
+      if (dir == IoDir::kWrite) {
+        verifier_->LogWrite(*req, file);
+      } else if (verify) {
+        verifier_->MarkVerifyRead(req->index);
+      }
+      if (!verify) last_dir_ = dir;
+    }
     // The IO was accepted: book it on the schedule (fio undoes BUSY ones).
     sched_ns_[req->index] = due;
     pacer.Issued(length);
@@ -330,6 +346,70 @@ void JobThread::Fill() {
   }
 }
 
+bool JobThread::DrawIo(IoDir* dir, uint64_t* offset, uint32_t* length,
+                       size_t* file, bool* verify) {
+  *verify = false;
+  if (!verifier_) return NextIo(dir, offset, length, file);
+  const bool dry = spec_.verify.verify_only && PatternWrites(spec_.rw);
+  while (issuing_) {
+    if (verify_phase_) {
+      if (verifier_->TakePiece(file, offset, length)) {
+        *dir = IoDir::kRead;
+        *verify = true;
+        return true;
+      }
+      verify_phase_ = false;
+      verify_phase_done_ = true;
+    }
+    if (verifier_->TakeBacklog(last_dir_, file, offset, length)) {
+      *dir = IoDir::kRead;
+      *verify = true;
+      return true;
+    }
+    if (NextIo(dir, offset, length, file)) {
+      if (!dry) return true;
+      // verify_only: fio's do_dry_run() logs the writes without doing IO.
+      if (*dir == IoDir::kWrite)
+        verifier_->LogDryWrite(*file, *offset, *length);
+      continue;
+    }
+    if (!verify_phase_due_) return false;
+    verify_phase_due_ = false;
+    if (!StartVerifyPhase()) return false;
+    verify_phase_ = true;
+  }
+  return false;
+}
+
+bool JobThread::StartVerifyPhase() {
+  Drain();
+  if (engine_failed_ || !result_.error.empty()) return false;
+  // fio's do_verify(): sync the files and invalidate their cached pages so
+  // the reads come from the device.
+  for (size_t f = 0; f < files_.size(); ++f) {
+    if (files_[f].fd < 0) continue;
+    if (!spec_.direct && !SyncFile(f, false)) return false;
+    (void)posix_fadvise(files_[f].fd, 0, 0, POSIX_FADV_DONTNEED);
+  }
+  return true;
+}
+
+void JobThread::VerifyFailed() {
+  const VerifySpec& v = spec_.verify;
+  if (v.continue_on_error && !v.fatal && issuing_) return;  // counted only
+  if (!result_.error.empty()) {
+    issuing_ = false;
+    return;
+  }
+  result_.error_fix =
+      "the data read back differs from what was written; check the device "
+      "and its cache (dmesg), and that no other writer shares the region";
+  const uint64_t n = verifier_->errors();
+  Fail("verify failed, err=84 (EILSEQ), " + std::to_string(n) +
+       " bad block interval" + (n == 1 ? "" : "s") +
+       "; first: " + verifier_->first_failure());
+}
+
 void JobThread::Think(RatePacer* pacer) {
   Drain();
   const uint64_t sleep_start = NowNs();
@@ -341,7 +421,15 @@ bool JobThread::NextIo(IoDir* dir, uint64_t* offset, uint32_t* length,
                        size_t* file) {
   // At most one pass ends per call: a fresh pass always yields an IO.
   for (int round = 0; round < 2; ++round) {
-    if (PassDone() && !StartNextPass()) return false;
+    if (PassDone()) {
+      // verify=: the write pass is followed by its verify phase first.
+      if (verifier_ && !verify_phase_done_ && verifier_->PhaseWanted()) {
+        verify_phase_due_ = true;
+        return false;
+      }
+      verify_phase_done_ = false;
+      if (!StartNextPass()) return false;
+    }
     for (size_t attempt = 0; attempt < files_.size(); ++attempt) {
       const size_t f = PickFile();
       if (files_[f].source->Next(dir, offset, length)) {
@@ -467,6 +555,11 @@ void JobThread::Reap(uint32_t min, uint64_t timeout_ns) {
 void JobThread::Complete(IoRequest* req, uint64_t now) {
   const int d = static_cast<int>(req->dir);
   free_.push_back(req);
+  if (verifier_ && verifier_->Complete(
+                       req, files_[req_file_[req->index]].path,
+                       req->result == static_cast<int64_t>(req->length)) > 0) {
+    VerifyFailed();
+  }
   if (req->result != static_cast<int64_t>(req->length)) {
     ++stats_[d].errors;
     std::string what =
@@ -632,6 +725,11 @@ void JobThread::EndMeasurement(uint64_t now) {
   for (int d = 0; d < kNumDirs; ++d) result_.dir[d] = std::move(stats_[d]);
   result_.syncs = syncs_;
   result_.end_fsyncs = end_fsyncs_;
+  if (verifier_) {
+    result_.verify_errors = verifier_->errors();
+    result_.verify_blocks = verifier_->blocks_verified();
+    if (verifier_->errors() > 0 && result_.error.empty()) VerifyFailed();
+  }
   std::copy(std::begin(depth_hist_), std::end(depth_hist_),
             std::begin(result_.depth_hist));
 }

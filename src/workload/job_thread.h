@@ -65,6 +65,7 @@
 #include "workload/iolog_writer.h"
 #include "workload/job_spec.h"
 #include "workload/rate_pacer.h"
+#include "workload/verifier.h"
 
 namespace tierbench {
 
@@ -138,6 +139,17 @@ class JobThread {
   // Draws the next IO from the file chosen by file_service_type, keeping
   // io_size, loops and number_ios; false when the clone has issued all.
   bool NextIo(IoDir* dir, uint64_t* offset, uint32_t* length, size_t* file);
+  // verify=: the next IO, a verify read (*verify) when one is due (backlog,
+  // or the verify phase after a write pass), else NextIo(); verify_only
+  // writes are logged, not issued. Without verify it is NextIo().
+  bool DrawIo(IoDir* dir, uint64_t* offset, uint32_t* length, size_t* file,
+              bool* verify);
+  // Drains, syncs and drops the files' cached pages before the verify
+  // phase (fio's do_verify()); false when the clone failed meanwhile.
+  bool StartVerifyPhase();
+  // A verify read found bad data: the job fails unless
+  // continue_on_error=verify (and not verify_fatal).
+  void VerifyFailed();
   // The file of the next IO (one not exhausted).
   size_t PickFile();
   // The current pass is over: its bytes, number_ios, or every file done.
@@ -187,6 +199,12 @@ class JobThread {
   const JobSpec& spec_;
   std::unique_ptr<IoEngine> engine_;
   std::unique_ptr<IologWriter> iolog_;  // write_iolog=, or null
+  std::unique_ptr<Verifier> verifier_;  // verify=, or null
+  bool verify_phase_ = false;           // reading back the write log
+  bool verify_phase_due_ = false;       // a pass ended; the phase comes next
+  bool verify_phase_done_ = false;      // this pass's phase is over
+  bool held_verify_ = false;            // the held IO is a verify read
+  IoDir last_dir_ = IoDir::kRead;  // of the last pattern IO (fio last_ddir)
   std::vector<Slot> files_;
   uint64_t seed_ = 0;
   size_t current_file_ = 0;

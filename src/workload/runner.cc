@@ -364,6 +364,8 @@ RunResult RunWorkload(const Workload& workload, const RunOptions& options) {
     }
     for (const JobThread* t : set) {
       if (!t->result().error.empty()) {
+        if (options.report_verify_failures && t->result().verify_errors > 0)
+          continue;
         throw RunError("IO failed during the run. " + JobLabel(t->spec()) +
                        "; Error: " + t->result().error + "; Fix: " +
                        (t->result().error_fix.empty()

@@ -32,6 +32,10 @@ struct RunOptions {
   bool destructive = false;    // permit writes to block devices
   bool progress = true;        // live progress line when stderr is a tty
   std::string progress_label;  // shown before the progress fields
+  // A job that failed only by verify= mismatches does not stop the run:
+  // its result carries the error and verify_errors, and the caller reports
+  // it (tierbench run prints the report, then exits 1, as fio does).
+  bool report_verify_failures = false;
 };
 
 RunResult RunWorkload(const Workload& workload, const RunOptions& options);

@@ -13,4 +13,6 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/workload_job_options_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/workload_job_files_run_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/workload_fio_examples_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/workload_verify_block_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/workload_verify_run_test.cc
 )
