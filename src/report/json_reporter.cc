@@ -204,7 +204,9 @@ json RunResultToJson(const RunResult& r, int64_t timestamp) {
   json jobs = json::array();
   for (const JobResult& job : r.jobs) jobs.push_back(JobResultToJson(job));
   // 2: per-direction sched_lat_ns and the per-job steadystate object.
-  return {{"schema_version", 2},
+  // 3: majf, minf, iodepth_submit/complete, latency_*, short_ios and
+  // drop_ios; total_ios counts issued IOs (fio's meaning).
+  return {{"schema_version", 3},
           {"tool", "tierbench"},
           {"version", TIERBENCH_VERSION},
           {"timestamp", timestamp},

@@ -2,7 +2,7 @@
 // show_thread_status_json) with tierbench's additions (unit, series,
 // latency_buckets, error_message). Field by field in README ("JSON output").
 //
-// Top level: {"schema_version": 2, "tool": "tierbench", "version",
+// Top level: {"schema_version": 3, "tool": "tierbench", "version",
 // "timestamp" (Unix seconds), "wall_ms", "notices": [...], "jobs": [...]}.
 // Each job: jobname, groupid, jobs, unit, error (0/1 as fio's error field),
 // error_message, job_runtime (ms), "job options" {...}, read {...},

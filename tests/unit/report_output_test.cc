@@ -273,7 +273,7 @@ TEST(ReportOutputTest, CsvHeaderIsTheColumnList) {
 
 TEST(ReportOutputTest, JsonFields) {
   const nlohmann::json doc = RunResultToJson(SampleRun(), 1700000000);
-  EXPECT_EQ(doc["schema_version"], 2);
+  EXPECT_EQ(doc["schema_version"], 3);
   EXPECT_EQ(doc["tool"], "tierbench");
   EXPECT_EQ(doc["timestamp"], 1700000000);
   ASSERT_EQ(doc["jobs"].size(), 5u);
