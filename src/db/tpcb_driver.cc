@@ -639,8 +639,7 @@ class Worker {
   std::string first_error_;
   uint64_t end_ns_ = 0;
   double usr_sec_ = 0;
-  uint64_t majf_ = 0;  // page faults of the worker thread
-  uint64_t minf_ = 0;
+  uint64_t majf_ = 0, minf_ = 0;  // page faults of the worker thread
   double sys_sec_ = 0;
   uint64_t ctx_ = 0;
 };
