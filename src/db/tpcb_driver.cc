@@ -140,6 +140,8 @@ class Worker {
     sys_sec_ = static_cast<double>(ru.ru_stime.tv_sec) +
                static_cast<double>(ru.ru_stime.tv_usec) / 1e6;
     ctx_ = static_cast<uint64_t>(ru.ru_nvcsw + ru.ru_nivcsw);
+    majf_ = static_cast<uint64_t>(ru.ru_majflt);
+    minf_ = static_cast<uint64_t>(ru.ru_minflt);
     end_ns_ = NowNs();
     std::lock_guard<std::mutex> lock(shared_->mu);
     ++shared_->finished;
@@ -157,6 +159,8 @@ class Worker {
   const std::string& first_error() const { return first_error_; }
   uint64_t end_ns() const { return end_ns_; }
   double usr_sec() const { return usr_sec_; }
+  uint64_t majf() const { return majf_; }
+  uint64_t minf() const { return minf_; }
   double sys_sec() const { return sys_sec_; }
   uint64_t ctx() const { return ctx_; }
 
@@ -635,6 +639,7 @@ class Worker {
   std::string first_error_;
   uint64_t end_ns_ = 0;
   double usr_sec_ = 0;
+  uint64_t majf_ = 0, minf_ = 0;  // page faults of the worker thread
   double sys_sec_ = 0;
   uint64_t ctx_ = 0;
 };
@@ -776,6 +781,8 @@ TpcbRunResult RunTpcb(const TpcbDriverConfig& cfg) {
     job.usr_cpu_sec += w->usr_sec();
     job.sys_cpu_sec += w->sys_sec();
     job.ctx_switches += w->ctx();
+    job.majf += w->majf();
+    job.minf += w->minf();
   }
   d.errors = out.failed;
   out.transactions = d.ios;

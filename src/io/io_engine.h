@@ -8,6 +8,10 @@
 //   Cleanup() once (also called by the destructor).
 // Synchronous engines (psync, null) complete inside Queue() and return
 // kCompleted; the caller then records the completion itself.
+// Every engine counts its submit and reap batches in batch_counts() (fio's
+// "submit" / "complete" distributions, io/io_batch_counts.h): asynchronous
+// engines per io_submit()/io_getevents() call, synchronous ones 1 and 1
+// per IO, as fio's td_io_queue() does for engines without ->commit.
 //
 // Engines are registered by name in EngineRegistry (io/engine_registry.h) and
 // found by the job's ioengine= value. Instances are not thread-safe: one per
@@ -20,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "io/io_batch_counts.h"
 #include "util/io_dir.h"
 #include "util/status.h"
 
@@ -69,6 +74,13 @@ class IoEngine {
 
   // Releases kernel resources. Safe to call twice.
   virtual void Cleanup() = 0;
+
+  // The submit/complete batch sizes counted so far (see above); the owner
+  // may Clear() them.
+  IoBatchCounts& batch_counts() { return batch_counts_; }
+
+ protected:
+  IoBatchCounts batch_counts_;
 };
 
 }  // namespace tierbench

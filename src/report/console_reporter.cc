@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <map>
 #include <string>
 #include <vector>
@@ -13,6 +14,19 @@ namespace tierbench {
 namespace {
 
 constexpr int kSigFigs = 4;  // fio's default sig_figs
+
+// fio's "latency" line shows its latency_target settings; tierbench has no
+// latency_target= (the option is refused), which is fio's default: no
+// target, no window, percentile 100, and the depth stays at iodepth.
+constexpr unsigned long long kLatencyTargetUs = 0;
+constexpr unsigned long long kLatencyWindowUs = 0;
+constexpr double kLatencyPercentile = 100.0;
+
+// The group's aggregate bandwidth per direction in bytes/s, fio's
+// group_run_stats.agg: the group's bytes over its longest runtime in ms.
+struct GroupAgg {
+  uint64_t bytes_per_sec[kNumDirs] = {0, 0};
+};
 
 // printf into a std::string.
 template <typename... Args>
@@ -99,11 +113,12 @@ void PercentileLines(const char* name, const LatencyHistogram& h,
 }
 
 // The "   bw (  KiB/s): ..." and "   iops        : ..." lines.
-void PerSecondLines(const JobResult& j, const DirectionStats& s,
+void PerSecondLines(const JobResult& j, const DirectionStats& s, uint64_t agg,
                     std::ostream& out) {
   if (!IsTx(j)) {
     RunningStat bw = s.series.BandwidthStat(j.runtime_ns);
     if (bw.count() > 0) {
+      const double per = FioPercentOfGroup(bw.mean() / 1024.0, agg);
       double div = 1024.0;
       const char* unit = "KiB";
       if (bw.mean() / div > 1024.0 * 1024.0) {  // fio: mean > kb_base^2 KiB/s
@@ -111,10 +126,10 @@ void PerSecondLines(const JobResult& j, const DirectionStats& s,
         unit = "MiB";
       }
       out << Fmt(
-          "   bw (%5s/s): min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, "
-          "samples=%llu\n",
+          "   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, "
+          "stdev=%5.02f, samples=%llu\n",
           unit, static_cast<unsigned long long>(Round(bw.min() / div)),
-          static_cast<unsigned long long>(Round(bw.max() / div)),
+          static_cast<unsigned long long>(Round(bw.max() / div)), per,
           bw.mean() / div, bw.stddev() / div,
           static_cast<unsigned long long>(bw.count()));
     }
@@ -130,7 +145,8 @@ void PerSecondLines(const JobResult& j, const DirectionStats& s,
       iops.stddev(), static_cast<unsigned long long>(iops.count()));
 }
 
-void DirectionBlock(const JobResult& j, IoDir d, std::ostream& out) {
+void DirectionBlock(const JobResult& j, IoDir d, const GroupAgg& agg,
+                    std::ostream& out) {
   const DirectionStats& s = j.dir[static_cast<int>(d)];
   const uint64_t runtime_ms =
       Round(static_cast<double>(j.runtime_ns) / kNsPerMs);
@@ -158,7 +174,7 @@ void DirectionBlock(const JobResult& j, IoDir d, std::ostream& out) {
   LatencyLine("sched_lat", s.sched_lat, out);
   PercentileLines(IsTx(j) ? "lat" : "clat", MainHist(j, s), out);
   PercentileLines("sched_lat", s.sched_lat_hist, out);
-  PerSecondLines(j, s, out);
+  PerSecondLines(j, s, agg.bytes_per_sec[static_cast<int>(d)], out);
 }
 
 // fio's show_lat(): one line per unit, five entries per line.
@@ -197,22 +213,55 @@ void DistributionLines(const JobResult& j, std::ostream& out) {
   }
 }
 
-void JobBlock(const JobResult& j, std::ostream& out) {
+// fio's lines under "IO depths": submit and complete batch sizes, issued
+// counts, latency_target settings (show_thread_status_normal).
+void BatchLines(const JobResult& j, std::ostream& out) {
+  out << FioBatchLine("submit", j.submit_hist) << '\n';
+  out << FioBatchLine("complete", j.complete_hist) << '\n';
+  // Columns read, write, trim, sync: tierbench has no trim; its engines
+  // never drop IOs (fio's net engine over UDP does).
+  const DirectionStats& r = j.dir[static_cast<int>(IoDir::kRead)];
+  const DirectionStats& w = j.dir[static_cast<int>(IoDir::kWrite)];
+  out << Fmt(
+      "     issued rwts: total=%llu,%llu,0,%llu short=%llu,%llu,0,0 "
+      "dropped=0,0,0,0\n",
+      static_cast<unsigned long long>(r.issued),
+      static_cast<unsigned long long>(w.issued),
+      static_cast<unsigned long long>(j.issued_syncs),
+      static_cast<unsigned long long>(r.short_ios),
+      static_cast<unsigned long long>(w.short_ios));
+  out << Fmt(
+      "     latency   : target=%llu, window=%llu, percentile=%.2f%%, "
+      "depth=%u\n",
+      kLatencyTargetUs, kLatencyWindowUs, kLatencyPercentile,
+      std::max<uint32_t>(1, j.spec.iodepth));
+}
+
+void JobBlock(const JobResult& j, const GroupAgg& agg, std::ostream& out) {
   out << j.name << Fmt(": (groupid=%d, jobs=%u): ", j.group_id, j.jobs);
-  out << (j.error.empty() ? "err= 0" : "err= 1: " + j.error) << '\n';
+  if (!j.error.empty()) {
+    out << "err= 1: " << j.error << '\n';
+  } else if (j.pid != 0) {
+    out << Fmt("err= 0: pid=%d: ", j.pid) << FioCtime(j.end_time) << '\n';
+  } else {
+    out << "err= 0\n";
+  }
   for (int d = 0; d < kNumDirs; ++d) {
     if (j.dir[d].ios > 0 || j.dir[d].errors > 0) {
-      DirectionBlock(j, static_cast<IoDir>(d), out);
+      DirectionBlock(j, static_cast<IoDir>(d), agg, out);
     }
   }
   DistributionLines(j, out);
   const double thread_sec = static_cast<double>(j.runtime_ns) / kNsPerSec *
                             std::max<uint32_t>(1, j.jobs);
   if (thread_sec > 0) {
-    out << Fmt("  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%llu\n",
-               j.usr_cpu_sec / thread_sec * 100.0,
-               j.sys_cpu_sec / thread_sec * 100.0,
-               static_cast<unsigned long long>(j.ctx_switches));
+    out << Fmt(
+        "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%llu, majf=%llu, "
+        "minf=%llu\n",
+        j.usr_cpu_sec / thread_sec * 100.0, j.sys_cpu_sec / thread_sec * 100.0,
+        static_cast<unsigned long long>(j.ctx_switches),
+        static_cast<unsigned long long>(j.majf),
+        static_cast<unsigned long long>(j.minf));
   }
   uint64_t depth_total = 0;
   for (uint64_t c : j.depth_hist) depth_total += c;
@@ -225,6 +274,7 @@ void JobBlock(const JobResult& j, std::ostream& out) {
                      static_cast<double>(depth_total));
     }
     out << '\n';
+    BatchLines(j, out);
   }
   if (j.steadystate.enabled) {  // fio's show_ss_normal()
     const SteadyStateResult& ss = j.steadystate;
@@ -335,13 +385,59 @@ std::string FioNum2Str(uint64_t num, int maxlen, bool pow2,
          prefix[post] + unit;
 }
 
+std::string FioCtime(int64_t unix_seconds) {
+  const time_t t = static_cast<time_t>(unix_seconds);
+  tm local;
+  localtime_r(&t, &local);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &local);
+  return buf;
+}
+
+double FioPercentOfGroup(double mean_kib_per_sec,
+                         uint64_t group_bytes_per_sec) {
+  if (group_bytes_per_sec <= 1024) return 100.0;
+  // fio passes the mean as an int (KiB/s).
+  const double p = static_cast<double>(static_cast<int64_t>(mean_kib_per_sec)) *
+                   100.0 / (static_cast<double>(group_bytes_per_sec) / 1024.0);
+  return std::min(p, 100.0);
+}
+
+std::string FioBatchLine(const std::string& name, const uint64_t hist[7]) {
+  uint64_t total = 0;
+  for (int i = 0; i < 7; ++i) total += hist[i];
+  static const char* kLabels[] = {"0", "4", "8", "16", "32", "64", ">=64"};
+  std::string line = Fmt("     %-10s: ", name.c_str());
+  for (int i = 0; i < 7; ++i) {
+    // fio's stat_calc_dist(): a non-empty bucket shows at least 0.1%.
+    double pct = total ? 100.0 * static_cast<double>(hist[i]) /
+                             static_cast<double>(total)
+                       : 0.0;
+    if (pct < 0.1 && hist[i] != 0) pct = 0.1;
+    line += Fmt("%s%s=%3.1f%%", i ? ", " : "", kLabels[i], pct);
+  }
+  return line;
+}
+
 void WriteConsoleReport(const RunResult& r, std::ostream& out) {
   for (const std::string& n : r.notices) out << "note: " << n << '\n';
   std::map<int, std::vector<const JobResult*>> groups;
-  for (const JobResult& j : r.jobs) {
-    JobBlock(j, out);
-    groups[j.group_id].push_back(&j);
+  for (const JobResult& j : r.jobs) groups[j.group_id].push_back(&j);
+  // fio's rs->agg: bytes * 1000 / the longest runtime (ms) per direction.
+  std::map<int, GroupAgg> aggs;
+  for (const auto& [group, jobs] : groups) {
+    for (int d = 0; d < kNumDirs; ++d) {
+      uint64_t bytes = 0, run_ms = 0;
+      for (const JobResult* j : jobs) {
+        if (j->dir[d].ios == 0) continue;
+        bytes += j->dir[d].bytes;
+        run_ms = std::max(run_ms,
+                          Round(static_cast<double>(j->runtime_ns) / kNsPerMs));
+      }
+      if (run_ms > 0) aggs[group].bytes_per_sec[d] = bytes * 1000 / run_ms;
+    }
   }
+  for (const JobResult& j : r.jobs) JobBlock(j, aggs[j.group_id], out);
   for (const auto& [group, jobs] : groups) GroupBlock(group, jobs, out);
 }
 

@@ -1,5 +1,6 @@
 #include "report/json_reporter.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -50,7 +51,10 @@ json DirectionJson(const JobResult& job, IoDir d) {
       {"bw", Round(bw / 1024)},
       {"iops", job.Iops(d)},
       {"runtime", Round(static_cast<double>(job.runtime_ns) / kNsPerMs)},
-      {"total_ios", s.ios},
+      // fio: IOs issued after ramp_time; a transaction is issued once.
+      {"total_ios", tx ? s.ios : s.issued},
+      {"short_ios", s.short_ios},
+      {"drop_ios", 0},  // only fio's net engine (UDP) drops IOs
       {"errors", s.errors},
       {"slat_ns", LatencyJson(s.slat, nullptr)},
       {"clat_ns", LatencyJson(s.clat, &s.clat_hist)},
@@ -131,6 +135,23 @@ json SteadyStateJson(const SteadyStateResult& ss) {
             {"bw", ss.bw}}}};
 }
 
+// fio's "iodepth_submit" / "iodepth_complete": percent of the calls per
+// batch size, keys "0", "4", ..., "64", ">=64" (stat_calc_dist).
+json BatchJson(const uint64_t hist[7]) {
+  static const char* kKeys[] = {"0", "4", "8", "16", "32", "64", ">=64"};
+  uint64_t total = 0;
+  for (int i = 0; i < 7; ++i) total += hist[i];
+  json out = json::object();
+  for (int i = 0; i < 7; ++i) {
+    double pct = total ? 100.0 * static_cast<double>(hist[i]) /
+                             static_cast<double>(total)
+                       : 0.0;
+    if (pct < 0.1 && hist[i] != 0) pct = 0.1;
+    out[kKeys[i]] = pct;
+  }
+  return out;
+}
+
 }  // namespace
 
 json JobResultToJson(const JobResult& job) {
@@ -152,6 +173,8 @@ json JobResultToJson(const JobResult& job) {
       {"usr_cpu_sec", job.usr_cpu_sec},
       {"sys_cpu_sec", job.sys_cpu_sec},
       {"ctx", job.ctx_switches},
+      {"majf", job.majf},
+      {"minf", job.minf},
   };
   static const char* kDepths[] = {"1", "2", "4", "8", "16", "32", ">=64"};
   uint64_t total = 0;
@@ -163,6 +186,15 @@ json JobResultToJson(const JobResult& job) {
                               : 0.0;
   }
   j["iodepth_level"] = depth;
+  if (job.unit != "tx") {
+    j["iodepth_submit"] = BatchJson(job.submit_hist);
+    j["iodepth_complete"] = BatchJson(job.complete_hist);
+    // fio's latency_target settings: tierbench has none (fio's defaults).
+    j["latency_depth"] = std::max<uint32_t>(1, job.spec.iodepth);
+    j["latency_target"] = 0;
+    j["latency_percentile"] = 100.0;
+    j["latency_window"] = 0;
+  }
   if (job.steadystate.enabled)
     j["steadystate"] = SteadyStateJson(job.steadystate);
   if (job.spec.verify.enabled()) {
@@ -176,7 +208,9 @@ json RunResultToJson(const RunResult& r, int64_t timestamp) {
   json jobs = json::array();
   for (const JobResult& job : r.jobs) jobs.push_back(JobResultToJson(job));
   // 2: per-direction sched_lat_ns and the per-job steadystate object.
-  return {{"schema_version", 2},
+  // 3: majf, minf, iodepth_submit/complete, latency_*, short_ios and
+  // drop_ios; total_ios counts issued IOs (fio's meaning).
+  return {{"schema_version", 3},
           {"tool", "tierbench"},
           {"version", TIERBENCH_VERSION},
           {"timestamp", timestamp},

@@ -2,14 +2,18 @@
 // show_thread_status_json) with tierbench's additions (unit, series,
 // latency_buckets, error_message). Field by field in README ("JSON output").
 //
-// Top level: {"schema_version": 2, "tool": "tierbench", "version",
+// Top level: {"schema_version": 3, "tool": "tierbench", "version",
 // "timestamp" (Unix seconds), "wall_ms", "notices": [...], "jobs": [...]}.
 // Each job: jobname, groupid, jobs, unit, error (0/1 as fio's error field),
 // error_message, job_runtime (ms), "job options" {...}, read {...},
 // write {...}, usr_cpu / sys_cpu (% of the job threads' wall time),
-// usr_cpu_sec, sys_cpu_sec, ctx, iodepth_level {"1": %, ..., ">=64": %}.
+// usr_cpu_sec, sys_cpu_sec, ctx, majf, minf, iodepth_level {"1": %, ...,
+// ">=64": %}; for IO jobs also iodepth_submit / iodepth_complete {"0": %,
+// "4": %, ..., "64": %, ">=64": %} and latency_depth, latency_target,
+// latency_percentile, latency_window (fio's defaults: no latency target).
 // Per direction: io_bytes, io_kbytes, bw_bytes, bw (KiB/s), iops,
-// runtime (ms), total_ios, errors, slat_ns / clat_ns / lat_ns {min, max,
+// runtime (ms), total_ios (issued after ramp; transactions for "tx"),
+// short_ios, drop_ios (always 0), errors, slat_ns / clat_ns / lat_ns {min, max,
 // mean, stddev, N [, percentile {"99.000000": ns}]}, iops_* and bw_*
 // (per complete second; bw in KiB/s), latency_buckets [{upper_ns, fraction}]
 // and series [{t, ios, bytes}].

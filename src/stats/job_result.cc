@@ -10,6 +10,8 @@ void DirectionStats::Merge(const DirectionStats& other) {
   ios += other.ios;
   bytes += other.bytes;
   errors += other.errors;
+  issued += other.issued;
+  short_ios += other.short_ios;
   slat.Merge(other.slat);
   clat.Merge(other.clat);
   lat.Merge(other.lat);
@@ -39,12 +41,19 @@ void JobResult::Merge(const JobResult& other) {
   usr_cpu_sec += other.usr_cpu_sec;
   sys_cpu_sec += other.sys_cpu_sec;
   ctx_switches += other.ctx_switches;
+  majf += other.majf;
+  minf += other.minf;
+  if (pid == 0) pid = other.pid;
+  end_time = std::max(end_time, other.end_time);
   syncs += other.syncs;
+  issued_syncs += other.issued_syncs;
   end_fsyncs += other.end_fsyncs;
   verify_errors += other.verify_errors;
   verify_blocks += other.verify_blocks;
   for (size_t i = 0; i < std::size(depth_hist); ++i) {
     depth_hist[i] += other.depth_hist[i];
+    submit_hist[i] += other.submit_hist[i];
+    complete_hist[i] += other.complete_hist[i];
   }
   if (!steadystate.enabled) steadystate = other.steadystate;
   if (error_fix.empty()) error_fix = other.error_fix;

@@ -32,9 +32,14 @@ struct DirectionStats {
   uint64_t ios = 0;
   uint64_t bytes = 0;
   uint64_t errors = 0;  // completions with result < 0 or short
-  RunningStat slat;     // ns
-  RunningStat clat;     // ns
-  RunningStat lat;      // ns
+  // IOs handed to the engine after ramp_time (fio's total_io_u, the
+  // "issued rwts: total=" count), and completions that moved fewer bytes
+  // than asked (fio's short_io_u; tierbench fails the job on them).
+  uint64_t issued = 0;
+  uint64_t short_ios = 0;
+  RunningStat slat;  // ns
+  RunningStat clat;  // ns
+  RunningStat lat;   // ns
   LatencyHistogram clat_hist;
   LatencyHistogram lat_hist;
   RunningStat sched_lat;  // ns; rated jobs only
@@ -55,13 +60,25 @@ struct JobResult {
   double usr_cpu_sec = 0;   // CPU time of the job threads
   double sys_cpu_sec = 0;
   uint64_t ctx_switches = 0;
+  uint64_t majf = 0;  // major / minor page faults of the job threads
+  uint64_t minf = 0;  // (getrusage(RUSAGE_THREAD) deltas, as fio)
+  // Thread id of the (first) job thread, fio's "pid=" (0: not an IO job
+  // thread), and the Unix time (s) its job ended, fio's report date.
+  int pid = 0;
+  int64_t end_time = 0;
   // IO depth when each IO was submitted: counts for depths 1,2,4,8,16,32,>=64
   // (fio's "IO depths" line).
   uint64_t depth_hist[7] = {0, 0, 0, 0, 0, 0, 0};
+  // IOs per submit call and per reap, fio's "submit" / "complete" lines:
+  // counts for batches of 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64 IOs
+  // (io/io_batch_counts.h).
+  uint64_t submit_hist[7] = {0, 0, 0, 0, 0, 0, 0};
+  uint64_t complete_hist[7] = {0, 0, 0, 0, 0, 0, 0};
   std::string error;      // empty when the job succeeded
   std::string error_fix;  // how to fix `error`, when the job knows better
   SteadyStateResult steadystate;  // enabled when ss_dur was set
   uint64_t syncs = 0;             // fsync=/fdatasync= syncs (fio's sync count)
+  uint64_t issued_syncs = 0;      // of them after ramp_time ("issued rwts")
   uint64_t end_fsyncs = 0;        // files synced by end_fsync=1
   uint64_t verify_errors = 0;     // verify=: bad block intervals found
   uint64_t verify_blocks = 0;     // verify=: blocks read back and checked
@@ -71,7 +88,8 @@ struct JobResult {
   double BytesPerSec(IoDir d) const;
 
   // Merges `other` into this (group_reporting): directions merged, jobs
-  // summed, runtime the max, CPU summed, errors joined with "; ".
+  // summed, runtime the max, CPU, faults and histograms summed, pid the
+  // first job's (as fio), end_time the latest, errors joined with "; ".
   void Merge(const JobResult& other);
 };
 

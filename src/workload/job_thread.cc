@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -159,7 +160,15 @@ JobThread::CpuSnapshot JobThread::TakeCpuSnapshot() {
   std::memset(&ru, 0, sizeof(ru));
   getrusage(RUSAGE_THREAD, &ru);
   return {Seconds(ru.ru_utime), Seconds(ru.ru_stime),
-          static_cast<uint64_t>(ru.ru_nvcsw + ru.ru_nivcsw)};
+          static_cast<uint64_t>(ru.ru_nvcsw + ru.ru_nivcsw),
+          static_cast<uint64_t>(ru.ru_majflt),
+          static_cast<uint64_t>(ru.ru_minflt)};
+}
+
+void JobThread::StartMeasuring() {
+  measuring_ = true;
+  cpu_start_ = TakeCpuSnapshot();
+  engine_->batch_counts().Clear();
 }
 
 void JobThread::Run() {
@@ -171,6 +180,9 @@ void JobThread::Run() {
     }
     SleepUntil(NowNs() + delay);
   }
+  // fio's pid= is its worker's; ours are threads, so the thread id (what
+  // fio records as well when it runs jobs as threads, thread=1).
+  result_.pid = static_cast<int>(syscall(SYS_gettid));
   const uint64_t start = NowNs();
   rate_epoch_ns_ = start;
   run_start_ns_ = last_issue_ns_ = start;
@@ -182,8 +194,7 @@ void JobThread::Run() {
   end_ns_ =
       spec_.runtime_ns > 0 ? measure_start_ns_ + spec_.runtime_ns : kNoEnd;
   if (spec_.ramp_time_ns == 0) {
-    measuring_ = true;
-    cpu_start_ = TakeCpuSnapshot();
+    StartMeasuring();
   } else {
     ramping_.store(true, std::memory_order_relaxed);
   }
@@ -213,9 +224,8 @@ void JobThread::Loop() {
   while (!engine_failed_) {
     const uint64_t now = NowNs();
     if (!measuring_ && now >= measure_start_ns_) {
-      measuring_ = true;
+      StartMeasuring();
       ramping_.store(false, std::memory_order_relaxed);
-      cpu_start_ = TakeCpuSnapshot();
       // fio's reset_all_stats(): the rate schedule starts anew.
       rate_epoch_ns_ = now;
       for (RatePacer& p : pacers_) p.Restart();
@@ -244,8 +254,12 @@ void JobThread::Loop() {
       uint64_t next = HeldDueNs();
       Reap(1,
            std::clamp<uint64_t>(next > now ? next - now : 1, 1, kWaitSliceNs));
+    } else if (!issuing_ && queued_ == 0) {
+      // The job's end: fio's io_u_queued_complete(td, cur_depth) waits for
+      // all that is in flight in one reap.
+      Reap(in_flight_, kWaitSliceNs, in_flight_);
     } else {
-      Reap(1, kWaitSliceNs);  // draining, or the kernel refused more for now
+      Reap(1, kWaitSliceNs);  // the kernel refused more for now
     }
   }
 }
@@ -272,8 +286,10 @@ void JobThread::Fill() {
       sync_due_ = false;
       Drain();
       if (engine_failed_) return;
+      const uint64_t syncs_before = syncs_;
       if (fsync_due_ && SyncFile(sync_file_, false)) ++syncs_;
       if (fdatasync_due_ && SyncFile(sync_file_, true)) ++syncs_;
+      if (measuring_) issued_syncs_ += syncs_ - syncs_before;
       if (!verify && !PaceReplay(file)) return;
     } else if (!verify && !PaceReplay(file)) {
       return;
@@ -328,6 +344,7 @@ void JobThread::Fill() {
     if (iolog_) iolog_->Io(req->start_ns, dir, offset, length, file);
     if (req->start_ns >= measure_start_ns_) {
       ++depth_hist_[DepthIndex(in_flight_ + queued_ + 1)];
+      ++stats_[static_cast<int>(dir)].issued;
     }
     if (qr == QueueResult::kCompleted) {
       Complete(req, NowNs());
@@ -538,9 +555,10 @@ void JobThread::Commit() {
   in_flight_ += submitted;
 }
 
-void JobThread::Reap(uint32_t min, uint64_t timeout_ns) {
+void JobThread::Reap(uint32_t min, uint64_t timeout_ns, uint32_t max) {
   completed_.clear();
-  Status s = engine_->Reap(min, complete_max_, timeout_ns, &completed_);
+  Status s = engine_->Reap(min, max == 0 ? complete_max_ : max, timeout_ns,
+                           &completed_);
   if (!s.ok()) {
     EngineFailed(s);
     return;
@@ -562,6 +580,8 @@ void JobThread::Complete(IoRequest* req, uint64_t now) {
   }
   if (req->result != static_cast<int64_t>(req->length)) {
     ++stats_[d].errors;
+    if (req->result >= 0 && req->start_ns >= measure_start_ns_)
+      ++stats_[d].short_ios;
     std::string what =
         req->result < 0
             ? std::strerror(static_cast<int>(-req->result))
@@ -721,7 +741,15 @@ void JobThread::EndMeasurement(uint64_t now) {
     result_.usr_cpu_sec = cpu_end.usr_sec - cpu_start_.usr_sec;
     result_.sys_cpu_sec = cpu_end.sys_sec - cpu_start_.sys_sec;
     result_.ctx_switches = cpu_end.ctx - cpu_start_.ctx;
+    result_.majf = cpu_end.majf - cpu_start_.majf;
+    result_.minf = cpu_end.minf - cpu_start_.minf;
+    const IoBatchCounts& batches = engine_->batch_counts();
+    std::copy(std::begin(batches.submit), std::end(batches.submit),
+              std::begin(result_.submit_hist));
+    std::copy(std::begin(batches.complete), std::end(batches.complete),
+              std::begin(result_.complete_hist));
   }
+  result_.end_time = static_cast<int64_t>(time(nullptr));
   for (int d = 0; d < kNumDirs; ++d) result_.dir[d] = std::move(stats_[d]);
   result_.syncs = syncs_;
   result_.end_fsyncs = end_fsyncs_;
@@ -730,6 +758,7 @@ void JobThread::EndMeasurement(uint64_t now) {
     result_.verify_blocks = verifier_->blocks_verified();
     if (verifier_->errors() > 0 && result_.error.empty()) VerifyFailed();
   }
+  result_.issued_syncs = issued_syncs_;
   std::copy(std::begin(depth_hist_), std::end(depth_hist_),
             std::begin(result_.depth_hist));
 }

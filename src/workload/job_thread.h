@@ -122,11 +122,16 @@ class JobThread {
     double usr_sec = 0;
     double sys_sec = 0;
     uint64_t ctx = 0;
+    uint64_t majf = 0;  // page faults
+    uint64_t minf = 0;
   };
   static CpuSnapshot TakeCpuSnapshot();
 
   // The queue loop proper (may throw on allocation failure).
   void Loop();
+  // Measurement begins (at once, or when ramp_time ends): CPU baseline and
+  // the engine's batch counts cleared, as fio's reset_all_stats().
+  void StartMeasuring();
 
   // One of the clone's files with its own IO sequence: a PatternSource, or
   // the ReplaySource of a read_iolog job (then the clone's only slot).
@@ -169,8 +174,9 @@ class JobThread {
   void Fill();
   // Submits queued IOs; records an engine failure.
   void Commit();
-  // Reaps between min and max completions (timeout bounds the wait).
-  void Reap(uint32_t min, uint64_t timeout_ns);
+  // Reaps at least `min` and at most `max` completions (0: the job's
+  // iodepth_batch_complete_max); the timeout bounds the wait.
+  void Reap(uint32_t min, uint64_t timeout_ns, uint32_t max = 0);
   // Records one finished IO that completed at `now`.
   void Complete(IoRequest* req, uint64_t now);
   // Waits until every IO in flight completed.
@@ -219,6 +225,7 @@ class JobThread {
   uint64_t writes_issued_ = 0;
   uint64_t syncs_ = 0;
   uint64_t end_fsyncs_ = 0;
+  uint64_t issued_syncs_ = 0;  // syncs after ramp_time
   bool sync_due_ = false;
   bool fsync_due_ = false;
   bool fdatasync_due_ = false;

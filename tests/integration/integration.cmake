@@ -21,6 +21,7 @@ target_sources(tierbench_integration_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/fio_distribution_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/shipped_workloads_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/verify_loop_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/fio_counts_test.cc
 )
 # `tierbench report` and its rendering in headless Chromium (PNG decoded
 # with zlib).

@@ -1,6 +1,7 @@
 # Unit tests of src/io (and the runner, which drives the engines).
 target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/io_device_guard_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/io_batch_counts_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/io_engine_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/io_progress_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/io_runner_test.cc

@@ -38,6 +38,7 @@ void Fill(DirectionStats* s, uint64_t n, uint64_t bytes_per_io,
     const uint64_t slat = with_slat ? 800 + (i * 37) % 3000 : 0;
     const uint64_t clat = base_clat_ns + (i * 7919 * 104729) % spread_ns;
     s->ios++;
+    s->issued++;
     s->bytes += bytes_per_io;
     if (with_slat) {
       s->slat.Add(static_cast<double>(slat));
@@ -51,6 +52,8 @@ void Fill(DirectionStats* s, uint64_t n, uint64_t bytes_per_io,
 }
 
 RunResult SampleRun() {
+  setenv("TZ", "UTC", 1);  // the pid= line's date is local time
+  tzset();
   RunResult run;
   run.wall_ns = 9 * kNsPerSec;
   run.notices.push_back("option 'gtod_reduce' is accepted and ignored");
@@ -73,6 +76,13 @@ RunResult SampleRun() {
   rr.depth_hist[0] = 2;
   rr.depth_hist[5] = 60;
   rr.depth_hist[6] = 5938;
+  rr.majf = 1;
+  rr.minf = 37;
+  rr.pid = 4242;
+  rr.end_time = 1700000000;  // Tue Nov 14 22:13:20 2023 UTC
+  rr.submit_hist[1] = 6000;  // one IO per io_submit
+  rr.complete_hist[1] = 6000 - 2 * 32;
+  rr.complete_hist[5] = 2;  // each thread's final reap of its 32
   run.jobs.push_back(rr);
 
   JobResult mix;  // mixed 1 MiB IO, slow HDD-like, with an error
@@ -85,6 +95,12 @@ RunResult SampleRun() {
   Fill(&mix.dir[0], 90, 1 << 20, 4'000'000, 150'000'000, mix.runtime_ns, true);
   Fill(&mix.dir[1], 30, 1 << 20, 9'000'000, 40'000'000, mix.runtime_ns, true);
   mix.dir[1].errors = 1;
+  mix.dir[1].issued++;
+  mix.dir[1].short_ios = 1;
+  mix.pid = 4243;
+  mix.end_time = 1700000000;
+  mix.submit_hist[1] = 121;
+  mix.complete_hist[1] = 121;
   mix.error = "short write at offset 1048576 on /dev/loop1";
   mix.usr_cpu_sec = 0.01;
   mix.sys_cpu_sec = 0.02;
@@ -113,6 +129,11 @@ RunResult SampleRun() {
   rated.group_id = 4;
   rated.spec.rw = RwPattern::kRandRead;
   rated.spec.rate_iops[0] = 500;
+  rated.pid = 4245;
+  rated.end_time = 1700000001;
+  rated.minf = 2;
+  rated.submit_hist[1] = 1000;
+  rated.complete_hist[1] = 1000;
   rated.runtime_ns = 2 * kNsPerSec;
   Fill(&rated.dir[0], 1000, 4096, 100'000, 50'000, rated.runtime_ns, true);
   for (uint64_t i = 0; i < 1000; ++i) {  // the schedule slips 0.5 ms per IO
@@ -181,7 +202,7 @@ TEST(ReportOutputTest, ConsoleLayout) {
   WriteConsoleReport(SampleRun(), out);
   const std::string s = out.str();
   const char* patterns[] = {
-      R"(^randread-4k: \(groupid=0, jobs=2\): err= 0$)",
+      R"(^randread-4k: \(groupid=0, jobs=2\): err= 0: pid=4242: Tue Nov 14 22:13:20 2023$)",
       R"(^  read: IOPS=1846, BW=7385KiB/s \(7562kB/s\)\(23\.4MiB/3250msec\)$)",
       R"(^    slat \(nsec\): min=800, max=3799, avg=\d+\.\d\d, stdev=\d+\.\d\d$)",
       R"(^    clat \(usec\): min=60, max=959, avg=\d+\.\d\d, stdev=\d+\.\d\d$)",
@@ -189,12 +210,17 @@ TEST(ReportOutputTest, ConsoleLayout) {
       R"(^     \|  1\.00th=\[ +\d+\],  5\.00th=\[ +\d+\], 10\.00th=\[ +\d+\], 20\.00th=\[ +\d+\],$)",
       R"(^     \| 99\.99th=\[ +\d+\]$)",
       R"(^   iops        : min= 1846, max= 1847, avg=1846\.33, stdev= 0\.58, samples=3$)",
-      R"(^   bw \(  KiB/s\): min= 7384, max= 7388, avg=7385\.33, stdev= 2\.31, samples=3$)",
+      R"(^   bw \(  KiB/s\): min= 7384, max= 7388, per=100\.00%, avg=7385\.33, stdev= 2\.31, samples=3$)",
       R"(^  lat \(usec\)   : 100=4\.40%, 250=16\.57%, 500=27\.77%, 750=28\.18%, 1000=23\.08%$)",
-      R"(^  cpu          : usr=6\.31%, sys=29\.69%, ctx=12345$)",
+      R"(^  cpu          : usr=6\.31%, sys=29\.69%, ctx=12345, majf=1, minf=37$)",
       R"(^    clat \(msec\): min=4, max=152, avg=78\.36, stdev=44\.07$)",
       R"(^    clat percentiles \(msec\):$)",
       R"(^  IO depths    : 1=0\.0%, 2=0\.0%, 4=0\.0%, 8=0\.0%, 16=0\.0%, 32=1\.0%, >=64=99\.0%$)",
+      R"(^     submit    : 0=0\.0%, 4=100\.0%, 8=0\.0%, 16=0\.0%, 32=0\.0%, 64=0\.0%, >=64=0\.0%$)",
+      R"(^     complete  : 0=0\.0%, 4=100\.0%, 8=0\.0%, 16=0\.0%, 32=0\.0%, 64=0\.1%, >=64=0\.0%$)",
+      R"(^     issued rwts: total=6000,0,0,0 short=0,0,0,0 dropped=0,0,0,0$)",
+      R"(^     issued rwts: total=90,31,0,0 short=0,1,0,0 dropped=0,0,0,0$)",
+      R"(^     latency   : target=0, window=0, percentile=100\.00%, depth=32$)",
       R"(^rw-1m: \(groupid=1, jobs=1\): err= 1: short write at offset 1048576 on /dev/loop1$)",
       R"(^  write: IOPS=15, BW=15\.0MiB/s .*, errors=1$)",
       R"(^  write: tps=1250 \(2500 tx/2000msec\)$)",
@@ -222,6 +248,9 @@ TEST(ReportOutputTest, ConsoleLayout) {
   EXPECT_THAT(tx_block, Not(HasSubstr("IOPS=")));
   EXPECT_THAT(tx_block, Not(HasSubstr("BW=")));
   EXPECT_THAT(tx_block, Not(HasSubstr("clat")));
+  EXPECT_THAT(tx_block, Not(HasSubstr("submit")));
+  EXPECT_THAT(tx_block, Not(HasSubstr("issued rwts")));
+  EXPECT_THAT(tx_block, Not(HasSubstr(": pid=")));
 }
 
 TEST(ReportOutputTest, CsvHeaderIsTheColumnList) {
@@ -244,7 +273,7 @@ TEST(ReportOutputTest, CsvHeaderIsTheColumnList) {
 
 TEST(ReportOutputTest, JsonFields) {
   const nlohmann::json doc = RunResultToJson(SampleRun(), 1700000000);
-  EXPECT_EQ(doc["schema_version"], 2);
+  EXPECT_EQ(doc["schema_version"], 3);
   EXPECT_EQ(doc["tool"], "tierbench");
   EXPECT_EQ(doc["timestamp"], 1700000000);
   ASSERT_EQ(doc["jobs"].size(), 5u);
@@ -258,6 +287,19 @@ TEST(ReportOutputTest, JsonFields) {
   EXPECT_EQ(rr["read"]["iops_samples"], 3);
   EXPECT_EQ(rr["read"]["series"].size(), 4u);
   EXPECT_EQ(rr["write"]["total_ios"], 0);
+  EXPECT_EQ(rr["read"]["short_ios"], 0);
+  EXPECT_EQ(rr["read"]["drop_ios"], 0);
+  EXPECT_EQ(rr["majf"], 1);
+  EXPECT_EQ(rr["minf"], 37);
+  EXPECT_EQ(rr["iodepth_submit"]["4"], 100.0);
+  EXPECT_EQ(rr["iodepth_submit"]["0"], 0.0);
+  EXPECT_NEAR(rr["iodepth_complete"]["4"].get<double>(), 99.966, 0.001);
+  EXPECT_EQ(rr["iodepth_complete"]["64"], 0.1);  // fio's 0.1 % floor
+  EXPECT_EQ(rr["latency_depth"], 32);
+  EXPECT_EQ(rr["latency_percentile"], 100.0);
+  EXPECT_EQ(doc["jobs"][1]["write"]["short_ios"], 1);
+  EXPECT_EQ(doc["jobs"][1]["write"]["total_ios"], 31);  // issued, incl. short
+  EXPECT_FALSE(doc["jobs"][2].contains("iodepth_submit"));  // tx
   EXPECT_EQ(rr["error"], 0);
   EXPECT_EQ(rr["job options"]["rw"], "randread");
   EXPECT_EQ(doc["jobs"][1]["error"], 1);
