@@ -20,6 +20,9 @@ struct ReportArgs {
 
 void Run(const ReportArgs& a, int* exit_code) {
   const ReportFiles files = WriteReport(a.run_dir, a.out, a.force);
+  for (const std::string& note : files.notes) {
+    std::cerr << "tierbench: note: " << note << "\n";
+  }
   std::cout << "Report:  " << files.html << "\n"
             << "Summary: " << files.summary << "\n"
             << "Charts:  " << files.charts.size() << " SVG files in "

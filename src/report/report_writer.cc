@@ -111,7 +111,10 @@ ReportFiles ReportWriter::Write(const std::string& out_dir, bool force) const {
 ReportFiles WriteReport(const std::string& run_dir, const std::string& out_dir,
                         bool force) {
   const RunFolder run = RunFolder::Read(run_dir);
-  return ReportWriter(run).Write(out_dir.empty() ? run_dir : out_dir, force);
+  ReportFiles files =
+      ReportWriter(run).Write(out_dir.empty() ? run_dir : out_dir, force);
+  files.notes = run.notes();
+  return files;
 }
 
 }  // namespace tierbench

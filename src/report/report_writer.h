@@ -25,6 +25,7 @@ namespace tierbench {
 struct ReportFiles {
   std::string html, summary;
   std::vector<std::string> charts;  // paths
+  std::vector<std::string> notes;   // RunFolder::notes() of the input
 };
 
 class ReportWriter {

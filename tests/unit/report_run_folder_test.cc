@@ -193,6 +193,34 @@ TEST(ReportRunFolderTest, ResultsReadmeDocumentsEveryColumn) {
   }
 }
 
+TEST(ReportRunFolderTest, ReadsThePreviousComparisonSchemaWithOneNote) {
+  const RunFolder current = RunFolder::Read(FixtureRunDir());
+  EXPECT_TRUE(current.notes().empty());
+  ScratchDir tmp("schema2");
+  WriteSyntheticRun(tmp.path() + "/run", 2, 1);  // comparison.csv schema 2
+  const RunFolder old = RunFolder::Read(tmp.path() + "/run");
+  ASSERT_EQ(old.notes().size(), 1u);
+  const std::string& note = old.notes()[0];
+  EXPECT_NE(note.find("comparison.csv: schema_version 2 is older than 3"),
+            std::string::npos)
+      << note;
+  EXPECT_EQ(note.find('\n'), std::string::npos) << note;
+  for (const ReportFigure& f : old.figures()) {
+    EXPECT_FALSE(f.significant_vs_hdd.has_value()) << f.mode;
+  }
+  // The fixture's intervals read back.
+  bool seen = false;
+  for (const ReportFigure& f : current.figures()) {
+    if (f.mode != "writeback" || f.workload != "randwrite-4k") continue;
+    EXPECT_EQ(f.iops_vs_hdd_ci_low, 2699.30);
+    EXPECT_EQ(f.iops_vs_hdd_ci_high, 2955.89);
+    EXPECT_EQ(f.significant_vs_hdd, true);
+    EXPECT_EQ(f.iops_values, (std::vector<double>{4388.4, 4255.1, 4431.7}));
+    seen = true;
+  }
+  EXPECT_TRUE(seen);
+}
+
 TEST(ReportRunFolderTest, CsvReaderUndoesCsvTableQuoting) {
   const CsvDocument doc = CsvDocument::Parse(
       "a,b,c\n1,\"x, \"\"y\"\"\",\n2,\"multi\nline\",z\n", "t.csv");
