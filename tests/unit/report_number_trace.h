@@ -78,6 +78,13 @@ class Sources {
     AddJson(run.manifest());
   }
 
+  // Adds the cells of another file (merged.csv of a fleet report).
+  void Add(const CsvDocument& doc) {
+    for (const auto& row : doc.rows()) {
+      for (const std::string& cell : row) AddText(cell);
+    }
+  }
+
   bool Has(const Number& n) const {
     if (literal_.count(n.text)) return true;
     for (double v : values_) {

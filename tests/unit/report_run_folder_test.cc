@@ -9,6 +9,7 @@
 
 #include "orchestrate/results_writer.h"
 #include "report/csv_reader.h"
+#include "report/merged_runs.h"
 #include "report/result_columns.h"
 #include "report/run_folder.h"
 #include "report_fixture.h"
@@ -174,6 +175,7 @@ TEST(ReportRunFolderTest, ResultsReadmeDocumentsEveryColumn) {
   for (const auto& c : ResultColumnNames()) cols.push_back(c);
   for (const auto& c : RunsCsvCounterColumns()) cols.push_back(c);
   for (const auto& c : ComparisonCsvColumns()) cols.push_back(c);
+  for (const auto& c : MergedCsvColumns()) cols.push_back(c);
   for (const std::string& c : cols) {
     EXPECT_NE(doc.find("| `" + c + "` |"), std::string::npos)
         << "results/README.md lacks a row for column " << c;
@@ -183,6 +185,9 @@ TEST(ReportRunFolderTest, ResultsReadmeDocumentsEveryColumn) {
             std::string::npos);
   EXPECT_NE(doc.find("## comparison.csv (schema_version " +
                      std::to_string(kComparisonCsvSchemaVersion) + ")"),
+            std::string::npos);
+  EXPECT_NE(doc.find("## merged.csv (schema_version " +
+                     std::to_string(kMergedCsvSchemaVersion) + ")"),
             std::string::npos);
   // Every top-level manifest key of the fixture (the keys BuildManifest
   // writes) has its row.
