@@ -85,7 +85,20 @@ std::string MergedReport::ChangeText(const MergedRow& row, size_t run) const {
 std::string MergedReport::WorkloadParagraph(const std::string& workload) const {
   const std::vector<std::string>& names = merged_.names();
   std::string p = "**" + workload + "**:";
+  // Rows every later run matches within noise are listed together at the
+  // end with the first run's figure; the others get a sentence each.
+  std::vector<std::string> alike;
   for (const MergedRow* row : merged_.RowsOf(workload)) {
+    bool all_within = row->runs.size() > 1 && row->runs[0].figure != nullptr;
+    for (size_t i = 1; i < row->runs.size(); ++i) {
+      all_within = all_within && row->runs[i].within_noise().value_or(false);
+    }
+    if (all_within) {
+      alike.push_back(RowLabel(*row) + " " +
+                      FormatRate(row->runs[0].figure->iops_median) + " " +
+                      Unit(*row));
+      continue;
+    }
     std::vector<std::string> side;
     for (size_t i = 0; i < row->runs.size(); ++i) {
       const MergedCell& c = row->runs[i];
@@ -105,6 +118,13 @@ std::string MergedReport::WorkloadParagraph(const std::string& workload) const {
     }
     if (!changes.empty()) s += "; " + JoinList(changes);
     p += s + ".";
+  }
+  if (!alike.empty()) {
+    const bool only = alike.size() == merged_.RowsOf(workload).size();
+    p += std::string(only ? " every mode is within" : " Within") +
+         " noise of " + names[0] + " in " +
+         (names.size() > 2 ? "every later run" : names[1]) + ": " +
+         JoinList(alike) + " (medians of " + names[0] + ").";
   }
   return p;
 }
@@ -140,8 +160,8 @@ std::string MergedReport::NoiseStatement() const {
                  : "no group had three runs on both sides, so no confidence "
                    "interval can be given; ";
   if (any_within) {
-    s += "the changes stated as within noise have an interval that includes "
-         "0 (or, without one, overlapping min-max ranges); ";
+    s += "a change stated as within noise has an interval that includes 0 "
+         "(or, without one, overlapping min-max ranges); ";
   }
   s += larger.empty()
            ? std::string(

@@ -7,9 +7,10 @@
 //                         later run's change against the first ("+12%
 //                         against A (95% CI 8% to 16%)", or "within noise of
 //                         A" where the interval includes 0 or, without one,
-//                         the min-max ranges overlap), the missing cells and
-//                         the noise statement. Every number is a value of
-//                         merged.csv or of the runs' files.
+//                         the min-max ranges overlap; modes every later run
+//                         matches within noise are listed together), the
+//                         missing cells and the noise statement. Every number
+//                         is a value of merged.csv or of the runs' files.
 //   report.html           one self-contained page (inline CSS and SVG): the
 //                         runs, the summary, the missing cells, and per
 //                         workload a table (IOPS per run side by side, "B vs

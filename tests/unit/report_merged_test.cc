@@ -95,7 +95,8 @@ TEST_F(ReportMergedTest, OnlyTheChangedModeDiffers) {
   EXPECT_NE(para.find("report-run-b -20% against report-run (95% CI"),
             std::string::npos)
       << para;
-  EXPECT_NE(para.find("report-run-b within noise of report-run"),
+  EXPECT_NE(para.find("Within noise of report-run in report-run-b: hdd 149 "
+                      "IOPS, ssd 11,961 IOPS"),
             std::string::npos)
       << para;
 }
@@ -106,7 +107,7 @@ TEST_F(ReportMergedTest, EveryNumberOfTheSummaryIsInTheFiles) {
   sources.Add(CsvDocument::Parse(merged_.Csv(), "merged.csv"));
   Sources b(b_);
   const std::vector<Number> numbers = NumbersIn(md, true);
-  EXPECT_GT(numbers.size(), 50u);
+  EXPECT_GT(numbers.size(), 30u);
   for (const Number& n : numbers) {
     EXPECT_TRUE(sources.Has(n) || b.Has(n)) << n.text << " is in no file";
   }
