@@ -110,6 +110,7 @@ std::vector<ComparisonRow> Compare(const std::vector<MeasuredRow>& rows) {
       c.iops_vs_hdd_pct = ChangePct(c.iops.median, hdd->iops.median);
       c.p99_vs_hdd_pct = ChangePct(c.p99.median, hdd->p99.median);
       c.noise_vs_hdd = WithinNoise(c.iops, hdd->iops);
+      c.is_hdd_base = *hdd_at == i;
       if (*hdd_at != i) {
         c.iops_vs_hdd_ci =
             LogChangeInterval95(groups[i].iops, groups[*hdd_at].iops);
@@ -123,6 +124,7 @@ std::vector<ComparisonRow> Compare(const std::vector<MeasuredRow>& rows) {
       c.iops_vs_ssd_pct = ChangePct(c.iops.median, ssd->iops.median);
       c.p99_vs_ssd_pct = ChangePct(c.p99.median, ssd->p99.median);
       c.noise_vs_ssd = WithinNoise(c.iops, ssd->iops);
+      c.is_ssd_base = *ssd_at == i;
       if (*ssd_at != i) {
         c.iops_vs_ssd_ci =
             LogChangeInterval95(groups[i].iops, groups[*ssd_at].iops);

@@ -69,6 +69,9 @@ struct ComparisonRow {
   std::optional<ChangeInterval> p99_vs_hdd_ci, p99_vs_ssd_ci;
   // The IOPS interval excludes 0; empty without an interval.
   std::optional<bool> significant_vs_hdd, significant_vs_ssd;
+  // This row is the HDD / SSD baseline itself (its change is 0 by
+  // definition, not a measured agreement).
+  bool is_hdd_base = false, is_ssd_base = false;
   std::vector<std::string> warnings;  // distinct, first-seen order
 };
 

@@ -23,9 +23,10 @@ std::string Pct(const std::optional<double>& v) {
 // The change, or "within noise" where the interval (else the min-max
 // ranges) cannot tell it from the repetitions' noise.
 std::string Change(const std::optional<double>& pct,
-                   std::optional<bool> significant,
-                   std::optional<bool> overlap) {
-  if (pct && DifferenceWithinNoise(significant, overlap).value_or(false)) {
+                   std::optional<bool> significant, std::optional<bool> overlap,
+                   bool is_base) {
+  if (pct && !is_base &&
+      DifferenceWithinNoise(significant, overlap).value_or(false)) {
     return "within noise";
   }
   return Pct(pct);
@@ -89,14 +90,16 @@ void PrintComparisonTable(const std::vector<ComparisonRow>& rows,
       refs += "[" + std::to_string(it - notes.begin() + 1) + "]";
     }
     const bool tx = r.unit == "tx";
-    cells.push_back(
-        {r.layer == last_layer ? "" : r.layer, r.mode, r.workload,
-         r.job + "/" + r.direction,
-         Fixed(r.iops.median, 0) + (tx ? " tps" : ""),
-         tx ? "-" : Fixed(r.bw_mib_s_median, 1), Latency(r.p99.median),
-         Change(r.iops_vs_hdd_pct, r.significant_vs_hdd, r.noise_vs_hdd),
-         Change(r.iops_vs_ssd_pct, r.significant_vs_ssd, r.noise_vs_ssd),
-         refs});
+    cells.push_back({r.layer == last_layer ? "" : r.layer, r.mode, r.workload,
+                     r.job + "/" + r.direction,
+                     Fixed(r.iops.median, 0) + (tx ? " tps" : ""),
+                     tx ? "-" : Fixed(r.bw_mib_s_median, 1),
+                     Latency(r.p99.median),
+                     Change(r.iops_vs_hdd_pct, r.significant_vs_hdd,
+                            r.noise_vs_hdd, r.is_hdd_base),
+                     Change(r.iops_vs_ssd_pct, r.significant_vs_ssd,
+                            r.noise_vs_ssd, r.is_ssd_base),
+                     refs});
     last_layer = r.layer;
   }
   std::vector<size_t> width(cells[0].size(), 0);

@@ -149,6 +149,9 @@ TEST(ComparisonTest, IntervalsWithThreeRepetitions) {
   PrintComparisonTable(out, table);
   const std::string t = table.str();
   EXPECT_NE(t.find("+2843%"), std::string::npos) << t;  // writeback vs HDD
+  EXPECT_NE(t.find("+0%"), std::string::npos) << t;     // the HDD itself
+  EXPECT_TRUE(out[0].is_hdd_base);
+  EXPECT_FALSE(out[1].is_hdd_base);
   EXPECT_NE(t.find("within noise"), std::string::npos) << t;
   EXPECT_NE(t.find("95% confidence interval"), std::string::npos) << t;
 }
