@@ -90,27 +90,49 @@ std::vector<ComparisonRow> Compare(const std::vector<MeasuredRow>& rows) {
 
   // The first raw mode of each baseline kind serves as that baseline.
   auto find_base = [&out](const ComparisonRow& c,
-                          const std::string& kind) -> const ComparisonRow* {
-    for (const ComparisonRow& b : out) {
+                          const std::string& kind) -> std::optional<size_t> {
+    for (size_t i = 0; i < out.size(); ++i) {
+      const ComparisonRow& b = out[i];
       if (b.baseline == kind && b.workload == c.workload && b.job == c.job &&
           b.direction == c.direction) {
-        return &b;
+        return i;
       }
     }
-    return nullptr;
+    return std::nullopt;
   };
-  for (ComparisonRow& c : out) {
-    const ComparisonRow* hdd = find_base(c, "hdd");
-    const ComparisonRow* ssd = find_base(c, "ssd");
+  for (size_t i = 0; i < out.size(); ++i) {
+    ComparisonRow& c = out[i];
+    const std::optional<size_t> hdd_at = find_base(c, "hdd");
+    const std::optional<size_t> ssd_at = find_base(c, "ssd");
+    const ComparisonRow* hdd = hdd_at ? &out[*hdd_at] : nullptr;
+    const ComparisonRow* ssd = ssd_at ? &out[*ssd_at] : nullptr;
     if (hdd != nullptr) {
       c.iops_vs_hdd_pct = ChangePct(c.iops.median, hdd->iops.median);
       c.p99_vs_hdd_pct = ChangePct(c.p99.median, hdd->p99.median);
       c.noise_vs_hdd = WithinNoise(c.iops, hdd->iops);
+      c.is_hdd_base = *hdd_at == i;
+      if (*hdd_at != i) {
+        c.iops_vs_hdd_ci =
+            LogChangeInterval95(groups[i].iops, groups[*hdd_at].iops);
+        c.p99_vs_hdd_ci =
+            LogChangeInterval95(groups[i].p99, groups[*hdd_at].p99);
+        if (c.iops_vs_hdd_ci)
+          c.significant_vs_hdd = c.iops_vs_hdd_ci->significant();
+      }
     }
     if (ssd != nullptr) {
       c.iops_vs_ssd_pct = ChangePct(c.iops.median, ssd->iops.median);
       c.p99_vs_ssd_pct = ChangePct(c.p99.median, ssd->p99.median);
       c.noise_vs_ssd = WithinNoise(c.iops, ssd->iops);
+      c.is_ssd_base = *ssd_at == i;
+      if (*ssd_at != i) {
+        c.iops_vs_ssd_ci =
+            LogChangeInterval95(groups[i].iops, groups[*ssd_at].iops);
+        c.p99_vs_ssd_ci =
+            LogChangeInterval95(groups[i].p99, groups[*ssd_at].p99);
+        if (c.iops_vs_ssd_ci)
+          c.significant_vs_ssd = c.iops_vs_ssd_ci->significant();
+      }
     }
     if (hdd != nullptr && ssd != nullptr) {
       c.iops_position =

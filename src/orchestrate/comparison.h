@@ -10,6 +10,10 @@
 // p99 latency (position 1 = as fast as the SSD's p99). A delta is flagged as
 // noise when the [min, max] ranges over the repetitions of the two sides
 // overlap (needs >= 2 repetitions on both sides; else unknown).
+// With >= 3 repetitions on both sides each change also gets its 95 %
+// confidence interval (Welch's t on the log values, stats/confidence.h),
+// and `significant_vs_*` says whether the IOPS interval excludes 0. The
+// baseline's own row gets no interval against itself.
 //
 // Thread-safety: pure functions.
 #ifndef TIERBENCH_ORCHESTRATE_COMPARISON_H_
@@ -18,6 +22,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "stats/confidence.h"
 
 namespace tierbench {
 
@@ -58,6 +64,14 @@ struct ComparisonRow {
   std::optional<double> p99_vs_hdd_pct, p99_vs_ssd_pct, p99_position;
   // true: within the repetitions' spread; empty: unknown (n < 2, no base).
   std::optional<bool> noise_vs_hdd, noise_vs_ssd;
+  // 95 % intervals of the changes above; empty below 3 repetitions.
+  std::optional<ChangeInterval> iops_vs_hdd_ci, iops_vs_ssd_ci;
+  std::optional<ChangeInterval> p99_vs_hdd_ci, p99_vs_ssd_ci;
+  // The IOPS interval excludes 0; empty without an interval.
+  std::optional<bool> significant_vs_hdd, significant_vs_ssd;
+  // This row is the HDD / SSD baseline itself (its change is 0 by
+  // definition, not a measured agreement).
+  bool is_hdd_base = false, is_ssd_base = false;
   std::vector<std::string> warnings;  // distinct, first-seen order
 };
 

@@ -20,6 +20,40 @@ std::string Pct(const std::optional<double>& v) {
   return buf;
 }
 
+// The change, or "within noise" where the interval (else the min-max
+// ranges) cannot tell it from the repetitions' noise.
+std::string Change(const std::optional<double>& pct,
+                   std::optional<bool> significant, std::optional<bool> overlap,
+                   bool is_base) {
+  if (pct && !is_base &&
+      DifferenceWithinNoise(significant, overlap).value_or(false)) {
+    return "within noise";
+  }
+  return Pct(pct);
+}
+
+// One line on what "within noise" rests on, from the fewest repetitions.
+std::string NoiseLine(const std::vector<ComparisonRow>& rows) {
+  int lo = 0, hi = 0;
+  for (const ComparisonRow& r : rows) {
+    lo = lo == 0 ? r.iops.n : std::min(lo, r.iops.n);
+    hi = std::max(hi, r.iops.n);
+  }
+  if (hi <= 1) {
+    return "One repetition: no confidence interval can be given, and no "
+           "difference can be told from noise (--repeat 3 or more gives "
+           "intervals).";
+  }
+  if (lo < static_cast<int>(kMinRepetitionsForInterval)) {
+    return "Fewer than 3 repetitions in some groups: no confidence interval "
+           "there; \"within noise\" means the min-max IOPS ranges overlap "
+           "(--repeat 3 or more gives intervals).";
+  }
+  return "vs HDD / vs SSD: change of the median IOPS; \"within noise\" where "
+         "its 95% confidence interval (Welch's t on log IOPS, "
+         "comparison.csv) includes 0.";
+}
+
 std::string Latency(double us) {
   if (us >= 1000) return Fixed(us / 1000, 2) + "ms";
   return Fixed(us, 0) + "us";
@@ -60,8 +94,12 @@ void PrintComparisonTable(const std::vector<ComparisonRow>& rows,
                      r.job + "/" + r.direction,
                      Fixed(r.iops.median, 0) + (tx ? " tps" : ""),
                      tx ? "-" : Fixed(r.bw_mib_s_median, 1),
-                     Latency(r.p99.median), Pct(r.iops_vs_hdd_pct),
-                     Pct(r.iops_vs_ssd_pct), refs});
+                     Latency(r.p99.median),
+                     Change(r.iops_vs_hdd_pct, r.significant_vs_hdd,
+                            r.noise_vs_hdd, r.is_hdd_base),
+                     Change(r.iops_vs_ssd_pct, r.significant_vs_ssd,
+                            r.noise_vs_ssd, r.is_ssd_base),
+                     refs});
     last_layer = r.layer;
   }
   std::vector<size_t> width(cells[0].size(), 0);
@@ -80,6 +118,7 @@ void PrintComparisonTable(const std::vector<ComparisonRow>& rows,
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << "\n";
   }
+  if (!rows.empty()) out << NoiseLine(rows) << "\n";
   for (size_t i = 0; i < notes.size(); ++i) {
     out << "[" << i + 1 << "] " << notes[i] << "\n";
   }

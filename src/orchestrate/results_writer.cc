@@ -26,6 +26,17 @@ std::string Flag(const std::optional<bool>& v) {
   return v ? (*v ? "1" : "0") : "";
 }
 
+// The low, high (or df) value of an interval; "" without one.
+std::string Low(const std::optional<ChangeInterval>& ci) {
+  return ci ? CsvNumber(ci->low_pct, 2) : std::string();
+}
+std::string High(const std::optional<ChangeInterval>& ci) {
+  return ci ? CsvNumber(ci->high_pct, 2) : std::string();
+}
+std::string Df(const std::optional<ChangeInterval>& ci) {
+  return ci ? CsvNumber(ci->df, 2) : std::string();
+}
+
 std::vector<std::string> RunsColumns() {
   std::vector<std::string> cols = RunsCsvLeadingColumns();
   for (const std::string& c : ResultColumnNames()) cols.push_back(c);
@@ -162,6 +173,18 @@ const std::vector<std::string>& ComparisonCsvColumns() {
                                                 "noise",
                                                 "noise_vs_hdd",
                                                 "noise_vs_ssd",
+                                                "iops_vs_hdd_ci_low_pct",
+                                                "iops_vs_hdd_ci_high_pct",
+                                                "iops_vs_ssd_ci_low_pct",
+                                                "iops_vs_ssd_ci_high_pct",
+                                                "iops_vs_hdd_ci_df",
+                                                "iops_vs_ssd_ci_df",
+                                                "p99_vs_hdd_ci_low_pct",
+                                                "p99_vs_hdd_ci_high_pct",
+                                                "p99_vs_ssd_ci_low_pct",
+                                                "p99_vs_ssd_ci_high_pct",
+                                                "significant_vs_hdd",
+                                                "significant_vs_ssd",
                                                 "warnings"};
   return cols;
 }
@@ -308,6 +331,18 @@ void ResultsWriter::WriteComparison(const std::vector<ComparisonRow>& rows) {
                   Flag(noise),
                   Flag(c.noise_vs_hdd),
                   Flag(c.noise_vs_ssd),
+                  Low(c.iops_vs_hdd_ci),
+                  High(c.iops_vs_hdd_ci),
+                  Low(c.iops_vs_ssd_ci),
+                  High(c.iops_vs_ssd_ci),
+                  Df(c.iops_vs_hdd_ci),
+                  Df(c.iops_vs_ssd_ci),
+                  Low(c.p99_vs_hdd_ci),
+                  High(c.p99_vs_hdd_ci),
+                  Low(c.p99_vs_ssd_ci),
+                  High(c.p99_vs_ssd_ci),
+                  Flag(c.significant_vs_hdd),
+                  Flag(c.significant_vs_ssd),
                   Join(c.warnings)});
   }
   std::ostringstream out;

@@ -33,8 +33,10 @@ namespace tierbench {
 // warm_steady after warm_passes (--cache-state warm-until-steady).
 // The result columns gained sched_lat_* and ss_attained/ss_criterion.
 inline constexpr int kRunsCsvSchemaVersion = 3;
-// 2: a "layer" column after "mode".
-inline constexpr int kComparisonCsvSchemaVersion = 2;
+// 2: a "layer" column after "mode". 3: the 95 % confidence intervals
+// (*_ci_low_pct, *_ci_high_pct, iops_vs_*_ci_df) and significant_vs_hdd/ssd
+// before "warnings".
+inline constexpr int kComparisonCsvSchemaVersion = 3;
 
 // runs.csv: the columns before and after the metric columns.
 const std::vector<std::string>& RunsCsvLeadingColumns();

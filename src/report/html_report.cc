@@ -57,6 +57,8 @@ std::string Inline(const std::string& md) {
 
 }  // namespace
 
+const char* ReportCss() { return kCss; }
+
 std::string HtmlEscape(const std::string& text) {
   return SvgWriter::Escape(text);
 }

@@ -38,6 +38,8 @@ class HtmlReport {
   std::string summary_md_;
 };
 
+// The page's inline CSS (shared by the merged report).
+const char* ReportCss();
 // HTML escaping of text and attribute values (SvgWriter::Escape: &, <, >,
 // double and single quotes).
 std::string HtmlEscape(const std::string& text);

@@ -101,8 +101,10 @@ std::string PositionTable::Svg() const {
       }
       const double p = *f->iops_position;
       std::string tip = who + ": position " + GroupedNumber(p, 2);
-      if (f->noise_vs_hdd.value_or(false)) tip += " (within noise of the HDD)";
-      if (f->noise_vs_ssd.value_or(false)) tip += " (within noise of the SSD)";
+      if (f->within_noise_vs_hdd().value_or(false))
+        tip += " (within noise of the HDD)";
+      if (f->within_noise_vs_ssd().value_or(false))
+        tip += " (within noise of the SSD)";
       svg.Rect(x + 1, y + 1, kCellW - 2, kCellH - 2, "heat-cell",
                "fill=\"" + PositionColor(p) + "\"", tip);
       const bool dark = p > 0.85 || p < 0.1;

@@ -13,9 +13,9 @@
 
 namespace tierbench {
 namespace fs = std::filesystem;
-namespace {
-
-void WriteAtomically(const fs::path& path, const std::string& content) {
+// Declared in report_writer.h.
+void WriteAtomically(const std::filesystem::path& path,
+                     const std::string& content) {
   const fs::path tmp = path.string() + ".tmp";
   {
     std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
@@ -34,8 +34,6 @@ void WriteAtomically(const fs::path& path, const std::string& content) {
                    ". SysErr: " + ec.message());
   }
 }
-
-}  // namespace
 
 ReportWriter::ReportWriter(const RunFolder& run) : run_(run) {
   PositionTable table(run);
@@ -111,7 +109,10 @@ ReportFiles ReportWriter::Write(const std::string& out_dir, bool force) const {
 ReportFiles WriteReport(const std::string& run_dir, const std::string& out_dir,
                         bool force) {
   const RunFolder run = RunFolder::Read(run_dir);
-  return ReportWriter(run).Write(out_dir.empty() ? run_dir : out_dir, force);
+  ReportFiles files =
+      ReportWriter(run).Write(out_dir.empty() ? run_dir : out_dir, force);
+  files.notes = run.notes();
+  return files;
 }
 
 }  // namespace tierbench

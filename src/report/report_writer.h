@@ -14,6 +14,7 @@
 #ifndef TIERBENCH_REPORT_REPORT_WRITER_H_
 #define TIERBENCH_REPORT_REPORT_WRITER_H_
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,14 @@ namespace tierbench {
 struct ReportFiles {
   std::string html, summary;
   std::vector<std::string> charts;  // paths
+  std::vector<std::string> notes;   // RunFolder::notes() of the input
+  std::string merged_csv;           // merged reports only
 };
+
+// Writes `content` to `path` through `path`.tmp and a rename; SysError
+// naming the file when it cannot.
+void WriteAtomically(const std::filesystem::path& path,
+                     const std::string& content);
 
 class ReportWriter {
  public:

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "stats/aggregate.h"
+#include "stats/confidence.h"
 #include "util/errors.h"
 
 namespace tierbench {
@@ -41,25 +42,36 @@ std::string ReadFile(const std::string& dir, const std::string& name) {
   return ss.str();
 }
 
-// Checks the schema_version column of every row against `want`.
-void CheckSchema(const CsvDocument& doc, int want) {
+// Checks the schema_version column of every row against [oldest, want];
+// returns the version of the file (`want` when it has no rows).
+int CheckSchema(const CsvDocument& doc, int want, int oldest) {
   if (doc.header().empty() || doc.header().front() != "schema_version") {
     throw ConfigError(doc.label() +
                       ": the first column is not schema_version; not a "
                       "tierbench results file. Fix: " +
                       kRerun);
   }
+  int version = 0;
   for (size_t r = 0; r < doc.row_count(); ++r) {
     const std::string& v = doc.Get(r, "schema_version");
-    if (v == std::to_string(want)) continue;
+    bool ok = false;
+    for (int s = oldest; s <= want; ++s) ok = ok || v == std::to_string(s);
+    if (ok && (version == 0 || v == std::to_string(version))) {
+      version = std::stoi(v);
+      continue;
+    }
     const std::optional<double> got = doc.Number(r, "schema_version");
     const std::string age =
-        got && *got < want ? "older than" : "not one this tierbench reads,";
+        got && *got < oldest ? "older than" : "not one this tierbench reads,";
+    const std::string range =
+        oldest == want ? std::to_string(want)
+                       : std::to_string(oldest) + " to " + std::to_string(want);
     throw ConfigError(doc.label() + ": schema_version " + v + " is " + age +
-                      " the supported " + std::to_string(want) +
+                      " the supported " + range +
                       ". Fix: report it with the tierbench version that "
                       "wrote it, or re-run tierbench compare");
   }
+  return version == 0 ? want : version;
 }
 
 std::optional<bool> Flag(const std::string& v) {
@@ -123,7 +135,7 @@ RunFolder RunFolder::Read(const std::string& dir) {
                       "wrote it, or re-run tierbench compare");
   }
   CsvDocument runs = CsvDocument::Parse(ReadFile(dir, "runs.csv"), runs_path);
-  CheckSchema(runs, kRunsSchema);
+  CheckSchema(runs, kRunsSchema, kRunsSchema);
   runs.Require({"mode", "layer", "workload", "repetition", "job", "direction",
                 "unit", "iops", "clat_p50_us", "lat_p50_us", "drain_after_s",
                 "error", "warnings"},
@@ -134,7 +146,8 @@ RunFolder RunFolder::Read(const std::string& dir) {
   }
   CsvDocument cmp =
       CsvDocument::Parse(ReadFile(dir, "comparison.csv"), cmp_path);
-  CheckSchema(cmp, kComparisonSchema);
+  const int cmp_schema =
+      CheckSchema(cmp, kComparisonSchema, kOldestComparisonSchema);
   cmp.Require({"mode",
                "layer",
                "baseline",
@@ -157,14 +170,27 @@ RunFolder RunFolder::Read(const std::string& dir) {
                "noise_vs_ssd",
                "warnings"},
               kRerun);
+  if (cmp_schema >= 3) {
+    cmp.Require({"iops_vs_hdd_ci_low_pct", "iops_vs_hdd_ci_high_pct",
+                 "iops_vs_ssd_ci_low_pct", "iops_vs_ssd_ci_high_pct",
+                 "significant_vs_hdd", "significant_vs_ssd"},
+                kRerun);
+  }
   RunFolder folder(dir, std::move(runs), std::move(cmp), std::move(manifest));
+  if (cmp_schema < kComparisonSchema) {
+    folder.notes_.push_back(
+        cmp_path + ": schema_version " + std::to_string(cmp_schema) +
+        " is older than " + std::to_string(kComparisonSchema) +
+        ": no confidence intervals, \"within noise\" from the min-max "
+        "ranges. Fix: re-run tierbench compare for intervals");
+  }
   folder.Build();
   return folder;
 }
 
 void RunFolder::Build() {
   using Key = std::tuple<std::string, std::string, std::string, std::string>;
-  std::map<Key, std::vector<double>> p50, p999;
+  std::map<Key, std::vector<double>> p50, p999, iops;
   std::map<std::pair<std::string, std::string>, size_t> drain_index;
   std::map<std::pair<std::string, std::string>, std::vector<std::string>>
       drain_reps;
@@ -185,6 +211,7 @@ void RunFolder::Build() {
     const bool tx = runs_.Get(r, "unit") == "tx";
     const Key key{mode, workload, runs_.Get(r, "job"),
                   runs_.Get(r, "direction")};
+    if (auto v = runs_.Number(r, "iops")) iops[key].push_back(*v);
     if (auto v = runs_.Number(r, tx ? "lat_p50_us" : "clat_p50_us")) {
       p50[key].push_back(*v);
     }
@@ -226,8 +253,15 @@ void RunFolder::Build() {
     f.iops_position = c.Number(r, "iops_position");
     f.noise_vs_hdd = Flag(c.Get(r, "noise_vs_hdd"));
     f.noise_vs_ssd = Flag(c.Get(r, "noise_vs_ssd"));
+    f.iops_vs_hdd_ci_low = c.Number(r, "iops_vs_hdd_ci_low_pct");
+    f.iops_vs_hdd_ci_high = c.Number(r, "iops_vs_hdd_ci_high_pct");
+    f.iops_vs_ssd_ci_low = c.Number(r, "iops_vs_ssd_ci_low_pct");
+    f.iops_vs_ssd_ci_high = c.Number(r, "iops_vs_ssd_ci_high_pct");
+    f.significant_vs_hdd = Flag(c.Get(r, "significant_vs_hdd"));
+    f.significant_vs_ssd = Flag(c.Get(r, "significant_vs_ssd"));
     f.warnings = SplitWarnings(c.Get(r, "warnings"));
     const Key key{f.mode, f.workload, f.job, f.direction};
+    if (iops.count(key)) f.iops_values = iops[key];
     if (p50.count(key)) f.p50_us = Median(p50[key]);
     if (p999.count(key)) f.p999_us = Median(p999[key]);
     AddDistinct(f.mode, &modes_);
@@ -241,6 +275,14 @@ void RunFolder::Build() {
       if (keys[i] == f.job + "/" + f.direction) f.series = labels[i];
     }
   }
+}
+
+std::optional<bool> ReportFigure::within_noise_vs_hdd() const {
+  return DifferenceWithinNoise(significant_vs_hdd, noise_vs_hdd);
+}
+
+std::optional<bool> ReportFigure::within_noise_vs_ssd() const {
+  return DifferenceWithinNoise(significant_vs_ssd, noise_vs_ssd);
 }
 
 std::string RunFolder::LayerOf(const std::string& mode) const {

@@ -1,10 +1,11 @@
 // RunFolder: a `tierbench compare` run folder read back for reporting:
-// runs.csv (schema_version 3), comparison.csv (schema 2) and manifest.json
-// (schema 2), see README "Results in <results>/<run-id>/" and
-// results/README.md.
+// runs.csv (schema_version 3), comparison.csv (schema 3, or the older 2
+// without confidence intervals) and manifest.json (schema 2), see README
+// "Results in <results>/<run-id>/" and results/README.md.
 //
 // Read() checks, in order: the folder exists; each file exists and is not
-// empty; each file's schema_version is the one this tierbench writes; each
+// empty; each file's schema_version is one this tierbench reads (an older
+// readable one adds one line to notes()); each
 // CSV has the columns the report uses; runs.csv has at least one row. Any
 // failure throws ConfigError (exit 2) with one line naming the file and the
 // fix. Optional columns (clat_p99_9_us) are used when present.
@@ -36,7 +37,17 @@ struct ReportFigure {
   std::optional<double> p50_us, p999_us;  // medians over the repetitions
   std::optional<double> iops_vs_hdd_pct, iops_vs_ssd_pct, iops_position;
   std::optional<bool> noise_vs_hdd, noise_vs_ssd;  // empty: unknown
+  // 95 % intervals of iops_vs_*_pct and whether they exclude 0; empty below
+  // 3 repetitions and in comparison.csv schema 2.
+  std::optional<double> iops_vs_hdd_ci_low, iops_vs_hdd_ci_high;
+  std::optional<double> iops_vs_ssd_ci_low, iops_vs_ssd_ci_high;
+  std::optional<bool> significant_vs_hdd, significant_vs_ssd;
+  std::vector<double> iops_values;  // per repetition (runs.csv), run order
   std::vector<std::string> warnings;
+  // "Within noise" of the HDD / SSD: the interval where there is one, else
+  // the min-max overlap (stats/confidence.h DifferenceWithinNoise).
+  std::optional<bool> within_noise_vs_hdd() const;
+  std::optional<bool> within_noise_vs_ssd() const;
   bool is_raw() const { return !baseline.empty(); }
   // The series' label when the workload has several series, else "": the
   // direction ("read") when all of them are the same job, else
@@ -58,7 +69,8 @@ struct FailedCell {
 class RunFolder {
  public:
   static constexpr int kRunsSchema = 3;
-  static constexpr int kComparisonSchema = 2;
+  static constexpr int kComparisonSchema = 3;
+  static constexpr int kOldestComparisonSchema = 2;  // read, no intervals
   static constexpr int kManifestSchema = 2;
 
   // Reads and checks `dir` (see above). Throws ConfigError.
@@ -74,6 +86,9 @@ class RunFolder {
   const std::vector<ReportFigure>& figures() const { return figures_; }
   const std::vector<DrainFigure>& drains() const { return drains_; }
   const std::vector<FailedCell>& failures() const { return failures_; }
+  // One line per older schema read ("comparison.csv: schema_version 2 is
+  // older than 3: ..."), for the user; empty for a current folder.
+  const std::vector<std::string>& notes() const { return notes_; }
 
   // The layer of `mode` ("raw", "bcache", ...).
   std::string LayerOf(const std::string& mode) const;
@@ -101,6 +116,7 @@ class RunFolder {
   std::vector<ReportFigure> figures_;
   std::vector<DrainFigure> drains_;
   std::vector<FailedCell> failures_;
+  std::vector<std::string> notes_;
 };
 
 // Splits a `warnings` cell (joined with ';') into its warnings.

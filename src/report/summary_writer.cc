@@ -53,6 +53,12 @@ std::string Runs(int n) {
   return std::to_string(n) + (n == 1 ? " run" : " runs");
 }
 
+// " (95% CI lo to hi)", or "" when both ends round to the same text (the
+// interval is narrower than the rounding).
+std::string Interval(const std::string& lo, const std::string& hi) {
+  return lo == hi ? "" : " (95% CI " + lo + " to " + hi + ")";
+}
+
 }  // namespace
 
 std::string SummaryWriter::SetupParagraph() const {
@@ -170,15 +176,25 @@ std::string SummaryWriter::ModeSentence(const ReportFigure& f,
   if (f.n >= 2) s += ", spread " + FormatPct(f.iops_spread_pct);
   s += ")";
   std::vector<std::string> rel;
-  if (f.noise_vs_hdd.value_or(false)) {
+  if (f.within_noise_vs_hdd().value_or(false)) {
     rel.push_back("within noise of the HDD");
   } else if (f.iops_vs_hdd_pct) {
-    rel.push_back(FormatTimes(*f.iops_vs_hdd_pct) + " the HDD");
+    std::string r = FormatTimes(*f.iops_vs_hdd_pct) + " the HDD";
+    if (f.iops_vs_hdd_ci_low && f.iops_vs_hdd_ci_high) {
+      r += Interval(FormatTimes(*f.iops_vs_hdd_ci_low),
+                    FormatTimes(*f.iops_vs_hdd_ci_high));
+    }
+    rel.push_back(r);
   }
-  if (f.noise_vs_ssd.value_or(false)) {
+  if (f.within_noise_vs_ssd().value_or(false)) {
     rel.push_back("within noise of the SSD");
   } else if (f.iops_vs_ssd_pct) {
-    rel.push_back(FormatPct(100 + *f.iops_vs_ssd_pct) + " of the SSD");
+    std::string r = FormatPct(100 + *f.iops_vs_ssd_pct) + " of the SSD";
+    if (f.iops_vs_ssd_ci_low && f.iops_vs_ssd_ci_high) {
+      r += Interval(FormatPct(100 + *f.iops_vs_ssd_ci_low),
+                    FormatPct(100 + *f.iops_vs_ssd_ci_high));
+    }
+    rel.push_back(r);
   }
   if (!rel.empty()) s += ", " + JoinList(rel);
   s += ", p99 " + FormatLatencyUs(f.p99_us);
@@ -291,7 +307,8 @@ std::string SummaryWriter::NoiseStatement() const {
   int lo = 0, hi = 0;
   const ReportFigure* widest = nullptr;
   std::vector<std::string> within;
-  int compared = 0;  // cache-mode groups with a known noise flag
+  int compared = 0;        // cache-mode groups with a known noise verdict
+  bool intervals = false;  // some verdict rests on a confidence interval
   for (const ReportFigure& f : run_.figures()) {
     lo = lo == 0 ? f.n : std::min(lo, f.n);
     hi = std::max(hi, f.n);
@@ -300,16 +317,22 @@ std::string SummaryWriter::NoiseStatement() const {
       widest = &f;
     }
     if (f.is_raw()) continue;
-    compared += f.noise_vs_hdd.has_value() || f.noise_vs_ssd.has_value();
+    compared += f.within_noise_vs_hdd().has_value() ||
+                f.within_noise_vs_ssd().has_value();
+    intervals = intervals || f.significant_vs_hdd.has_value() ||
+                f.significant_vs_ssd.has_value();
     const std::string who =
         f.mode + " on " + f.workload + (f.series.empty() ? "" : " " + f.series);
-    if (f.noise_vs_hdd.value_or(false)) within.push_back(who + " vs the HDD");
-    if (f.noise_vs_ssd.value_or(false)) within.push_back(who + " vs the SSD");
+    if (f.within_noise_vs_hdd().value_or(false))
+      within.push_back(who + " vs the HDD");
+    if (f.within_noise_vs_ssd().value_or(false))
+      within.push_back(who + " vs the SSD");
   }
   if (hi < 2) {
-    return "Noise: every cell ran once, so the run-to-run spread is unknown "
-           "and no difference above can be told apart from noise; repeat "
-           "with --repeat of three or more for a noise estimate.";
+    return "Noise: every cell ran once, so the run-to-run spread is unknown, "
+           "no confidence interval can be given and no difference above can "
+           "be told apart from noise; repeat with --repeat of three or more "
+           "for 95% confidence intervals.";
   }
   std::string s =
       "Noise: each cell ran " +
@@ -321,6 +344,16 @@ std::string SummaryWriter::NoiseStatement() const {
       widest->workload + ").";
   if (compared == 0) {
     s += " No cache mode's IOPS range could be set against a baseline's.";
+  } else if (intervals) {
+    s += " The 95% confidence intervals of the changes (Welch's t on the "
+         "log IOPS of the repetitions) decide what is within noise";
+    s += within.empty()
+             ? ": none includes 0, so every difference stated above is "
+               "larger than the run-to-run noise."
+             : "; these differences are within noise (their interval "
+               "includes 0, or without one their min-max ranges overlap) and "
+               "are stated as such, not as ratios: " +
+                   JoinList(within) + ".";
   } else if (within.empty()) {
     s += " No mode's IOPS range overlapped its baseline's, so every "
          "difference stated above is larger than the run-to-run spread.";
@@ -328,6 +361,13 @@ std::string SummaryWriter::NoiseStatement() const {
     s += " These differences are within noise (the min-max ranges overlap) "
          "and are stated as such, not as ratios: " +
          JoinList(within) + ".";
+  }
+  if (lo < 3 && intervals) {
+    s += " Groups with fewer than three runs have no interval; for them "
+         "overlapping min-max ranges count as within noise.";
+  } else if (hi < 3) {
+    s += " No confidence interval can be given with fewer than three runs "
+         "(--repeat of three or more).";
   }
   if (lo < 2) {
     s += " Groups with a single run carry no noise estimate.";
@@ -358,7 +398,9 @@ std::string SummaryWriter::Markdown() const {
   md +=
       "\nIOPS (tps for database workloads) are medians over the repetitions "
       "(comparison.csv); \"Nx the HDD\" and \"% of the SSD\" compare those "
-      "medians with the raw baselines of the same job and direction; p99 is "
+      "medians with the raw baselines of the same job and direction; the 95% "
+      "CI is the interval of that change from Welch's t on the log IOPS of "
+      "the repetitions (results/README.md); p99 is "
       "the median of the per-run p99 latency; the time to clean is "
       "drain_after_s of runs.csv. Charts: report.html.\n";
   return md;

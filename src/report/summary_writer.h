@@ -10,7 +10,10 @@
 //   4. the noise statement (n, iops_spread_pct, noise_vs_hdd/_ssd).
 // Every figure is a value of the run folder's files, rounded for reading
 // ("Nx the HDD" is 1 + iops_vs_hdd_pct / 100, "% of the SSD" is 100 +
-// iops_vs_ssd_pct, latencies in ms are us / 1000). Where a noise flag is 1
+// iops_vs_ssd_pct, latencies in ms are us / 1000). A ratio is followed by
+// its 95 % confidence interval when comparison.csv has one. Where the
+// difference is within noise (the interval includes 0, or without an
+// interval the min-max ranges overlap: ReportFigure::within_noise_vs_hdd)
 // the text says "within noise of the HDD/SSD" and gives no ratio.
 // Thread-safe (no shared state).
 #ifndef TIERBENCH_REPORT_SUMMARY_WRITER_H_

@@ -171,6 +171,28 @@ TEST(ReportCliTest, BadRunFolderIsOneLineAndExit2) {
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
 }
 
+TEST(ReportCliTest, FleetReportNeedsOutAndWritesMergedCsv) {
+  TempDir tmp;
+  const std::string golden =
+      std::string(TIERBENCH_SOURCE_DIR) + "/tests/golden";
+  const std::string runs = golden + "/report-run " + golden + "/report-run-b";
+  int rc = -1;
+  std::string out = Report(runs, &rc);
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+  EXPECT_NE(out.find("Fix: add --out DIR"), std::string::npos) << out;
+  out = Report(runs + " --out " + tmp.path() + "/fleet", &rc);
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_EQ(ReadAll(tmp.path() + "/fleet/merged.csv"),
+            ReadAll(golden + "/merged/merged.csv"));
+  EXPECT_EQ(ReadAll(tmp.path() + "/fleet/summary.md"),
+            ReadAll(golden + "/merged/summary.md"));
+  EXPECT_TRUE(std::filesystem::exists(
+      tmp.path() + "/fleet/charts/merged-iops-randwrite-4k.svg"));
+  out = Report(runs + " --out " + tmp.path() + "/fleet", &rc);
+  EXPECT_EQ(rc, 4) << out;
+}
+
 TEST(ReportBrowserTest, ChromiumRendersTheReport) {
   TIERBENCH_REQUIRE_TOOL("chromium", "Debian package chromium");
   TempDir tmp;

@@ -9,6 +9,7 @@
 
 #include "compare_scratch.h"
 #include "orchestrate/compare_runner.h"
+#include "report/csv_reader.h"
 #include "report/run_folder.h"
 #include "report_fixture.h"
 #include "report_number_trace.h"
@@ -42,6 +43,47 @@ TEST(CompareReportTest, CompareWritesTheReportIntoTheRunFolder) {
       << md;
   // Every number of the real run's summary is in its files.
   const RunFolder run = RunFolder::Read(dir);
+  const Sources sources(run);
+  for (const Number& n : NumbersIn(md, true)) {
+    EXPECT_TRUE(sources.Has(n)) << n.text << " is in no file of the run";
+  }
+}
+
+TEST(CompareReportTest, ThreeRepetitionsGiveConfidenceIntervals) {
+  ScratchDir tmp("compare3");
+  CompareScratch scratch(tmp.path());
+  std::filesystem::create_directories(tmp.path() + "/proc/sys/vm");
+  std::ofstream(tmp.path() + "/proc/sys/vm/drop_caches").close();
+  CompareOptions o = scratch.Options(
+      {}, {scratch.Mode("ssd", "\"layer\": \"raw\", \"target\": \"ssd\"")},
+      "r3");
+  o.repeat = 3;
+  std::ostringstream out;
+  const CompareSummary s = CompareRunner(o).Run(out);
+  ASSERT_EQ(s.failed_cells, 0u);
+  // The console table explains its "within noise" once.
+  EXPECT_NE(out.str().find("95% confidence interval (Welch's t on log IOPS"),
+            std::string::npos)
+      << out.str();
+  const RunFolder run = RunFolder::Read(o.results_dir + "/r3");
+  EXPECT_TRUE(run.notes().empty());
+  const CsvDocument& cmp = run.comparison();
+  int with_interval = 0;
+  for (size_t r = 0; r < cmp.row_count(); ++r) {
+    EXPECT_EQ(cmp.Get(r, "schema_version"), "3");
+    if (cmp.Get(r, "mode") != "ssd") continue;
+    const auto lo = cmp.Number(r, "iops_vs_hdd_ci_low_pct");
+    const auto hi = cmp.Number(r, "iops_vs_hdd_ci_high_pct");
+    ASSERT_TRUE(lo && hi) << r;
+    EXPECT_LE(*lo, *hi);
+    const std::string sig = cmp.Get(r, "significant_vs_hdd");
+    EXPECT_EQ(sig, (*lo > 0 || *hi < 0) ? "1" : "0");
+    ++with_interval;
+  }
+  EXPECT_GT(with_interval, 0);
+  const std::string md = ReadText(o.results_dir + "/r3/summary.md");
+  // Raw modes only: no cache mode to set against a baseline in the text.
+  EXPECT_NE(md.find("each cell ran 3 times"), std::string::npos) << md;
   const Sources sources(run);
   for (const Number& n : NumbersIn(md, true)) {
     EXPECT_TRUE(sources.Has(n)) << n.text << " is in no file of the run";

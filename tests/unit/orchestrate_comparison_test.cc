@@ -1,9 +1,19 @@
 // Comparison math and run plan: medians, spread, % vs baselines, position
-// between HDD and SSD, noise flags, cell order.
+// between HDD and SSD, noise flags, confidence intervals, the console
+// table's "within noise", cell order; and comparison.csv as compare writes
+// it from the committed fixture's runs.csv, byte for byte the fixture's
+// comparison.csv (computed by make_fixture.py with SciPy).
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "orchestrate/comparison.h"
+#include "orchestrate/console_table.h"
+#include "orchestrate/results_writer.h"
 #include "orchestrate/run_plan.h"
+#include "report/csv_reader.h"
+#include "report/run_folder.h"
+#include "report_fixture.h"
 
 namespace tierbench {
 namespace {
@@ -108,6 +118,86 @@ TEST(ComparisonTest, MissingBaselineLeavesColumnsEmpty) {
   EXPECT_FALSE(out[0].iops_vs_hdd_pct.has_value());  // other direction
   EXPECT_FALSE(out[0].iops_position.has_value());
   EXPECT_FALSE(out[0].noise_vs_hdd.has_value());
+}
+
+TEST(ComparisonTest, IntervalsWithThreeRepetitions) {
+  std::vector<MeasuredRow> rows;
+  const double hdd[] = {149.1, 147.3, 150.6};
+  const double wb[] = {4388.4, 4255.1, 4431.7};
+  const double none[] = {149.9, 152.3, 147.5};
+  for (int rep = 0; rep < 3; ++rep) {
+    rows.push_back(Row("hdd", "hdd", rep + 1, hdd[rep], 9000 + rep));
+    rows.push_back(Row("writeback", "", rep + 1, wb[rep], 700 + rep));
+    rows.push_back(Row("none", "", rep + 1, none[rep], 9100 + rep));
+  }
+  const std::vector<ComparisonRow> out = Compare(rows);
+  ASSERT_EQ(out.size(), 3u);
+  // The baseline gets no interval against itself.
+  EXPECT_FALSE(out[0].iops_vs_hdd_ci.has_value());
+  EXPECT_FALSE(out[0].significant_vs_hdd.has_value());
+  // SciPy (see stats_confidence_test.cc): [2699.30, 2955.89] %, df 3.0176.
+  ASSERT_TRUE(out[1].iops_vs_hdd_ci.has_value());
+  EXPECT_NEAR(out[1].iops_vs_hdd_ci->low_pct, 2699.2978685967, 1e-7);
+  EXPECT_NEAR(out[1].iops_vs_hdd_ci->high_pct, 2955.8933896718, 1e-7);
+  EXPECT_EQ(out[1].significant_vs_hdd, true);
+  EXPECT_TRUE(out[1].p99_vs_hdd_ci.has_value());
+  EXPECT_FALSE(out[1].iops_vs_ssd_ci.has_value());  // no SSD baseline
+  // none: 147.5..152.3 against 147.3..150.6: the interval includes 0.
+  EXPECT_EQ(out[2].significant_vs_hdd, false);
+
+  std::ostringstream table;
+  PrintComparisonTable(out, table);
+  const std::string t = table.str();
+  EXPECT_NE(t.find("+2843%"), std::string::npos) << t;  // writeback vs HDD
+  EXPECT_NE(t.find("+0%"), std::string::npos) << t;     // the HDD itself
+  EXPECT_TRUE(out[0].is_hdd_base);
+  EXPECT_FALSE(out[1].is_hdd_base);
+  EXPECT_NE(t.find("within noise"), std::string::npos) << t;
+  EXPECT_NE(t.find("95% confidence interval"), std::string::npos) << t;
+}
+
+TEST(ComparisonTest, ConsoleTableSaysOnceThatOneRunGivesNoInterval) {
+  std::vector<MeasuredRow> rows = {Row("hdd", "hdd", 1, 150, 9000),
+                                   Row("writeback", "", 1, 5000, 700),
+                                   Row("none", "", 1, 151, 9000)};
+  std::ostringstream table;
+  PrintComparisonTable(Compare(rows), table);
+  const std::string t = table.str();
+  EXPECT_EQ(t.find("within noise"), std::string::npos) << t;
+  const std::string line = "no confidence interval can be given";
+  const size_t at = t.find(line);
+  ASSERT_NE(at, std::string::npos) << t;
+  EXPECT_EQ(t.find(line, at + 1), std::string::npos) << t;  // one line
+}
+
+TEST(ComparisonTest, FixtureComparisonIsWhatCompareWrites) {
+  const std::string dir = FixtureRunDir();
+  const CsvDocument runs =
+      CsvDocument::Parse(ReadText(dir + "/runs.csv"), "runs.csv");
+  std::vector<MeasuredRow> measured;
+  for (size_t r = 0; r < runs.row_count(); ++r) {
+    if (!runs.Get(r, "error").empty()) continue;
+    MeasuredRow m;
+    m.mode = runs.Get(r, "mode");
+    m.layer = runs.Get(r, "layer");
+    m.baseline = m.layer == "raw" ? m.mode : "";
+    m.workload = runs.Get(r, "workload");
+    m.job = runs.Get(r, "job");
+    m.direction = runs.Get(r, "direction");
+    m.unit = runs.Get(r, "unit");
+    m.repetition = static_cast<int>(*runs.Number(r, "repetition"));
+    m.iops = *runs.Number(r, "iops");
+    m.bw_mib_s = *runs.Number(r, "bw_mib_s");
+    m.lat_mean_us = *runs.Number(r, "clat_mean_us");
+    m.lat_p99_us = *runs.Number(r, "clat_p99_us");
+    m.warnings = SplitWarnings(runs.Get(r, "warnings"));
+    measured.push_back(m);
+  }
+  ScratchDir tmp("comparison");
+  ResultsWriter writer(tmp.path() + "/run", "fixture");
+  writer.WriteComparison(Compare(measured));
+  EXPECT_EQ(ReadText(writer.Path("comparison.csv")),
+            ReadText(dir + "/comparison.csv"));
 }
 
 TEST(RunPlanTest, RepetitionsOuterModesThenWorkloads) {

@@ -26,7 +26,9 @@ struct Number {
 };
 
 // Numbers in `text`; with `figures_only`, digits glued to a letter or '_'
-// before them (p99, bcache0, clat_p99_9_us) are names, not figures.
+// before them (p99, bcache0, clat_p99_9_us) are names, not figures, and so
+// is the confidence level of "95% CI" / "95% confidence" (the method's
+// constant, stats/confidence.h, not a measured figure).
 inline std::vector<Number> NumbersIn(const std::string& text,
                                      bool figures_only) {
   static const std::regex kNumber(R"((\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?)");
@@ -37,6 +39,13 @@ inline std::vector<Number> NumbersIn(const std::string& text,
     if (figures_only && pos > 0) {
       const char before = text[pos - 1];
       if (std::isalpha(static_cast<unsigned char>(before)) || before == '_')
+        continue;
+    }
+    if (figures_only) {
+      const std::string after = text.substr(pos + it->str().size(),
+                                            std::string("% confidence").size());
+      if (it->str() == "95" &&
+          (after.rfind("% CI", 0) == 0 || after == "% confidence"))
         continue;
     }
     Number n;
@@ -67,6 +76,13 @@ class Sources {
       }
     }
     AddJson(run.manifest());
+  }
+
+  // Adds the cells of another file (merged.csv of a fleet report).
+  void Add(const CsvDocument& doc) {
+    for (const auto& row : doc.rows()) {
+      for (const std::string& cell : row) AddText(cell);
+    }
   }
 
   bool Has(const Number& n) const {

@@ -9,6 +9,7 @@
 
 #include "orchestrate/results_writer.h"
 #include "report/csv_reader.h"
+#include "report/merged_runs.h"
 #include "report/result_columns.h"
 #include "report/run_folder.h"
 #include "report_fixture.h"
@@ -174,6 +175,7 @@ TEST(ReportRunFolderTest, ResultsReadmeDocumentsEveryColumn) {
   for (const auto& c : ResultColumnNames()) cols.push_back(c);
   for (const auto& c : RunsCsvCounterColumns()) cols.push_back(c);
   for (const auto& c : ComparisonCsvColumns()) cols.push_back(c);
+  for (const auto& c : MergedCsvColumns()) cols.push_back(c);
   for (const std::string& c : cols) {
     EXPECT_NE(doc.find("| `" + c + "` |"), std::string::npos)
         << "results/README.md lacks a row for column " << c;
@@ -184,6 +186,9 @@ TEST(ReportRunFolderTest, ResultsReadmeDocumentsEveryColumn) {
   EXPECT_NE(doc.find("## comparison.csv (schema_version " +
                      std::to_string(kComparisonCsvSchemaVersion) + ")"),
             std::string::npos);
+  EXPECT_NE(doc.find("## merged.csv (schema_version " +
+                     std::to_string(kMergedCsvSchemaVersion) + ")"),
+            std::string::npos);
   // Every top-level manifest key of the fixture (the keys BuildManifest
   // writes) has its row.
   const auto manifest =
@@ -191,6 +196,34 @@ TEST(ReportRunFolderTest, ResultsReadmeDocumentsEveryColumn) {
   for (const auto& [key, value] : manifest.items()) {
     EXPECT_NE(doc.find("`" + key), std::string::npos) << key;
   }
+}
+
+TEST(ReportRunFolderTest, ReadsThePreviousComparisonSchemaWithOneNote) {
+  const RunFolder current = RunFolder::Read(FixtureRunDir());
+  EXPECT_TRUE(current.notes().empty());
+  ScratchDir tmp("schema2");
+  WriteSyntheticRun(tmp.path() + "/run", 2, 1);  // comparison.csv schema 2
+  const RunFolder old = RunFolder::Read(tmp.path() + "/run");
+  ASSERT_EQ(old.notes().size(), 1u);
+  const std::string& note = old.notes()[0];
+  EXPECT_NE(note.find("comparison.csv: schema_version 2 is older than 3"),
+            std::string::npos)
+      << note;
+  EXPECT_EQ(note.find('\n'), std::string::npos) << note;
+  for (const ReportFigure& f : old.figures()) {
+    EXPECT_FALSE(f.significant_vs_hdd.has_value()) << f.mode;
+  }
+  // The fixture's intervals read back.
+  bool seen = false;
+  for (const ReportFigure& f : current.figures()) {
+    if (f.mode != "writeback" || f.workload != "randwrite-4k") continue;
+    EXPECT_EQ(f.iops_vs_hdd_ci_low, 2699.30);
+    EXPECT_EQ(f.iops_vs_hdd_ci_high, 2955.89);
+    EXPECT_EQ(f.significant_vs_hdd, true);
+    EXPECT_EQ(f.iops_values, (std::vector<double>{4388.4, 4255.1, 4431.7}));
+    seen = true;
+  }
+  EXPECT_TRUE(seen);
 }
 
 TEST(ReportRunFolderTest, CsvReaderUndoesCsvTableQuoting) {

@@ -65,6 +65,9 @@ TEST(ReportSummaryTest, TheCheckerCatchesAnInventedNumber) {
   EXPECT_TRUE(sources.Has({"37", 0}));     // 100 - 63.31
   EXPECT_FALSE(sources.Has({"4391", 0}));  // no such figure
   EXPECT_FALSE(sources.Has({"12.345", 3}));
+  // The confidence level is the method's constant, a share is a figure.
+  EXPECT_EQ(NumbersIn("29x (95% CI 28x to 31x)", true).size(), 3u);
+  EXPECT_EQ(NumbersIn("95% of the SSD", true).size(), 1u);
 }
 
 TEST(ReportSummaryTest, NoRatioWhereTheDifferenceIsWithinNoise) {
@@ -77,7 +80,7 @@ TEST(ReportSummaryTest, NoRatioWhereTheDifferenceIsWithinNoise) {
     const size_t at = para.find(" " + f.mode + ": ");
     ASSERT_NE(at, std::string::npos) << f.mode << " in " << para;
     const std::string sentence = para.substr(at, para.find(". ", at + 1) - at);
-    if (f.noise_vs_hdd.value_or(false)) {
+    if (f.within_noise_vs_hdd().value_or(false)) {
       EXPECT_NE(sentence.find("within noise of the HDD"), std::string::npos)
           << sentence;
       EXPECT_EQ(sentence.find("x the HDD"), std::string::npos) << sentence;

@@ -1,12 +1,20 @@
 #!/usr/bin/env python3
 """Writes the fake run folder of the report tests (runs.csv schema 3,
-comparison.csv schema 2, manifest.json schema 2) with fixed figures: raw HDD
+comparison.csv schema 3, manifest.json schema 2) with fixed figures: raw HDD
 and SSD, four bcache modes and one dm-cache mode, three workloads (one with a
 read and a write series), three repetitions, one failed cell, warnings and
 groups within noise. comparison.csv follows orchestrate/comparison.cc
 (median, min, max, spread, change vs HDD/SSD, position, noise = min-max
-ranges overlap). Run from this directory: python3 make_fixture.py"""
-import csv, json, statistics
+ranges overlap), and the 95% confidence intervals independently of
+stats/confidence.cc: Welch's t on the log values with SciPy's t quantile
+(needs SciPy: Debian python3-scipy). Run from this directory:
+/usr/bin/python3 make_fixture.py
+
+With the argument "b" it writes ../report-run-b instead: the same run on the
+host lab-guest-b (run id fixture-b) where writeback does 20% fewer IOPS on
+randwrite-4k; the merged-report tests set the two side by side."""
+import csv, json, math, os, statistics, sys
+from scipy import stats
 
 RESULT_COLS = ("job,group,jobs,direction,unit,ios,bytes,runtime_ms,iops,bw_mib_s,"
   "slat_min_us,slat_mean_us,slat_max_us,slat_stddev_us,clat_min_us,clat_mean_us,"
@@ -68,6 +76,13 @@ WARN = {("writearound", "anandtech-mix"): "42% of IO bypassed the cache (sequent
         ("writeback", "anandtech-mix"): "28% of IO bypassed the cache (sequential_cutoff = 4.0M): that part measured the HDD (fix: sequential_cutoff=0 in the mode file)"}
 FAILED = {("none", "randwrite-4k", 2): "psync: pwrite at offset 4096: Input/output error"}
 
+VARIANT_B = len(sys.argv) > 1 and sys.argv[1] == "b"
+OUT = "../report-run-b" if VARIANT_B else "."
+RUN_ID, HOST = ("fixture-b", "lab-guest-b") if VARIANT_B else ("fixture", "lab-guest")
+if VARIANT_B:
+    IOPS["writeback"]["randwrite-4k"] = [round(v * 0.8, 1) for v in IOPS["writeback"]["randwrite-4k"]]
+    os.makedirs(OUT, exist_ok=True)
+
 def f3(v): return "%.3f" % v
 
 def latency(iops, seed):
@@ -94,7 +109,7 @@ for rep in (1, 2, 3):
                                  "cache_bytes": "1073741824", "cache_block_bytes": "4096",
                                  "warm_passes": "0", "settings": "cache_mode=" + readback})
             counters["warnings"] = warn
-            lead = ["fixture", name, layer, readback, w, "", "", str(rep), target,
+            lead = [RUN_ID, name, layer, readback, w, "", "", str(rep), target,
                     "" if raw else "cold"]
             for job, d in series:
                 v = iops_of(name, w, d)[rep - 1]
@@ -116,7 +131,7 @@ for rep in (1, 2, 3):
                     res.update({c: f3(x) for c, x in zip(names, p)})
                 rows.append(lead + [res[c] for c in RESULT_COLS] + [counters[c] for c in COUNTERS])
 
-with open("runs.csv", "w", newline="") as f:
+with open(os.path.join(OUT, "runs.csv"), "w", newline="") as f:
     out = csv.writer(f, lineterminator="\n")
     out.writerow(["schema_version"] + LEAD + RESULT_COLS + COUNTERS)
     for r in rows: out.writerow(["3"] + r)
@@ -126,7 +141,11 @@ H = ["mode", "layer", "baseline", "workload", "job", "direction", "unit", "n", "
      "iops_min", "iops_max", "iops_spread_pct", "bw_mib_s_median", "lat_mean_us_median",
      "lat_p99_us_median", "lat_p99_us_min", "lat_p99_us_max", "iops_vs_hdd_pct",
      "iops_vs_ssd_pct", "iops_position", "p99_vs_hdd_pct", "p99_vs_ssd_pct", "p99_position",
-     "noise", "noise_vs_hdd", "noise_vs_ssd", "warnings"]
+     "noise", "noise_vs_hdd", "noise_vs_ssd", "iops_vs_hdd_ci_low_pct",
+     "iops_vs_hdd_ci_high_pct", "iops_vs_ssd_ci_low_pct", "iops_vs_ssd_ci_high_pct",
+     "iops_vs_hdd_ci_df", "iops_vs_ssd_ci_df", "p99_vs_hdd_ci_low_pct",
+     "p99_vs_hdd_ci_high_pct", "p99_vs_ssd_ci_low_pct", "p99_vs_ssd_ci_high_pct",
+     "significant_vs_hdd", "significant_vs_ssd", "warnings"]
 ci = {c: i + 1 for i, c in enumerate(LEAD + RESULT_COLS + COUNTERS)}
 groups = {}
 for r in rows:
@@ -145,9 +164,22 @@ def pct(x, b): return "%.2f" % ((x - b) / b * 100)
 def pos(x, h, s):
     p = (x - h) / (s - h)
     return "%.4f" % (0.0 if p == 0 else p)
-order = []
-for r in rows:
-    k = (r[1], r[4], r[10 + 0], r[10 + 3])
+def welch_log(x, b):
+    # (low %, high %, df) of the change of x against b; None below 3 values.
+    if len(x) < 3 or len(b) < 3: return None
+    lx, lb = [math.log(v) for v in x], [math.log(v) for v in b]
+    qa, qb = statistics.variance(lx) / len(lx), statistics.variance(lb) / len(lb)
+    df = (qa + qb) ** 2 / (qa * qa / (len(lx) - 1) + qb * qb / (len(lb) - 1))
+    t = stats.t.ppf(0.975, df)
+    d, se = statistics.mean(lx) - statistics.mean(lb), math.sqrt(qa + qb)
+    return (math.expm1(d - t * se) * 100, math.expm1(d + t * se) * 100, df)
+def ci_cells(g, base, key, metric):
+    # low, high, df cells; empty against the group itself.
+    ci = None if base is g else welch_log(g[metric], base[metric])
+    return ["%.2f" % v for v in ci] if ci else ["", "", ""]
+def sig(ci):
+    if not ci[0]: return ""
+    return "1" if float(ci[0]) > 0 or float(ci[1]) < 0 else "0"
 comp = []
 seen = []
 for r in rows:
@@ -161,17 +193,21 @@ for key in seen:
     med = statistics.median
     x, p = med(g["iops"]), med(g["p99"])
     nh, ns = noise(g["iops"], h["iops"]), noise(g["iops"], s["iops"])
+    ih, is_ = ci_cells(g, h, key, "iops"), ci_cells(g, s, key, "iops")
+    ph, ps = ci_cells(g, h, key, "p99"), ci_cells(g, s, key, "p99")
     comp.append([mode, g["layer"], mode if g["layer"] == "raw" else "", w, job, d, "io",
                  str(len(g["iops"])), f3(x), f3(min(g["iops"])), f3(max(g["iops"])),
                  "%.2f" % spread(g["iops"]), f3(med(g["bw"])), f3(med(g["lat"])), f3(p),
                  f3(min(g["p99"])), f3(max(g["p99"])), pct(x, med(h["iops"])), pct(x, med(s["iops"])),
                  pos(x, med(h["iops"]), med(s["iops"])), pct(p, med(h["p99"])), pct(p, med(s["p99"])),
                  pos(p, med(h["p99"]), med(s["p99"])),
-                 "1" if "1" in (nh, ns) else ("0" if nh or ns else ""), nh, ns, g["w"]])
-with open("comparison.csv", "w", newline="") as f:
+                 "1" if "1" in (nh, ns) else ("0" if nh or ns else ""), nh, ns,
+                 ih[0], ih[1], is_[0], is_[1], ih[2], is_[2], ph[0], ph[1], ps[0], ps[1],
+                 sig(ih), sig(is_), g["w"]])
+with open(os.path.join(OUT, "comparison.csv"), "w", newline="") as f:
     out = csv.writer(f, lineterminator="\n")
     out.writerow(["schema_version"] + H)
-    for c in comp: out.writerow(["2"] + c)
+    for c in comp: out.writerow(["3"] + c)
 
 def job(name, rw, bs, depth):
     return {"name": name, "origin": name + ".fio", "rw": rw, "rwmixread": 50,
@@ -180,10 +216,10 @@ def job(name, rw, bs, depth):
             "numjobs": 1, "direct": True, "ioengine": "libaio", "size_bytes": 1073741824,
             "runtime_ns": 30000000000, "time_based": True}
 manifest = {
-  "schema_version": 2, "tool": "tierbench", "version": "0.1.0", "run_id": "fixture",
+  "schema_version": 2, "tool": "tierbench", "version": "0.1.0", "run_id": RUN_ID,
   "command_line": "tierbench compare --stack /dev/bcache0 --stack /dev/mapper/tb-dmcache --hdd /dev/vdb --ssd /dev/vdc --repeat 3 --runtime 30s --destructive",
   "kernel": {"release": "6.1.0-18-amd64", "version": "#1 SMP Debian", "machine": "x86_64"},
-  "hostname": "lab-guest", "start_time": "2026-11-30T21:04:11Z", "end_time": "2026-11-30T23:41:57Z",
+  "hostname": HOST, "start_time": "2026-11-30T21:04:11Z", "end_time": "2026-11-30T23:41:57Z",
   "status": "complete with failed cells",
   "options": {"stacks": ["/dev/bcache0", "/dev/mapper/tb-dmcache"], "hdd": "/dev/vdb", "ssd": "/dev/vdc",
               "repeat": 3, "cache_state": "cold", "runtime_ns": 30000000000, "ramp_time_ns": None},
@@ -204,6 +240,6 @@ manifest = {
                  "jobs": [job("mix-16k", "randrw", 16384, 4)]}],
   "tool_versions": {"fio": None, "pgbench": None, "postgres": None},
   "cells": {"planned": 63, "finished": 63, "failed": 1}}
-with open("manifest.json", "w") as f:
+with open(os.path.join(OUT, "manifest.json"), "w") as f:
     json.dump(manifest, f, indent=2)
     f.write("\n")
