@@ -24,6 +24,8 @@ void Run(const ReportArgs& a, int* exit_code) {
             << "Summary: " << files.summary << "\n"
             << "Charts:  " << files.charts.size() << " SVG files in "
             << (a.out.empty() ? a.run_dir : a.out) << "/charts\n";
+  for (const std::string& note : files.notes)
+    std::cout << "Note:    " << note << "\n";
   *exit_code = kExitOk;
 }
 

@@ -29,6 +29,8 @@ class HtmlReport {
   HtmlReport(const RunFolder& run, const std::vector<ChartFile>& charts,
              std::string summary_md);
   std::string Html() const;
+  // Lines shown under the summary (what the report could not show).
+  void set_notes(std::vector<std::string> notes) { notes_ = std::move(notes); }
 
  private:
   std::string WorkloadSection(const std::string& workload) const;
@@ -36,6 +38,7 @@ class HtmlReport {
   const RunFolder& run_;
   const std::vector<ChartFile>& charts_;
   std::string summary_md_;
+  std::vector<std::string> notes_;
 };
 
 // HTML escaping of text and attribute values (SvgWriter::Escape: &, <, >,
