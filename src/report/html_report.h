@@ -3,8 +3,10 @@
 // it opens offline and prints cleanly (each chart kept on one page, wide
 // charts scaled to the page width). Layout: title and run facts; the
 // summary (summary.md rendered); failures, if any; the position heat table;
-// then per workload its IOPS, latency and time-to-clean charts with the
-// warnings of its cells listed next to them. Thread-safe (no shared state).
+// then per workload its IOPS, latency, time-to-clean, latency-percentile
+// and per-second charts with the warnings of its cells listed next to them.
+// Notes (set_notes: what the report could not show, one line each) follow
+// the summary. Thread-safe (no shared state).
 #ifndef TIERBENCH_REPORT_HTML_REPORT_H_
 #define TIERBENCH_REPORT_HTML_REPORT_H_
 

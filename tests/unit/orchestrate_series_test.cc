@@ -131,11 +131,14 @@ class SeriesProtocolTest : public ::testing::Test {
     std::ofstream(path) << text;
     return path;
   }
+  CompareOptions Options();
+  CompareHooks Hooks();
+  CsvDocument SeriesCsv();
   FakeBcacheSysfs fake_;
   std::string dir_, target_;
 };
 
-TEST_F(SeriesProtocolTest, SamplesTheLayerOnceASecondIntoSeriesCsv) {
+CompareOptions SeriesProtocolTest::Options() {
   CompareOptions o;
   o.stacks = {target_};
   o.hdd = dir_ + "/hdd.img";
@@ -157,14 +160,33 @@ TEST_F(SeriesProtocolTest, SamplesTheLayerOnceASecondIntoSeriesCsv) {
   o.drain_timeout_s = 5;
   o.sysfs_root = fake_.root();
   o.quiet = true;
+  return o;
+}
+
+CompareHooks SeriesProtocolTest::Hooks() {
   CompareHooks hooks;
   hooks.sysfs = fake_.sysfs();
   hooks.sleep = [](double) {};
-  hooks.run_workload = [this](const Workload&, const RunOptions& ro) {
+  return hooks;
+}
+
+CsvDocument SeriesProtocolTest::SeriesCsv() {
+  std::ifstream in(dir_ + "/results/s1/series.csv");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return CsvDocument::Parse(ss.str(), "series.csv");
+}
+
+TEST_F(SeriesProtocolTest, SamplesTheLayerOnceASecondIntoSeriesCsv) {
+  const CompareOptions o = Options();
+  CompareHooks hooks = Hooks();
+  hooks.run_workload = [this](const Workload& w, const RunOptions& ro) {
     // Two seconds of IO; the layer's counters move between the runner's
-    // once-a-second calls, which happen on this (the calling) thread.
+    // once-a-second calls, which happen on this (the calling) thread. The
+    // raw cell (no layer to sample) does not wait.
     const uint64_t start = NowNs();
-    for (uint64_t k = 1; k <= 2; ++k) {
+    const bool cache = w.jobs[0].filename == target_;
+    for (uint64_t k = 1; k <= 2 && cache; ++k) {
       BcacheStatsTotal st;
       st.cache_hits = 80 * k * k;
       st.cache_misses = 20 * k;
@@ -188,10 +210,7 @@ TEST_F(SeriesProtocolTest, SamplesTheLayerOnceASecondIntoSeriesCsv) {
   };
   std::ostringstream out;
   CompareRunner(o, hooks).Run(out);
-  std::ifstream in(dir_ + "/results/s1/series.csv");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const CsvDocument doc = CsvDocument::Parse(ss.str(), "series.csv");
+  const CsvDocument doc = SeriesCsv();
   std::vector<std::string> header = {"schema_version"};
   for (const std::string& c : SeriesCsvColumns()) header.push_back(c);
   EXPECT_EQ(doc.header(), header);
@@ -220,6 +239,58 @@ TEST_F(SeriesProtocolTest, SamplesTheLayerOnceASecondIntoSeriesCsv) {
   }
   EXPECT_EQ(hdd_rows, 2);
   EXPECT_EQ(wb_measure, 2);
+}
+
+// --cache-state warm-until-steady: the warm-up chunks' seconds come before
+// the measured window (negative t_s, phase warm). The hook reports each
+// chunk's IO start through on_second as the runner would, 8 and 6 s before
+// the measured window's.
+TEST_F(SeriesProtocolTest, WarmUpChunksComeFirstWithNegativeSeconds) {
+  CompareOptions o = Options();
+  o.cache_state = CacheState::kWarmUntilSteady;
+  o.warm_chunk_s = 2;
+  o.warm_max_s = 4;  // two chunks
+  CompareHooks hooks = Hooks();
+  int chunks = 0;
+  hooks.run_workload = [&chunks](const Workload& w, const RunOptions& ro) {
+    const bool chunk = w.jobs[0].time_based;
+    const uint64_t now = NowNs();
+    if (chunk) ++chunks;
+    const uint64_t start = chunk ? now - (10 - 2 * chunks) * kSec : now;
+    if (ro.on_second) ro.on_second(start);
+    JobResult j;
+    j.name = "randread";
+    j.runtime_ns = 2 * kSec;
+    for (uint64_t t = 0; t < 2; ++t) {
+      for (uint64_t i = 0; i < (chunk ? 50 : 400); ++i)
+        j.dir[0].series.Add(t * kSec + i, 4096);
+    }
+    j.dir[0].ios = chunk ? 100 : 800;
+    j.dir[0].bytes = j.dir[0].ios * 4096;
+    RunResult r;
+    r.jobs.push_back(j);
+    return r;
+  };
+  std::ostringstream out;
+  CompareRunner(o, hooks).Run(out);
+  const CsvDocument doc = SeriesCsv();
+  std::vector<std::string> warm_t;
+  int measure = 0;
+  for (size_t r = 0; r < doc.row_count(); ++r) {
+    if (doc.Get(r, "mode") != "writeback") continue;
+    if (doc.Get(r, "phase") == "warm") {
+      warm_t.push_back(doc.Get(r, "t_s"));
+      EXPECT_EQ(doc.Get(r, "read_iops"), "50");
+      EXPECT_EQ(measure, 0) << "warm rows come first";
+    }
+    if (doc.Get(r, "phase") == "measure") {
+      ++measure;
+      EXPECT_EQ(doc.Get(r, "read_iops"), "400");
+    }
+  }
+  EXPECT_EQ(chunks, 2);
+  EXPECT_EQ(warm_t, (std::vector<std::string>{"-8.0", "-7.0", "-6.0", "-5.0"}));
+  EXPECT_EQ(measure, 2);
 }
 
 }  // namespace

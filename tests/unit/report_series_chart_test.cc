@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 
+#include "orchestrate/cell_series.h"
 #include "report/percentile_chart.h"
 #include "report/report_writer.h"
 #include "report/run_folder.h"
@@ -44,6 +45,15 @@ SeriesFile FixtureSeries() {
   EXPECT_TRUE(file.has_value()) << note;
   EXPECT_EQ(note, "");
   return *file;
+}
+
+TEST(ReportSeriesChartTest, FixtureHeaderIsTheColumnsCompareWrites) {
+  const std::string text = ReadText(FixtureRunDir() + "/series.csv");
+  std::vector<std::string> header = {"schema_version"};
+  for (const std::string& c : SeriesCsvColumns()) header.push_back(c);
+  EXPECT_EQ(CsvDocument::Parse(text, "series.csv").header(), header)
+      << "series.csv changed: update tests/golden/report-run/make_fixture.py";
+  EXPECT_EQ(SeriesFile::kSchema, kSeriesCsvSchemaVersion);
 }
 
 TEST(ReportSeriesChartTest, OneLinePerModeInEachPanelWithUnits) {
