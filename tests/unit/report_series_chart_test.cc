@@ -76,8 +76,8 @@ TEST(ReportSeriesChartTest, OneLinePerModeInEachPanelWithUnits) {
   EXPECT_EQ(x.WithClass("warm-region").size(), 0u);  // a cold run
   // randwrite-4k: writeback modes drain after the run.
   const XmlCheck w = Parsed(SeriesChart(file, "randwrite-4k").Svg());
-  EXPECT_EQ(w.WithClass("series-iops").size(), 7u);  // none's rep 1 ran
-  EXPECT_EQ(w.WithClass("series-hit").size(), 0u);   // no reads
+  EXPECT_EQ(w.WithClass("series-iops").size(), 7u);   // none's rep 1 ran
+  EXPECT_EQ(w.WithClass("series-hit").size(), 0u);    // no reads
   EXPECT_EQ(w.WithClass("drain-region").size(), 2u);  // IOPS + dirty panels
   EXPECT_TRUE(HasText(w, "axis-title", "dirty data (MiB)"));
 }
