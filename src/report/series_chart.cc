@@ -49,13 +49,13 @@ std::string SeriesChart::Svg() const {
   const Getter dirty = [](const SeriesPoint& p) { return p.dirty_bytes; };
   double t_lo = 0, t_hi = 1, warm_lo = 0, drain_lo = 0;
   bool has_warm = false, has_drain = false;
-  double max_iops = 0, max_dirty = 0;
+  double max_iops = 0, min_iops = 0, max_dirty = 0;
   bool any_hit = false, any_dirty = false;
   for (const ModeSeries& m : modes_) {
     for (const SeriesPoint& p : m.points) {
       const double t = TimeOf(p);
       t_lo = std::min(t_lo, p.t_s);
-      t_hi = std::max(t_hi, p.phase == "drain" ? p.t_s : p.t_s + 1);
+      t_hi = std::max(t_hi, p.t_s + 1);
       if (p.phase == "warm") {
         warm_lo = has_warm ? std::min(warm_lo, p.t_s) : p.t_s;
         has_warm = true;
@@ -65,6 +65,9 @@ std::string SeriesChart::Svg() const {
         has_drain = true;
       }
       if (p.iops) max_iops = std::max(max_iops, *p.iops);
+      if (p.iops && *p.iops > 0) {
+        min_iops = min_iops > 0 ? std::min(min_iops, *p.iops) : *p.iops;
+      }
       if (p.hit_ratio_pct) any_hit = true;
       if (p.dirty_bytes) {
         any_dirty = true;
@@ -74,14 +77,19 @@ std::string SeriesChart::Svg() const {
   }
   const Scale dirty_scale = DirtyScale(max_dirty);
 
+  // As the IOPS chart: a log axis when the lines lie more than 30x apart
+  // (the HDD and the SSD usually do).
+  const bool log_iops = min_iops > 0 && max_iops / min_iops > 30;
   struct Panel {
     std::string cls, title, y_title;
     Getter get;
     double height, y_max, divisor;
+    bool log = false;
   };
   std::vector<Panel> panels = {{"series-iops", "IOPS per second",
-                                "IOPS, read + write (1/s)", iops, 170, max_iops,
-                                1}};
+                                log_iops ? "IOPS, read + write (1/s, log scale)"
+                                         : "IOPS, read + write (1/s)",
+                                iops, 170, max_iops, 1, log_iops}};
   if (any_hit) {
     panels.push_back({"series-hit", "Read hit ratio of the layer",
                       "read hit ratio (%)", hit, 120, 100, 1});
@@ -111,7 +119,11 @@ std::string SeriesChart::Svg() const {
     top += kPanelTitle;
     XyPlot plot(&svg, kLeft, top, plot_w, panel.height);
     plot.SetXLinear(t_lo, t_hi);
-    plot.SetYLinear(panel.y_max);
+    if (panel.log) {
+      plot.SetYLog(min_iops, panel.y_max, false);
+    } else {
+      plot.SetYLinear(panel.y_max);
+    }
     if (has_warm) {
       svg.Rect(plot.X(warm_lo), plot.top(), plot.X(0) - plot.X(warm_lo),
                panel.height, "warm-region", R"(fill="#ececec")",
@@ -128,7 +140,7 @@ std::string SeriesChart::Svg() const {
       svg.Text(plot.X(warm_lo) + 4, plot.top() + 12, "warm-up", "region-label",
                "start", 0, "", R"(fill="#555555")");
     }
-    if (has_drain) {
+    if (has_drain && plot.right() - plot.X(drain_lo) >= 40) {
       svg.Text(plot.X(drain_lo) + 4, plot.top() + 12, "drain", "region-label",
                "start", 0, "", R"(fill="#555555")");
     }
