@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cache_fake_sysfs.h"
+#include "db/db_cell.h"
 #include "orchestrate/cell_series.h"
 #include "orchestrate/compare_runner.h"
 #include "report/csv_reader.h"
@@ -290,6 +291,56 @@ TEST_F(SeriesProtocolTest, WarmUpChunksComeFirstWithNegativeSeconds) {
   }
   EXPECT_EQ(chunks, 2);
   EXPECT_EQ(warm_t, (std::vector<std::string>{"-8.0", "-7.0", "-6.0", "-5.0"}));
+  EXPECT_EQ(measure, 2);
+}
+
+// A DB cell: the driver's once-a-second callback (DbCellOptions::on_second)
+// samples the layer; the series start at the benchmark's start, and the
+// transactions of a writing script count as writes.
+TEST_F(SeriesProtocolTest, DbCellsAreSampledFromTheBenchmarkStart) {
+  CompareOptions o = Options();
+  o.workload_paths = {Write("tpcb.json",
+                            R"({"schema_version": 1, "kind": "pgbench", )"
+                            R"("name": "tpcb", "scale": 1, "clients": 2, )"
+                            R"("threads": 1, "duration": "1s"})")};
+  CompareHooks hooks = Hooks();
+  int callbacks = 0;
+  hooks.run_db = [&](const DbWorkload& w, const std::string&,
+                     const DbCellOptions& opts, DbCellInfo*) {
+    // The benchmark "started" 1.2 s ago (after the load).
+    if (opts.on_second) {
+      ++callbacks;
+      opts.on_second(NowNs() - 1200000000ULL);
+    }
+    JobResult r;
+    r.name = w.name;
+    r.unit = "tx";
+    r.runtime_ns = kSec;
+    DirectionStats& d = r.dir[static_cast<int>(DbTxDirection(w.builtin))];
+    for (uint64_t i = 0; i < 100; ++i) {
+      d.ios++;
+      d.series.Add(i * 1000, 0);
+    }
+    return r;
+  };
+  std::ostringstream out;
+  CompareRunner(o, hooks).Run(out);
+  EXPECT_EQ(callbacks, 2);  // hdd and writeback
+  const CsvDocument doc = SeriesCsv();
+  int measure = 0;
+  for (size_t r = 0; r < doc.row_count(); ++r) {
+    if (doc.Get(r, "phase") != "measure") continue;
+    ++measure;
+    EXPECT_EQ(doc.Get(r, "t_s"), "0.0");
+    EXPECT_EQ(doc.Get(r, "read_iops"), "0");
+    EXPECT_EQ(doc.Get(r, "write_iops"), "100");
+    if (doc.Get(r, "mode") == "writeback") {
+      // One reading at 1.2 s: the dirty data, but no earlier reading for a
+      // ratio.
+      EXPECT_NE(doc.Get(r, "dirty_bytes"), "");
+      EXPECT_EQ(doc.Get(r, "hit_ratio_pct"), "");
+    }
+  }
   EXPECT_EQ(measure, 2);
 }
 
