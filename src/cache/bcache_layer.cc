@@ -4,7 +4,9 @@
 #include <thread>
 
 #include "cache/bcache_diagnosis.h"
+#include "cache/bcache_values.h"
 #include "cache/mode_file.h"
+#include "util/clock.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 
@@ -228,6 +230,28 @@ LayerCounters BcacheLayer::TakeCounters() const {
   c.extra["cache_available_percent"] =
       dev_.ReadCacheSetInfo().cache_available_percent;
   return c;
+}
+
+LayerSample BcacheLayer::Sample() const {
+  // Two counters of stats_total and dirty_data: three small sysfs reads.
+  // The kernel folds the counters only every ~13.6 s (CounterLagSeconds),
+  // so per-second hit ratios come in steps.
+  LayerSample s;
+  s.taken_ns = NowNs();
+  const std::pair<const char*, int64_t*> counters[] = {
+      {"cache_hits", &s.read_hits}, {"cache_misses", &s.read_misses}};
+  for (const auto& [file, dest] : counters) {
+    const std::string rel = dev_.dir() + "/stats_total/" + file;
+    std::string text;
+    int64_t v = 0;
+    if (!dev_.sysfs().Read(rel, &text).ok() || !ParseInteger(text, &v).ok() ||
+        v < 0) {
+      throw SysError("bad bcache counter. Path: " + dev_.sysfs().Path(rel));
+    }
+    *dest = v;
+  }
+  s.dirty_bytes = static_cast<int64_t>(dev_.DirtyBytes());
+  return s;
 }
 
 std::set<std::string> BcacheLayer::GaugeKeys() const {

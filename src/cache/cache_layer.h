@@ -12,8 +12,9 @@
 //             (WarmNeedsAnotherPass after each), ApplyMode() (every value
 //             read back, a mismatch is a SysError), WaitClean(),
 //             TakeCounters() before/after the run (after waiting
-//             CounterLagSeconds()), WaitClean() again (time to clean),
-//             Diagnose().
+//             CounterLagSeconds()), Sample() about once a second while
+//             the workload runs (the per-second series, series.csv),
+//             WaitClean() again (time to clean), Diagnose().
 //   RestoreOriginal()            at the end, on errors and on SIGINT/SIGTERM
 // The layer NEVER writes to its origin, cache or metadata devices directly:
 // only through the kernel's control files (sysfs, device-mapper ioctls).
@@ -79,6 +80,17 @@ struct LayerDrainProgress {
   double elapsed_s = 0;
   int64_t dirty_bytes = 0;
   std::string state;
+};
+
+// One cheap reading for the per-second series (series.csv), taken about
+// once a second while a cell's workload runs: the layer's own read hit and
+// miss counters (-1 when the layer has none) and its dirty bytes (-1 when
+// unknown). Counters are cumulative; the caller differences them.
+struct LayerSample {
+  uint64_t taken_ns = 0;  // CLOCK_MONOTONIC
+  int64_t read_hits = -1;
+  int64_t read_misses = -1;
+  int64_t dirty_bytes = -1;
 };
 
 class CacheLayer {
@@ -154,6 +166,10 @@ class CacheLayer {
 
   // A counter snapshot. Throws SysError.
   virtual LayerCounters TakeCounters() const = 0;
+  // A LayerSample now: a few small reads (a dm status line, two or three
+  // sysfs files) and nothing else, cheap enough to take once a second on
+  // the orchestrating thread during a run. Throws SysError.
+  virtual LayerSample Sample() const = 0;
   // Keys of LayerCounters::extra that are gauges (kept, not differenced).
   virtual std::set<std::string> GaugeKeys() const { return {}; }
 

@@ -294,6 +294,17 @@ LayerCounters DmCacheLayer::TakeCounters() const {
   return c;
 }
 
+LayerSample DmCacheLayer::Sample() const {
+  // One status read: the counters and the dirty blocks are on its line.
+  const DmCacheStatus st = ReadStatus();
+  LayerSample s;
+  s.taken_ns = NowNs();
+  s.read_hits = static_cast<int64_t>(st.read_hits);
+  s.read_misses = static_cast<int64_t>(st.read_misses);
+  s.dirty_bytes = static_cast<int64_t>(st.dirty * st.cache_block_sectors * 512);
+  return s;
+}
+
 std::vector<std::string> DmCacheLayer::Diagnose(
     const CellObservation& obs) const {
   return DiagnoseDmCache(obs);

@@ -171,6 +171,21 @@ std::string DmWritecacheLayer::State() const {
   return st.used_blocks() > 0 ? "dirty" : "clean";
 }
 
+LayerSample DmWritecacheLayer::Sample() const {
+  // The status line and the table (for the block size). A 4-number status
+  // (kernels before 5.15) has no read hits: the counters stay -1.
+  const DmWritecacheStatus st = ReadStatus();
+  LayerSample s;
+  s.taken_ns = NowNs();
+  if (st.has_counters) {
+    s.read_hits = static_cast<int64_t>(st.read_hits);
+    s.read_misses = static_cast<int64_t>(st.reads - st.read_hits);
+  }
+  s.dirty_bytes =
+      static_cast<int64_t>(st.used_blocks() * ReadTable().block_size);
+  return s;
+}
+
 LayerCounters DmWritecacheLayer::TakeCounters() const {
   const DmWritecacheTable t = ReadTable();
   const DmWritecacheStatus st = ReadStatus();

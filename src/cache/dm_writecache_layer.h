@@ -61,6 +61,7 @@ class DmWritecacheLayer : public DmTargetLayer {
   int64_t DirtyBytes() const override;
   std::string State() const override;
   LayerCounters TakeCounters() const override;
+  LayerSample Sample() const override;
   std::set<std::string> GaugeKeys() const override;
   std::vector<std::string> Diagnose(const CellObservation& obs) const override;
 

@@ -357,6 +357,7 @@ JobResult RunDbCell(const DbWorkload& w, const std::string& block_device,
   cfg.latency_limit_ns = static_cast<uint64_t>(w.latency_limit_ms * 1e6);
   cfg.progress_sec = opts.progress_sec;
   cfg.progress_out = opts.progress_sec > 0 ? &std::cerr : nullptr;
+  cfg.on_second = opts.on_second;
 
   uint64_t init_ns = 0;
   std::string version;

@@ -32,6 +32,7 @@
 #define TIERBENCH_DB_DB_CELL_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -100,6 +101,9 @@ struct DbCellOptions {
   Sysfs os;
   // Print pgbench-style progress every N seconds on stderr (0: none).
   int progress_sec = 0;
+  // Called about once a second on the calling thread while the clients run
+  // (TpcbDriverConfig::on_second). May be empty.
+  std::function<void(uint64_t bench_start_ns)> on_second;
 };
 
 // What a cell measured and how the server was set up (for the manifest).

@@ -650,15 +650,29 @@ void ReportProgress(Shared& shared, std::vector<std::unique_ptr<Worker>>& ws) {
   const uint64_t step = static_cast<uint64_t>(cfg.progress_sec) * kNsPerSec;
   const uint64_t start = shared.bench_start.load();
   uint64_t next = start + step;
+  uint64_t next_second = start + kNsPerSec;
+  const bool printing = step != 0 && cfg.progress_out != nullptr;
   std::unique_lock<std::mutex> lock(shared.mu);
   while (shared.finished < static_cast<int>(ws.size())) {
-    if (step == 0 || cfg.progress_out == nullptr) {
-      shared.cv.wait(lock);
+    const uint64_t now = NowNs();
+    if (cfg.on_second && now >= next_second) {
+      lock.unlock();  // the callback never waits for the clients
+      cfg.on_second(start);
+      lock.lock();
+      next_second += kNsPerSec;
       continue;
     }
-    const uint64_t now = NowNs();
+    if (!printing) {
+      if (cfg.on_second) {
+        shared.cv.wait_for(lock, std::chrono::nanoseconds(next_second - now));
+      } else {
+        shared.cv.wait(lock);
+      }
+      continue;
+    }
     if (now < next) {
-      shared.cv.wait_for(lock, std::chrono::nanoseconds(next - now));
+      const uint64_t due = cfg.on_second ? std::min(next, next_second) : next;
+      shared.cv.wait_for(lock, std::chrono::nanoseconds(due - now));
       continue;
     }
     uint64_t count = 0, failed = 0, skipped = 0;

@@ -37,6 +37,7 @@
 #define TIERBENCH_DB_TPCB_DRIVER_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -67,6 +68,11 @@ struct TpcbDriverConfig {
   double rate_tps = 0;              // -R, all clients together; 0: no limit
   uint64_t latency_limit_ns = 0;    // -L; 0: none
   bool report_per_command = false;  // -r (for the summary; always measured)
+  // Called about once a second on the calling thread (never on a client
+  // thread) while the clients run, with the CLOCK_MONOTONIC ns at which the
+  // benchmark started (e.g. to sample a cache layer). Must be cheap and must
+  // not throw. May be empty.
+  std::function<void(uint64_t bench_start_ns)> on_second;
 };
 
 // Per-script figures (pgbench's "SQL script N" block) and per-command

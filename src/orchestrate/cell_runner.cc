@@ -91,9 +91,10 @@ void CellRunner::Sleep(double seconds) {
 }
 
 double CellRunner::Drain(CacheLayer& layer, const std::string& what,
-                         bool* timed_out) {
+                         bool* timed_out, LayerSampler* sampler) {
   double drained = 0;
-  auto progress = [this, &what](const LayerDrainProgress& p) {
+  auto progress = [this, &what, sampler](const LayerDrainProgress& p) {
+    if (sampler != nullptr) sampler->AddDrain(NowNs(), p.dirty_bytes);
     if (!options_.quiet) {
       char line[160];
       std::snprintf(
@@ -133,31 +134,51 @@ void CellRunner::DropCaches() {
 
 void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
                                const std::string& target,
-                               const std::string& label, CellRecord* rec) {
+                               const std::string& label, CellRecord* rec,
+                               LayerSampler* sampler) {
+  uint64_t ramp_ns = 0;
+  if (!w.is_db) {
+    for (const JobSpec& j : w.io.jobs)
+      ramp_ns = std::max(ramp_ns, j.ramp_time_ns);
+  }
+  // The baseline reading right before the IO; a DB cell first creates and
+  // loads its database, so its first reading is the one after 1 s.
+  if (sampler != nullptr && !w.is_db) sampler->Take(SeriesPhase::kMeasure);
+  uint64_t set_start_ns = 0;
+  rec->series.measure_start_ns = NowNs() + ramp_ns;
+  const auto on_second = [sampler, &set_start_ns](uint64_t start_ns) {
+    if (set_start_ns == 0) set_start_ns = start_ns;
+    if (sampler != nullptr) sampler->Take(SeriesPhase::kMeasure);
+  };
   try {
     if (w.is_db) {
       DbCellOptions db;
       db.destructive = options_.destructive;
       db.os = setup_.os;
+      db.on_second = on_second;
       JobResult job = hooks_.run_db
                           ? hooks_.run_db(w.db, target, db, &rec->db_info)
                           : RunDbCell(w.db, target, db, &rec->db_info);
       rec->result.jobs.push_back(std::move(job));
-      return;
+    } else {
+      Workload copy = w.io;
+      for (JobSpec& j : copy.jobs) j.filename = target;
+      RunOptions ro;
+      ro.destructive = options_.destructive;
+      ro.progress = !options_.quiet;
+      ro.progress_label = label;
+      ro.on_second = on_second;
+      rec->result = hooks_.run_workload ? hooks_.run_workload(copy, ro)
+                                        : RunWorkload(copy, ro);
     }
-    Workload copy = w.io;
-    for (JobSpec& j : copy.jobs) j.filename = target;
-    RunOptions ro;
-    ro.destructive = options_.destructive;
-    ro.progress = !options_.quiet;
-    ro.progress_label = label;
-    rec->result = hooks_.run_workload ? hooks_.run_workload(copy, ro)
-                                      : RunWorkload(copy, ro);
   } catch (const RunError& e) {
     rec->error = e.what();
   } catch (const DbError& e) {
     rec->error = e.what();
   }
+  // The first set's IO start (after any file layout; for a DB cell the
+  // benchmark's start after the load) is the better origin.
+  if (set_start_ns != 0) rec->series.measure_start_ns = set_start_ns + ramp_ns;
   if (!rec->error.empty()) LogWarning(label + " failed: " + rec->error);
 }
 
@@ -276,6 +297,13 @@ bool CellRunner::WarmUntilSteady(CacheLayer& layer, const std::string& device,
   ro.progress = !options_.quiet;
   const std::set<std::string> gauges = layer.GaugeKeys();
   SteadyStateTracker tracker;
+  LayerSampler sampler(&layer, &rec->series);
+  sampler.Take(SeriesPhase::kWarm);
+  uint64_t chunk_start_ns = 0;
+  ro.on_second = [&sampler, &chunk_start_ns](uint64_t start_ns) {
+    if (chunk_start_ns == 0) chunk_start_ns = start_ns;
+    sampler.Take(SeriesPhase::kWarm);
+  };
   const uint64_t start = NowNs();
   double elapsed = 0;
   bool steady = false;
@@ -283,6 +311,8 @@ bool CellRunner::WarmUntilSteady(CacheLayer& layer, const std::string& device,
     ro.progress_label = "warm " + label + " chunk " + std::to_string(n);
     const LayerCounters before = layer.TakeCounters();
     RunResult r;
+    chunk_start_ns = 0;
+    const uint64_t chunk_called_ns = NowNs();
     try {
       r = hooks_.run_workload ? hooks_.run_workload(chunk, ro)
                               : RunWorkload(chunk, ro);
@@ -293,6 +323,8 @@ bool CellRunner::WarmUntilSteady(CacheLayer& layer, const std::string& device,
       return false;
     }
     ThrowIfInterrupted("while warming " + label + " until steady");
+    AppendWarmSeconds(r, chunk_start_ns != 0 ? chunk_start_ns : chunk_called_ns,
+                      &rec->series.warm_io);
     const LayerDelta d =
         DiffLayerCounters(before, layer.TakeCounters(), gauges);
     double iops = 0;
@@ -386,7 +418,8 @@ CellRecord CellRunner::Run(const Cell& cell) {
   DropCaches();
   rec.state_before = layer.State();
   const LayerCounters before = layer.TakeCounters();
-  RunWorkloadOn(w, rec.target, label, &rec);
+  LayerSampler sampler(&layer, &rec.series);
+  RunWorkloadOn(w, rec.target, label, &rec, &sampler);
   ThrowIfInterrupted("after " + label);
   if (layer.CounterLagSeconds() > 0) {
     Sleep(options_.stats_lag_s);
@@ -396,7 +429,7 @@ CellRecord CellRunner::Run(const Cell& cell) {
   rec.delta =
       DiffLayerCounters(before, layer.TakeCounters(), layer.GaugeKeys());
   rec.has_counters = true;
-  rec.drain_after_s = Drain(layer, label, &rec.drain_after_timed_out);
+  rec.drain_after_s = Drain(layer, label, &rec.drain_after_timed_out, &sampler);
   if (rec.drain_after_timed_out) {
     const int64_t dirty = layer.DirtyBytes();
     rec.dirty_left_after_drain = dirty < 0 ? 0 : static_cast<uint64_t>(dirty);
@@ -406,6 +439,11 @@ CellRecord CellRunner::Run(const Cell& cell) {
   }
   for (const std::string& w2 : setup_.stack_warnings)
     rec.warnings.push_back(w2);
+  if (rec.series.failed_samples > 0) {
+    rec.warnings.push_back(
+        std::to_string(rec.series.failed_samples) +
+        " per-second readings of the layer failed: series.csv has gaps");
+  }
   if (rec.delta.counters_reset) {
     rec.warnings.push_back(
         layer.layer() +

@@ -27,6 +27,9 @@
 //      counters "after"; the delta is the cell's;
 //   7. wait clean again: drain_after_s is the "time to clean" (writeback's
 //      deferred cost); dirty data left is recorded.
+// Per-second picture (orchestrate/cell_series.h): during 2a and 5 the layer
+// is sampled about once a second on this thread (CacheLayer::Sample through
+// RunOptions::on_second), and every poll of step 7 records the dirty bytes.
 // Then the generic and the layer's diagnosis rules turn the observation
 // into warnings.
 //
@@ -41,6 +44,7 @@
 #include <vector>
 
 #include "cache/cache_layer.h"
+#include "orchestrate/cell_series.h"
 #include "orchestrate/compare_options.h"
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/run_plan.h"
@@ -81,6 +85,7 @@ struct CellRecord {
   DbCellInfo db_info;  // DB workloads
   std::vector<std::string> warnings;
   std::string error;  // the workload failed (RunError/DbError)
+  CellSeries series;  // the per-second picture (series.csv)
 
   const std::string& layer() const { return mode->layer; }
 };
@@ -98,10 +103,16 @@ class CellRunner {
                          const PreparedWorkload& w, CellRecord* rec);
   // WaitClean with progress; records the time, flags a timeout, throws
   // InterruptedError when interrupted.
-  double Drain(CacheLayer& layer, const std::string& what, bool* timed_out);
+  // `sampler` (may be null) gets the dirty bytes of every poll.
+  double Drain(CacheLayer& layer, const std::string& what, bool* timed_out,
+               LayerSampler* sampler = nullptr);
   void DropCaches();
+  // Runs the measured workload; `sampler` (may be null for raw cells) is
+  // sampled before and about once a second; rec->series.measure_start_ns
+  // is set.
   void RunWorkloadOn(const PreparedWorkload& w, const std::string& target,
-                     const std::string& label, CellRecord* rec);
+                     const std::string& label, CellRecord* rec,
+                     LayerSampler* sampler = nullptr);
   void Prefill(const PreparedWorkload& w, const std::string& device);
   // Step 2a (see the header). Returns false when a chunk failed (recorded
   // in rec->error; the cell is not measured).

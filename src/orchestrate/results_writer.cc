@@ -223,7 +223,8 @@ std::vector<MeasuredRow> MeasuredRowsOf(const CellRecord& rec) {
 ResultsWriter::ResultsWriter(std::string run_dir, std::string run_id)
     : run_dir_(std::move(run_dir)),
       run_id_(std::move(run_id)),
-      runs_(RunsColumns(), kRunsCsvSchemaVersion) {
+      runs_(RunsColumns(), kRunsCsvSchemaVersion),
+      series_(SeriesCsvColumns(), kSeriesCsvSchemaVersion) {
   std::error_code ec;
   fs::create_directories(run_dir_, ec);
   if (ec) {
@@ -234,6 +235,9 @@ ResultsWriter::ResultsWriter(std::string run_dir, std::string run_id)
   std::ostringstream header;
   runs_.Write(header);
   WriteFileAtomically("runs.csv", header.str());
+  std::ostringstream series_header;
+  series_.Write(series_header);
+  WriteFileAtomically("series.csv", series_header.str());
 }
 
 std::string ResultsWriter::Path(const std::string& file) const {
@@ -296,6 +300,16 @@ void ResultsWriter::AddCell(const CellRecord& rec) {
   std::ostringstream out;
   runs_.Write(out);
   WriteFileAtomically("runs.csv", out.str());
+  for (SeriesRow& r : SeriesRows(rec.series, rec.result)) {
+    series_.AddRow({run_id_, rec.mode->name, rec.mode->layer,
+                    rec.workload->name, std::to_string(rec.cell.repetition),
+                    std::move(r.phase), std::move(r.t_s),
+                    std::move(r.read_iops), std::move(r.write_iops),
+                    std::move(r.hit_ratio_pct), std::move(r.dirty_bytes)});
+  }
+  std::ostringstream series_out;
+  series_.Write(series_out);
+  WriteFileAtomically("series.csv", series_out.str());
 }
 
 void ResultsWriter::WriteComparison(const std::vector<ComparisonRow>& rows) {

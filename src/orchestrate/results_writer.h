@@ -7,6 +7,10 @@
 //                   warnings. Rewritten (temp file + rename) after every cell,
 //                   so an interrupted compare leaves a valid file with every
 //                   finished cell.
+//   series.csv      one row per cell and second (and per drain poll): the
+//                   per-second IOPS, hit ratio and dirty data
+//                   (orchestrate/cell_series.h), rewritten like runs.csv
+//                   after every cell.
 //   comparison.csv  one row per mode x workload x job x direction
 //                   (orchestrate/comparison.h), written at the end (also
 //                   after an interruption, from the finished cells).
@@ -67,6 +71,7 @@ class ResultsWriter {
   std::string run_dir_;
   std::string run_id_;
   CsvTable runs_;
+  CsvTable series_;
 };
 
 }  // namespace tierbench

@@ -29,6 +29,7 @@ figcaption { font-size: 0.85em; color: #444; width: 0; min-width: 100%; }
 .warnings h3, .failures h3 { margin: 0.3em 0; font-size: 1em; }
 .failures { background: #fde0dd; border: 1px solid #f768a1; padding: 0.4em 1em; }
 .failed-mark { color: #b2182b; font-weight: bold; }
+.note { color: #444; font-style: italic; }
 @media print {
   body { margin: 0; max-width: none; }
   section, figure { break-inside: avoid; page-break-inside: avoid; }
@@ -180,6 +181,9 @@ std::string HtmlReport::Html() const {
       " &middot; tierbench " + text("version") + "</p>\n</header>\n";
   h += "<section id=\"summary\">\n" + MarkdownToHtml(summary_md_) +
        "</section>\n";
+  for (const std::string& note : notes_) {
+    h += "<p class=\"note\">" + HtmlEscape(note) + "</p>\n";
+  }
   if (!run_.failures().empty()) {
     h += "<section id=\"failures\" class=\"failures\">\n<h2>Failed "
          "cells</h2>\n<ul>\n";

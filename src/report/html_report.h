@@ -3,8 +3,10 @@
 // it opens offline and prints cleanly (each chart kept on one page, wide
 // charts scaled to the page width). Layout: title and run facts; the
 // summary (summary.md rendered); failures, if any; the position heat table;
-// then per workload its IOPS, latency and time-to-clean charts with the
-// warnings of its cells listed next to them. Thread-safe (no shared state).
+// then per workload its IOPS, latency, time-to-clean, latency-percentile
+// and per-second charts with the warnings of its cells listed next to them.
+// Notes (set_notes: what the report could not show, one line each) follow
+// the summary. Thread-safe (no shared state).
 #ifndef TIERBENCH_REPORT_HTML_REPORT_H_
 #define TIERBENCH_REPORT_HTML_REPORT_H_
 
@@ -29,6 +31,8 @@ class HtmlReport {
   HtmlReport(const RunFolder& run, const std::vector<ChartFile>& charts,
              std::string summary_md);
   std::string Html() const;
+  // Lines shown under the summary (what the report could not show).
+  void set_notes(std::vector<std::string> notes) { notes_ = std::move(notes); }
 
  private:
   std::string WorkloadSection(const std::string& workload) const;
@@ -36,6 +40,7 @@ class HtmlReport {
   const RunFolder& run_;
   const std::vector<ChartFile>& charts_;
   std::string summary_md_;
+  std::vector<std::string> notes_;
 };
 
 // The page's inline CSS (shared by the merged report).

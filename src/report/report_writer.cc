@@ -6,8 +6,11 @@
 #include "report/drain_chart.h"
 #include "report/iops_chart.h"
 #include "report/latency_chart.h"
+#include "report/percentile_chart.h"
 #include "report/position_table.h"
 #include "report/report_format.h"
+#include "report/series_chart.h"
+#include "report/series_file.h"
 #include "report/summary_writer.h"
 #include "util/errors.h"
 
@@ -36,6 +39,10 @@ void WriteAtomically(const std::filesystem::path& path,
 }
 
 ReportWriter::ReportWriter(const RunFolder& run) : run_(run) {
+  std::string series_note;
+  const std::optional<SeriesFile> series =
+      SeriesFile::Read(run.dir(), &series_note);
+  if (!series_note.empty()) notes_.push_back(series_note);
   PositionTable table(run);
   if (table.HasData()) {
     charts_.push_back({"", "position", "position.svg", table.Svg(),
@@ -64,6 +71,23 @@ ReportWriter::ReportWriter(const RunFolder& run) : run_(run) {
                          "written its dirty data back after the run "
                          "(drain_after_s)."});
     }
+    charts_.push_back({w, "percentiles", "percentiles-" + slug + ".svg",
+                       PercentileChart(run, w).Svg(),
+                       "Latency percentile curves per mode: the histogram "
+                       "percentiles p50 to p99.99 of runs.csv (medians over "
+                       "the repetitions) on a nines axis, latency on a log "
+                       "scale."});
+    if (series) {
+      SeriesChart per_second(*series, w);
+      if (per_second.HasData()) {
+        charts_.push_back({w, "series", "series-" + slug + ".svg",
+                           per_second.Svg(),
+                           "Per second (series.csv, first repetition of "
+                           "each mode): IOPS, the layer's read hit ratio "
+                           "and its dirty data, the drain after the run "
+                           "included; shaded: warm-up chunks and drain."});
+      }
+    }
   }
 }
 
@@ -72,7 +96,9 @@ std::string ReportWriter::SummaryMarkdown() const {
 }
 
 std::string ReportWriter::Html() const {
-  return HtmlReport(run_, charts_, SummaryMarkdown()).Html();
+  HtmlReport html(run_, charts_, SummaryMarkdown());
+  html.set_notes(notes_);
+  return html.Html();
 }
 
 ReportFiles ReportWriter::Write(const std::string& out_dir, bool force) const {
@@ -103,6 +129,7 @@ ReportFiles ReportWriter::Write(const std::string& out_dir, bool force) const {
   }
   WriteAtomically(files.summary, SummaryMarkdown());
   WriteAtomically(files.html, Html());
+  files.notes = notes_;
   return files;
 }
 

@@ -5,7 +5,10 @@
 //   summary.md       report/summary_writer.h
 //   charts/*.svg     every chart as its own file:
 //                    position.svg, iops-<workload>.svg,
-//                    latency-<workload>.svg, drain-<workload>.svg
+//                    latency-<workload>.svg, drain-<workload>.svg,
+//                    percentiles-<workload>.svg (report/percentile_chart.h),
+//                    series-<workload>.svg (report/series_chart.h; from
+//                    series.csv, absent in older runs: one line says so)
 // Files are written through a temporary file and a rename. It never
 // overwrites an existing report.html or summary.md unless `force`: then it
 // throws SafetyError (exit 4) naming the file and --force. Bad input throws
@@ -26,8 +29,11 @@ namespace tierbench {
 struct ReportFiles {
   std::string html, summary;
   std::vector<std::string> charts;  // paths
-  std::vector<std::string> notes;   // RunFolder::notes() of the input
-  std::string merged_csv;           // merged reports only
+  // One line each about what the report could not show (e.g. the
+  // per-second charts of a run folder without series.csv), and
+  // RunFolder::notes() of the input (e.g. an older schema_version).
+  std::vector<std::string> notes;
+  std::string merged_csv;  // merged reports only
 };
 
 // Writes `content` to `path` through `path`.tmp and a rename; SysError
@@ -41,6 +47,8 @@ class ReportWriter {
 
   // The charts of the run, in page order.
   const std::vector<ChartFile>& charts() const { return charts_; }
+  // What the report could not show, one line each (ReportFiles::notes).
+  const std::vector<std::string>& notes() const { return notes_; }
   std::string SummaryMarkdown() const;
   std::string Html() const;
   // Writes everything into `out_dir` (created). See above for errors.
@@ -49,6 +57,7 @@ class ReportWriter {
  private:
   const RunFolder& run_;
   std::vector<ChartFile> charts_;
+  std::vector<std::string> notes_;
 };
 
 // Reads `run_dir` and writes its report into `out_dir` ("" = run_dir).

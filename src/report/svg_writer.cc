@@ -70,6 +70,18 @@ void SvgWriter::Add(const std::string& element, const std::string& tip) {
   body_ += element + "><title>" + Escape(tip) + "</title></" + name + ">\n";
 }
 
+void SvgWriter::Polyline(const std::vector<std::pair<double, double>>& points,
+                         const std::string& cls, const std::string& attrs,
+                         const std::string& tip) {
+  std::string pts;
+  for (const auto& [x, y] : points) {
+    pts += (pts.empty() ? "" : " ") + Num(x) + "," + Num(y);
+  }
+  Add("<polyline" + Cls(cls) + " points=\"" + pts + "\" fill=\"none\"" +
+          Extra(attrs),
+      tip);
+}
+
 void SvgWriter::Rect(double x, double y, double w, double h,
                      const std::string& cls, const std::string& attrs,
                      const std::string& tip) {

@@ -11,6 +11,8 @@
 #define TIERBENCH_REPORT_SVG_WRITER_H_
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace tierbench {
 
@@ -27,6 +29,10 @@ class SvgWriter {
             const std::string& attrs, const std::string& tip = "");
   void Circle(double cx, double cy, double r, const std::string& cls,
               const std::string& attrs, const std::string& tip = "");
+  // An open line through `points` ((x, y) pairs), e.g. a time series.
+  void Polyline(const std::vector<std::pair<double, double>>& points,
+                const std::string& cls, const std::string& attrs,
+                const std::string& tip = "");
   // Text at (x, y); `anchor` start|middle|end; `rotate` in degrees about
   // (x, y).
   void Text(double x, double y, const std::string& text, const std::string& cls,

@@ -243,6 +243,7 @@ void RunSet(const std::vector<JobThread*>& set, const RunOptions& options) {
   ProgressMeter meter(std::vector<const JobThread*>(set.begin(), set.end()),
                       options.progress_label, start);
   uint64_t next_draw = start + kNsPerSec;
+  uint64_t next_second = start + kNsPerSec;
   uint64_t nap_us = 1000;
   while (!std::all_of(set.begin(), set.end(),
                       [](const JobThread* t) { return t->finished(); })) {
@@ -259,6 +260,10 @@ void RunSet(const std::vector<JobThread*>& set, const RunOptions& options) {
     if (draw && now >= next_draw) {
       meter.Tick(now);
       next_draw += kNsPerSec;
+    }
+    if (options.on_second && now >= next_second) {
+      options.on_second(start);
+      next_second += kNsPerSec;
     }
   }
   workers.JoinAll();

@@ -21,6 +21,8 @@
 #ifndef TIERBENCH_WORKLOAD_RUNNER_H_
 #define TIERBENCH_WORKLOAD_RUNNER_H_
 
+#include <cstdint>
+#include <functional>
 #include <string>
 
 #include "stats/job_result.h"
@@ -36,6 +38,11 @@ struct RunOptions {
   // its result carries the error and verify_errors, and the caller reports
   // it (tierbench run prints the report, then exits 1, as fio does).
   bool report_verify_failures = false;
+  // Called about once a second on the calling thread (never on an IO
+  // thread) while a set of jobs runs, with the CLOCK_MONOTONIC ns at which
+  // the set's IO started; e.g. to sample a cache layer for the per-second
+  // series. Must be cheap and must not throw. May be empty.
+  std::function<void(uint64_t set_start_ns)> on_second;
 };
 
 RunResult RunWorkload(const Workload& workload, const RunOptions& options);

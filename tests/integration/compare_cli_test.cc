@@ -65,6 +65,23 @@ TEST(CompareCliTest, RawBaselinesOnLoopDevices) {
   EXPECT_EQ(runs.rfind("schema_version,run_id,mode,layer", 0), 0u);
   const std::string cmp = ReadAll(tmp.path() + "/results/b/comparison.csv");
   EXPECT_EQ(std::count(cmp.begin(), cmp.end(), '\n'), 1 + 4) << cmp;
+  // series.csv: per cell the complete seconds of the 1 s window (0 or 1);
+  // raw cells have no layer columns (empty, never 0).
+  const std::string series = ReadAll(tmp.path() + "/results/b/series.csv");
+  EXPECT_EQ(series.rfind("schema_version,run_id,mode,layer,workload,"
+                         "repetition,phase,t_s,read_iops,write_iops,"
+                         "hit_ratio_pct,dirty_bytes\n",
+                         0),
+            0u)
+      << series;
+  EXPECT_LE(std::count(series.begin(), series.end(), '\n'), 1 + 4) << series;
+  std::istringstream lines(series);
+  std::string line;
+  std::getline(lines, line);
+  while (std::getline(lines, line)) {
+    EXPECT_EQ(line.rfind("1,b,", 0), 0u) << line;
+    EXPECT_EQ(line.substr(line.size() - 2), ",,") << line;
+  }
   const std::string manifest = ReadAll(tmp.path() + "/results/b/manifest.json");
   EXPECT_NE(manifest.find("\"status\": \"complete\""), std::string::npos);
   EXPECT_NE(manifest.find(hdd.device()), std::string::npos);

@@ -254,8 +254,21 @@ TEST(DbCellTest, RunsOnLoopDeviceAndLeavesNoTrace) {
   DbCellOptions opts;
   EXPECT_THROW(RunDbCell(w, loop.device(), opts), SafetyError);
   opts.destructive = true;
+  // The once-a-second callback (the compare samples its layer there): on
+  // the calling thread, with the benchmark's start, about once a second.
+  int seconds = 0;
+  uint64_t bench_start = 0;
+  const std::thread::id caller = std::this_thread::get_id();
+  opts.on_second = [&](uint64_t start) {
+    ++seconds;
+    bench_start = start;
+    EXPECT_EQ(std::this_thread::get_id(), caller);
+  };
   DbCellInfo info;
   JobResult r = RunDbCell(w, loop.device(), opts, &info);
+  EXPECT_GE(seconds, 2);
+  EXPECT_LE(seconds, 4);
+  EXPECT_GT(bench_start, 0u);
   EXPECT_EQ(r.unit, "tx");
   EXPECT_EQ(r.name, "cell");
   EXPECT_GT(r.dir[static_cast<int>(IoDir::kWrite)].ios, 0u);

@@ -33,7 +33,8 @@ std::string ReadAll(const std::string& path) {
 std::string CopyFixture(const TempDir& tmp) {
   const std::string dir = tmp.path() + "/run";
   std::filesystem::create_directories(dir);
-  for (const char* f : {"runs.csv", "comparison.csv", "manifest.json"}) {
+  for (const char* f :
+       {"runs.csv", "comparison.csv", "manifest.json", "series.csv"}) {
     std::filesystem::copy_file(
         std::string(TIERBENCH_SOURCE_DIR) + "/tests/golden/report-run/" + f,
         dir + "/" + f);
@@ -244,11 +245,15 @@ TEST(ReportBrowserTest, ChromiumRendersTheReport) {
       ++c;
     return c;
   };
-  EXPECT_EQ(count("<svg"), 9u);
+  EXPECT_EQ(count("<svg"), 15u);
   EXPECT_EQ(count("data-chart=\"iops\""), 3u);
   EXPECT_EQ(count("data-chart=\"latency\""), 3u);
   EXPECT_EQ(count("data-chart=\"drain\""), 2u);  // randread: all 0 s
   EXPECT_EQ(count("data-chart=\"position\""), 1u);
+  EXPECT_EQ(count("data-chart=\"percentiles\""), 3u);
+  EXPECT_EQ(count("data-chart=\"series\""), 3u);
+  EXPECT_NE(dom.find("IOPS, read + write (1/s"), std::string::npos);
+  EXPECT_NE(dom.find("percentile (%, nines scale"), std::string::npos);
   EXPECT_EQ(count("class=\"bar\""), 5u + 5u + 10u + 2u * 5u);
   EXPECT_NE(dom.find("IOPS (IOs/s, log scale)"), std::string::npos);
   EXPECT_NE(dom.find("time to clean (s)"), std::string::npos);

@@ -452,5 +452,39 @@ TEST(DmLayersTest, CompareRunsBothLayersAndRestoresTheirTables) {
   EXPECT_LT(table.find("dm-cache"), table.find("dm-writecache")) << table;
 }
 
+// The once-a-second reading of the per-second series (series.csv): the
+// status line's counters and dirty data, the same figures as TakeCounters;
+// a dm-writecache without statistics (4-number status) has no hit counters.
+TEST(DmLayersTest, SampleReadsHitsAndDirtyFromTheStatusLine) {
+  FakeDmTree tree;
+  DmCacheLayer cache(tree.sysfs(), tree.dm(), tree.Dev("tb-dmcache"));
+  LayerSample s = cache.Sample();
+  EXPECT_EQ(s.read_hits, 314);
+  EXPECT_EQ(s.read_misses, 471);
+  EXPECT_EQ(s.dirty_bytes, 8 * 32 * 1024);
+  EXPECT_GT(s.taken_ns, 0u);
+  tree.EditCacheStatus([](DmCacheStatus* st) {
+    st->read_hits += 90;
+    st->read_misses += 10;
+    st->dirty = 3;
+  });
+  s = cache.Sample();
+  EXPECT_EQ(s.read_hits, 404);
+  EXPECT_EQ(s.read_misses, 481);
+  EXPECT_EQ(s.dirty_bytes, 3 * 32 * 1024);
+
+  DmWritecacheLayer wc(tree.sysfs(), tree.dm(), tree.Dev("tb-wc"));
+  s = wc.Sample();
+  EXPECT_EQ(s.read_hits, 34696);
+  EXPECT_EQ(s.read_misses, 34729 - 34696);
+  EXPECT_EQ(s.dirty_bytes, (65280LL - 61184) * 4096);
+  tree.EditWritecacheStatus(
+      [](DmWritecacheStatus* st) { st->has_counters = false; });
+  s = wc.Sample();
+  EXPECT_EQ(s.read_hits, -1);
+  EXPECT_EQ(s.read_misses, -1);
+  EXPECT_EQ(s.dirty_bytes, (65280LL - 61184) * 4096);
+}
+
 }  // namespace
 }  // namespace tierbench

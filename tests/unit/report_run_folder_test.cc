@@ -7,6 +7,7 @@
 #include <fstream>
 #include <functional>
 
+#include "orchestrate/cell_series.h"
 #include "orchestrate/results_writer.h"
 #include "report/csv_reader.h"
 #include "report/merged_runs.h"
@@ -176,12 +177,16 @@ TEST(ReportRunFolderTest, ResultsReadmeDocumentsEveryColumn) {
   for (const auto& c : RunsCsvCounterColumns()) cols.push_back(c);
   for (const auto& c : ComparisonCsvColumns()) cols.push_back(c);
   for (const auto& c : MergedCsvColumns()) cols.push_back(c);
+  for (const auto& c : SeriesCsvColumns()) cols.push_back(c);
   for (const std::string& c : cols) {
     EXPECT_NE(doc.find("| `" + c + "` |"), std::string::npos)
         << "results/README.md lacks a row for column " << c;
   }
   EXPECT_NE(doc.find("## runs.csv (schema_version " +
                      std::to_string(kRunsCsvSchemaVersion) + ")"),
+            std::string::npos);
+  EXPECT_NE(doc.find("## series.csv (schema_version " +
+                     std::to_string(kSeriesCsvSchemaVersion) + ")"),
             std::string::npos);
   EXPECT_NE(doc.find("## comparison.csv (schema_version " +
                      std::to_string(kComparisonCsvSchemaVersion) + ")"),

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the fake run folder of the report tests (runs.csv schema 3,
-comparison.csv schema 3, manifest.json schema 2) with fixed figures: raw HDD
+comparison.csv schema 3, manifest.json schema 2, series.csv schema 1) with fixed
+figures: raw HDD
 and SSD, four bcache modes and one dm-cache mode, three workloads (one with a
 read and a write series), three repetitions, one failed cell, warnings and
 groups within noise. comparison.csv follows orchestrate/comparison.cc
@@ -208,6 +209,62 @@ with open(os.path.join(OUT, "comparison.csv"), "w", newline="") as f:
     out = csv.writer(f, lineterminator="\n")
     out.writerow(["schema_version"] + H)
     for c in comp: out.writerow(["3"] + c)
+
+# series.csv, as orchestrate/cell_series.cc writes it: per cell and second
+# of the 30 s window the IOs (summing to runs.csv's ios), the layer's hit
+# ratio and dirty data; per drain poll the dirty data. Cache modes warm up
+# (IOPS rise over the first seconds); writeback modes gather dirty data and
+# drain it in drain_after_s; raw cells have IO only; "none" counts no hits.
+# Repetition 1 only (the per-second chart shows each mode's first
+# repetition), to keep the fixture small.
+import math
+def shape(t, cache):
+    wobble = 1 + 0.03 * math.sin(t * 1.7)
+    return wobble * ((0.4 + 0.6 * (1 - math.exp(-t / 4.0))) if cache else 1.0)
+def spread_ios(total, weights):
+    s = sum(weights)
+    out = [int(total * w / s) for w in weights]
+    for i in range(total - sum(out)): out[i % len(out)] += 1
+    return out
+SERIES_H = ["mode", "layer", "workload", "repetition", "phase", "t_s", "read_iops",
+            "write_iops", "hit_ratio_pct", "dirty_bytes"]
+series_rows = []
+for rep in (1,):
+    for w, series in WORKLOADS.items():
+        for name, layer, readback, target in MODES:
+            if FAILED.get((name, w, rep)): continue
+            cache = layer != "raw"
+            weights = [shape(t, cache) for t in range(30)]
+            per_dir = {}
+            for job_name, d in series:
+                per_dir[d] = spread_ios(int(round(iops_of(name, w, d)[rep - 1] * 30)), weights)
+            reads = "read" in per_dir
+            writeback = readback == "writeback"
+            bs = 16384 if w == "anandtech-mix" else 4096
+            dirty = 0
+            for t in range(30):
+                r = per_dir.get("read", [0] * 30)[t]
+                wr = per_dir.get("write", [0] * 30)[t]
+                hit = dirty_s = ""
+                if cache:
+                    if reads and name not in ("none", "writearound"):
+                        hit = "%.1f" % min(99.0, 100 * (1 - math.exp(-(t + 1) / 6.0)))
+                    if writeback:
+                        dirty += wr * bs // 2
+                    dirty_s = str(dirty)
+                series_rows.append([name, layer, w, str(rep), "measure", "%.1f" % t, str(r), str(wr),
+                                    hit, dirty_s])
+            if cache:
+                drain_s = DRAIN.get(name, {}).get(w, [0.0, 0.0, 0.0])[rep - 1]
+                polls = int(math.ceil(drain_s)) if dirty else 0
+                for k in range(polls + 1):
+                    left = 0 if k == polls else int(dirty * (1 - k / max(1, polls)))
+                    series_rows.append([name, layer, w, str(rep), "drain", "%.1f" % (30.2 + k),
+                                        "", "", "", str(left)])
+with open(os.path.join(OUT, "series.csv"), "w", newline="") as f:
+    out = csv.writer(f, lineterminator="\n")
+    out.writerow(["schema_version", "run_id"] + SERIES_H)
+    for r in series_rows: out.writerow(["1", "fixture"] + r)
 
 def job(name, rw, bs, depth):
     return {"name": name, "origin": name + ".fio", "rw": rw, "rwmixread": 50,
