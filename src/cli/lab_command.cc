@@ -278,6 +278,13 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
       "--interrupt-compare", o.interrupt_compare,
       "Test aid: signal the compare once it changed a knob or dm table, "
       "then check that every one is restored");
+  cmd->add_option("--guest-tests", o.guest_tests,
+                  "Test aid: a GoogleTest binary the guest runs after the "
+                  "compare, on the real kernel (CI=true; its log in "
+                  "lab/guest-tests.log); a failure fails the lab");
+  cmd->add_option("--guest-tests-filter", o.guest_tests_filter,
+                  "--gtest_filter for --guest-tests")
+      ->capture_default_str();
   cmd->add_option("--interrupt-signal", o.interrupt_signal,
                   "With --interrupt-compare: INT or TERM (compare restores "
                   "by itself) or KILL (a new compare must refuse the stale "

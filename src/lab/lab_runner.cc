@@ -159,6 +159,8 @@ std::string LabConfText(const LabOptions& options, const std::string& run_id) {
        << "INTERRUPT=" << (options.interrupt_compare ? "on-change" : "off")
        << "\n"
        << "INTERRUPT_SIGNAL=" << options.interrupt_signal << "\n";
+  if (!options.guest_tests.empty())
+    conf << "GUEST_TESTS_FILTER='" << options.guest_tests_filter << "'\n";
   std::string layers;
   for (const std::string& l : options.layers)
     layers += (layers.empty() ? "" : " ") + l;
@@ -291,6 +293,22 @@ LabOutcome LabRunner::Run() {
   add_files("--workloads", "workloads", o.workload_files);
   for (const std::string& a : o.compare_args) args << a << "\n";
   WriteTextFile(in_dir + "/compare.args", args.str());
+  if (!o.guest_tests.empty()) {
+    if (!fs::is_regular_file(o.guest_tests)) {
+      throw ConfigError("The guest test binary is missing. Path: " +
+                        o.guest_tests + "; Fix: build it (scripts/build)");
+    }
+    const std::string dst = in_dir + "/guest-tests";
+    std::error_code ec;
+    fs::copy_file(o.guest_tests, dst, ec);
+    if (ec) {
+      throw SysError("Cannot copy the guest test binary. Path: " +
+                     o.guest_tests + "; SysErr: " + ec.message());
+    }
+    // Debug info only bloats the input disk (50 MB -> 3 MB).
+    RunTool({"strip", "--strip-debug", dst},
+            "Cannot strip the guest test binary (binutils' strip)");
+  }
   WriteTextFile(in_dir + "/lab.conf", LabConfText(o, run_id));
   std::string in_tar = tmp + "/in.tar";
   RunTool({"tar", "-c", "-f", in_tar, "-C", in_dir, "."},
@@ -443,6 +461,15 @@ LabOutcome LabRunner::Run() {
         "The lab guest stopped before it finished. QemuExit: " +
         std::to_string(qemu_rc) + "; Tail: " + JoinTail(tail) + logs +
         "; Fix: see the console log (out of memory: raise --memory)");
+  }
+  if (!o.guest_tests.empty()) {
+    const std::string text = ReadFile(run_dir + "/lab/guest-tests-exit-code");
+    outcome.guest_tests_exit_code = text.empty() ? -1 : std::atoi(text.c_str());
+    if (outcome.guest_tests_exit_code != 0) {
+      throw RunError("The tests in the lab guest failed. ExitCode: " +
+                     std::to_string(outcome.guest_tests_exit_code) +
+                     "; Log: " + run_dir + "/lab/guest-tests.log");
+    }
   }
   if (o.interrupt_compare) {
     if (done_rc != interrupted_rc) {

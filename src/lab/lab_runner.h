@@ -87,6 +87,13 @@ struct LabOptions {
   // tests/integration/signal_test.cc.)
   bool interrupt_compare = false;
   std::string interrupt_signal = "INT";
+  // Test aid: a GoogleTest binary (built against the same libraries as
+  // tierbench) that the guest runs with CI=true and
+  // --gtest_filter=guest_tests_filter after the compare, on the real
+  // kernel: lab/guest-tests.log and lab/guest-tests-exit-code. Its debug
+  // info is stripped on the way in.
+  std::string guest_tests;
+  std::string guest_tests_filter = "*";
 };
 
 struct LabOutcome {
@@ -101,6 +108,8 @@ struct LabOutcome {
   // of `tierbench restore` (0 expected); -1 when not run.
   int compare_again_exit_code = -1;
   int restore_exit_code = -1;
+  // guest_tests only: the test binary's exit code in the guest (-1: not run).
+  int guest_tests_exit_code = -1;
 };
 
 // The exit status the interrupted compare must end with for `signal`

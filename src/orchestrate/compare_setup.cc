@@ -360,6 +360,10 @@ CompareSetup PrepareCompare(const CompareOptions& o, const LayerEnv& env) {
   }
   setup.os = sysfs;
   CheckOptions(o);
+  // A stack left changed by a killed compare is not "as found": this comes
+  // before every other check, so its fix (`tierbench restore`) is what a
+  // user sees first.
+  if (!o.stacks.empty()) RefuseStaleState(sysfs);
   setup.modes = LoadModes(o);
 
   bool needs_stack = false;
@@ -441,8 +445,6 @@ CompareSetup PrepareCompare(const CompareOptions& o, const LayerEnv& env) {
                       " already exists. Fix: choose another --run-id or "
                       "remove it");
   }
-  // A stack left changed by a killed compare is not "as found".
-  if (!setup.stacks.empty()) RefuseStaleState(sysfs);
   return setup;
 }
 

@@ -15,8 +15,9 @@ bool HaveTool(const std::string& tool);
 // Runs a shell command, returns its exit status; output goes to *out if given.
 int RunShell(const std::string& cmd, std::string* out = nullptr);
 
-// A loop device over a sparse image file, removed (losetup -d, file deleted)
-// on destruction. `dir` holds the image (/dev/shm for RAM speed).
+// A loop device over a sparse image file (loop ioctls, autoclear), detached
+// and its file deleted on destruction. `dir` holds the image (/dev/shm for RAM
+// speed).
 class LoopDevice {
  public:
   LoopDevice(uint64_t bytes, const std::string& dir = "/dev/shm",
@@ -34,6 +35,7 @@ class LoopDevice {
   std::string device_;
   std::string image_;
   std::string error_;
+  int loop_fd_ = -1;  // held open until LOOP_CLR_FD
 };
 
 // A fresh temporary directory, removed recursively on destruction.

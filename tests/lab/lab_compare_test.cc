@@ -24,26 +24,16 @@ TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
   // 16 MiB region keeps writeback's dirty data dense (at most 16 MiB,
   // written back in merged runs), so its drain takes seconds, not minutes.
   // --stats-lag 14: bcache folds its counters every 13.6 s.
-  std::vector<std::string> args = {"--modes",
-                                   Mode("hdd"),
-                                   Mode("writethrough"),
-                                   Mode("writeback"),
-                                   Mode("none"),
-                                   "--workloads",
-                                   Workload("randwrite-4k"),
-                                   Workload("wiki-4k-qd32"),
-                                   "--runtime",
-                                   "8",
-                                   "--ramp-time",
-                                   "1",
-                                   "--size",
-                                   "16M",
-                                   "--stats-lag",
-                                   "14",
-                                   "--results",
-                                   dir.path(),
-                                   "--run-id",
-                                   "lab-compare"};
+  std::vector<std::string> args = {
+      "--modes", Mode("hdd"), Mode("writethrough"), Mode("writeback"),
+      Mode("none"), "--workloads", Workload("randwrite-4k"),
+      Workload("wiki-4k-qd32"), "--runtime", "8", "--ramp-time", "1", "--size",
+      "16M", "--stats-lag", "14", "--results", dir.path(), "--run-id",
+      "lab-compare",
+      // And, after the compare, the real-sysfs
+      // tests on the guest's kernel.
+      "--guest-tests", TIERBENCH_INTEGRATION_TESTS, "--guest-tests-filter",
+      "CacheRealBcacheTest.*"};
   TIERBENCH_RUN_LAB(args, 0);
   std::vector<CsvRow> rows = ReadCsv(dir.path() + "/lab-compare/runs.csv");
   ASSERT_FALSE(rows.empty()) << output;
@@ -105,6 +95,13 @@ TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
 
   // Compare leaves the stack as it found it: attached, original knobs.
   const std::string lab = dir.path() + "/lab-compare/lab/";
+  // The real-sysfs test ran (not skipped) on the guest's kernel and passed.
+  const std::string guest_tests = ReadText(lab + "guest-tests.log");
+  EXPECT_NE(guest_tests.find("[       OK ] CacheRealBcacheTest."),
+            std::string::npos)
+      << guest_tests;
+  EXPECT_EQ(guest_tests.find("SKIPPED"), std::string::npos) << guest_tests;
+  EXPECT_EQ(ReadText(lab + "guest-tests-exit-code"), "0\n");
   EXPECT_EQ(ReadText(lab + "state-after.txt"), "clean\n");
   EXPECT_EQ(ReadText(lab + "knobs-after.txt"),
             ReadText(lab + "knobs-before.txt"));
