@@ -14,7 +14,9 @@
 //             TakeCounters() before/after the run (after waiting
 //             CounterLagSeconds()), Sample() about once a second while
 //             the workload runs (the per-second series, series.csv),
-//             WaitClean() again (time to clean), Diagnose().
+//             WaitClean() again (time to clean) right after the run, with
+//             the "after" TakeCounters() called from its progress callback
+//             once the lag has passed, Diagnose().
 //   RestoreOriginal()            at the end, on errors and on SIGINT/SIGTERM
 // The layer NEVER writes to its origin, cache or metadata devices directly:
 // only through the kernel's control files (sysfs, device-mapper ioctls).
@@ -154,7 +156,8 @@ class CacheLayer {
                                     uint64_t region_bytes) const = 0;
 
   // Waits until the cache holds no dirty data, polling and reporting
-  // progress (may be empty). *drain_s (may be null) gets the seconds
+  // progress (may be empty; it may call this layer's const readers, e.g.
+  // TakeCounters()). *drain_s (may be null) gets the seconds
   // waited. OK, TimedOut (message: dirty left), Busy when interrupted, or
   // the read error.
   virtual Status WaitClean(double timeout_s, const ProgressFn& progress,

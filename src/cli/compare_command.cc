@@ -164,8 +164,9 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
                 "permit writes: the data on the cache stacks and on the raw "
                 "--hdd/--ssd targets is destroyed");
   cmd->add_option("--stats-lag", o.stats_lag_s,
-                  "seconds to wait after each cell before reading bcache's "
-                  "counters (bcache folds them every ~13.6 s)")
+                  "seconds after each cell's IO stop before reading bcache's "
+                  "counters (bcache folds them every ~13.6 s); the "
+                  "time-to-clean drain runs meanwhile")
       ->default_val(15)
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--drain-timeout", o.drain_timeout_s,

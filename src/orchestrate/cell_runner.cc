@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
+#include <optional>
 #include <set>
 
 #include "orchestrate/diagnosis.h"
@@ -80,6 +82,18 @@ CellRunner::CellRunner(const CompareOptions& options, const CompareSetup& setup,
                        const CompareHooks& hooks, const Sysfs& sysfs)
     : options_(options), setup_(setup), hooks_(hooks), sysfs_(sysfs) {}
 
+double CellRecord::HarnessOverheadPct() const {
+  if (cell_wall_s <= 0 || io_s < 0) return -1;
+  const double overhead = cell_wall_s - io_s - warm_io_s -
+                          std::max(0.0, drain_before_s) -
+                          std::max(0.0, drain_after_s);
+  return 100.0 * std::max(0.0, overhead) / cell_wall_s;
+}
+
+uint64_t CellRunner::Now() const {
+  return hooks_.now_ns ? hooks_.now_ns() : NowNs();
+}
+
 void CellRunner::Sleep(double seconds) {
   if (seconds <= 0) return;
   if (hooks_.sleep) {
@@ -91,10 +105,13 @@ void CellRunner::Sleep(double seconds) {
 }
 
 double CellRunner::Drain(CacheLayer& layer, const std::string& what,
-                         bool* timed_out, LayerSampler* sampler) {
+                         bool* timed_out, LayerSampler* sampler,
+                         const std::function<void()>& on_poll) {
   double drained = 0;
-  auto progress = [this, &what, sampler](const LayerDrainProgress& p) {
+  auto progress = [this, &what, sampler,
+                   &on_poll](const LayerDrainProgress& p) {
     if (sampler != nullptr) sampler->AddDrain(NowNs(), p.dirty_bytes);
+    if (on_poll) on_poll();
     if (!options_.quiet) {
       char line[160];
       std::snprintf(
@@ -146,6 +163,7 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
   if (sampler != nullptr && !w.is_db) sampler->Take(SeriesPhase::kMeasure);
   uint64_t set_start_ns = 0;
   rec->series.measure_start_ns = NowNs() + ramp_ns;
+  const uint64_t io_start_ns = Now();
   const auto on_second = [sampler, &set_start_ns](uint64_t start_ns) {
     if (set_start_ns == 0) set_start_ns = start_ns;
     if (sampler != nullptr) sampler->Take(SeriesPhase::kMeasure);
@@ -176,6 +194,7 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
   } catch (const DbError& e) {
     rec->error = e.what();
   }
+  rec->io_s = static_cast<double>(Now() - io_start_ns) / 1e9;
   // The first set's IO start (after any file layout; for a DB cell the
   // benchmark's start after the load) is the better origin.
   if (set_start_ns != 0) rec->series.measure_start_ns = set_start_ns + ramp_ns;
@@ -237,7 +256,9 @@ void CellRunner::PrepareCacheState(CacheLayer& layer, const std::string& device,
       double last_hit = -1;
       for (int pass = 1; pass <= kMaxWarmPasses; ++pass) {
         const LayerCounters before = layer.TakeCounters();
+        const uint64_t pass_start_ns = Now();
         Prefill(w, device);
+        rec->warm_io_s += static_cast<double>(Now() - pass_start_ns) / 1e9;
         ThrowIfInterrupted("while warming the cache");
         rec->warm_passes = pass;
         const LayerDelta d =
@@ -313,9 +334,11 @@ bool CellRunner::WarmUntilSteady(CacheLayer& layer, const std::string& device,
     RunResult r;
     chunk_start_ns = 0;
     const uint64_t chunk_called_ns = NowNs();
+    const uint64_t chunk_timer_ns = Now();
     try {
       r = hooks_.run_workload ? hooks_.run_workload(chunk, ro)
                               : RunWorkload(chunk, ro);
+      rec->warm_io_s += static_cast<double>(Now() - chunk_timer_ns) / 1e9;
     } catch (const RunError& e) {
       rec->error = std::string("warm-up chunk ") + std::to_string(n) +
                    " failed: " + e.what();
@@ -378,6 +401,13 @@ bool CellRunner::WarmUntilSteady(CacheLayer& layer, const std::string& device,
 }
 
 CellRecord CellRunner::Run(const Cell& cell) {
+  const uint64_t start_ns = Now();
+  CellRecord rec = RunSteps(cell);
+  rec.cell_wall_s = static_cast<double>(Now() - start_ns) / 1e9;
+  return rec;
+}
+
+CellRecord CellRunner::RunSteps(const Cell& cell) {
   CellRecord rec;
   rec.cell = cell;
   rec.mode = &setup_.modes[cell.mode];
@@ -420,20 +450,41 @@ CellRecord CellRunner::Run(const Cell& cell) {
   const LayerCounters before = layer.TakeCounters();
   LayerSampler sampler(&layer, &rec.series);
   RunWorkloadOn(w, rec.target, label, &rec, &sampler);
+  const uint64_t io_stop_ns = Now();
   ThrowIfInterrupted("after " + label);
-  if (layer.CounterLagSeconds() > 0) {
-    Sleep(options_.stats_lag_s);
-    ThrowIfInterrupted("while waiting for " + layer.layer() +
-                       "'s counters after " + label);
-  }
-  rec.delta =
-      DiffLayerCounters(before, layer.TakeCounters(), layer.GaugeKeys());
-  rec.has_counters = true;
-  rec.drain_after_s = Drain(layer, label, &rec.drain_after_timed_out, &sampler);
+  // Step 6: the drain starts at the IO stop. Step 7, overlapping it: the
+  // counters "after" are read --stats-lag after the IO stop (at the first
+  // poll past it) while the drain goes on; at once when they do not lag.
+  const double lag_s =
+      layer.CounterLagSeconds() > 0 ? options_.stats_lag_s : 0.0;
+  const auto since_stop_s = [this, io_stop_ns] {
+    return static_cast<double>(Now() - io_stop_ns) / 1e9;
+  };
+  std::optional<LayerCounters> after;
+  if (lag_s <= 0) after = layer.TakeCounters();
+  int polls = 0;
+  const auto on_poll = [&] {
+    ++polls;
+    if (!after && since_stop_s() >= lag_s) after = layer.TakeCounters();
+  };
+  Drain(layer, label, &rec.drain_after_timed_out, &sampler, on_poll);
+  // Clean at the first poll: nothing was left to drain.
+  rec.drain_after_s =
+      polls > 1 || rec.drain_after_timed_out ? since_stop_s() : 0.0;
   if (rec.drain_after_timed_out) {
     const int64_t dirty = layer.DirtyBytes();
     rec.dirty_left_after_drain = dirty < 0 ? 0 : static_cast<uint64_t>(dirty);
   }
+  if (!after) {
+    // The drain ended before the lag: only what is left of it.
+    rec.lag_wait_s = std::max(0.0, lag_s - since_stop_s());
+    Sleep(rec.lag_wait_s);
+    ThrowIfInterrupted("while waiting for " + layer.layer() +
+                       "'s counters after " + label);
+    after = layer.TakeCounters();
+  }
+  rec.delta = DiffLayerCounters(before, *after, layer.GaugeKeys());
+  rec.has_counters = true;
   for (std::string& warning : DiagnoseCell(Observe(rec), &layer)) {
     rec.warnings.push_back(std::move(warning));
   }

@@ -22,14 +22,25 @@
 //      share are recorded ("time to warm");
 //   3. wait clean (drain dirty data; the time is drain_before_s);
 //   4. sync + drop the page cache; counters "before";
-//   5. run the workload on the stack device;
-//   6. when the layer's counters lag (bcache), wait --stats-lag seconds;
-//      counters "after"; the delta is the cell's;
-//   7. wait clean again: drain_after_s is the "time to clean" (writeback's
-//      deferred cost); dirty data left is recorded.
+//   5. run the workload on the stack device; the moment it returns is the
+//      cell's IO stop;
+//   6. wait clean at once: drain_after_s is the "time to clean"
+//      (writeback's deferred cost), timed from the IO stop, 0 when the
+//      first poll already found the layer clean; dirty data left is
+//      recorded;
+//   7. counters "after", overlapping step 6: at once when the layer's
+//      counters do not lag; else --stats-lag after the IO stop, at the
+//      first drain poll past it, or, when the drain ended sooner, after
+//      waiting what is left of the lag. A cell thus takes max(lag, drain)
+//      after its IO, not lag + drain; the delta is the cell's, read when
+//      it was read before the drain was overlapped.
+// Timings of every cell: io_s (the measured workload's wall time),
+// warm_io_s (prefill passes and warm-up chunks), cell_wall_s (the whole
+// Run); the harness overhead is cell_wall_s - io_s - warm_io_s -
+// drain_before_s - drain_after_s.
 // Per-second picture (orchestrate/cell_series.h): during 2a and 5 the layer
 // is sampled about once a second on this thread (CacheLayer::Sample through
-// RunOptions::on_second), and every poll of step 7 records the dirty bytes.
+// RunOptions::on_second), and every poll of step 6 records the dirty bytes.
 // Then the generic and the layer's diagnosis rules turn the observation
 // into warnings.
 //
@@ -40,6 +51,7 @@
 #ifndef TIERBENCH_ORCHESTRATE_CELL_RUNNER_H_
 #define TIERBENCH_ORCHESTRATE_CELL_RUNNER_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -81,6 +93,13 @@ struct CellRecord {
   bool drain_before_timed_out = false;
   bool drain_after_timed_out = false;
   uint64_t dirty_left_after_drain = 0;
+  // Seconds: the measured workload's wall time (its call to its return;
+  // -1 when not run), the IO of prefill passes / warm-up chunks, the rest
+  // of --stats-lag waited after the drain, and the whole cell.
+  double io_s = -1;
+  double warm_io_s = 0;
+  double lag_wait_s = 0;
+  double cell_wall_s = -1;
   RunResult result;
   DbCellInfo db_info;  // DB workloads
   std::vector<std::string> warnings;
@@ -88,6 +107,9 @@ struct CellRecord {
   CellSeries series;  // the per-second picture (series.csv)
 
   const std::string& layer() const { return mode->layer; }
+  // Wall time that was neither IO nor draining, in % of cell_wall_s; -1
+  // when unknown.
+  double HarnessOverheadPct() const;
 };
 
 class CellRunner {
@@ -103,9 +125,11 @@ class CellRunner {
                          const PreparedWorkload& w, CellRecord* rec);
   // WaitClean with progress; records the time, flags a timeout, throws
   // InterruptedError when interrupted.
-  // `sampler` (may be null) gets the dirty bytes of every poll.
+  // `sampler` (may be null) gets the dirty bytes of every poll, then
+  // `on_poll` (may be empty) is called; it may read the layer.
   double Drain(CacheLayer& layer, const std::string& what, bool* timed_out,
-               LayerSampler* sampler = nullptr);
+               LayerSampler* sampler = nullptr,
+               const std::function<void()>& on_poll = {});
   void DropCaches();
   // Runs the measured workload; `sampler` (may be null for raw cells) is
   // sampled before and about once a second; rec->series.measure_start_ns
@@ -120,6 +144,9 @@ class CellRunner {
                        const PreparedWorkload& w, const std::string& label,
                        CellRecord* rec);
   void Sleep(double seconds);
+  uint64_t Now() const;
+  // The steps of Run (see the header); Run adds cell_wall_s.
+  CellRecord RunSteps(const Cell& cell);
 
   const CompareOptions& options_;
   const CompareSetup& setup_;

@@ -68,6 +68,10 @@ struct CompareHooks {
   // Waits `seconds` (stats lag, drain polls); must return early when
   // Interrupted(). Default: sleeps in 100 ms steps.
   std::function<void(double seconds)> sleep;
+  // CLOCK_MONOTONIC in ns for the cell's own timings (IO stop, time to
+  // clean, the rest of the counter lag, cell wall time); default: NowNs.
+  // Tests pair it with `sleep` to run a protocol on a fake clock.
+  std::function<uint64_t()> now_ns;
   // Default: RunWorkload (workload/runner.h).
   std::function<RunResult(const Workload&, const RunOptions&)> run_workload;
   // Default: RunDbCell (db/db_cell.h).

@@ -13,7 +13,7 @@ using GroupKey = std::tuple<std::string, std::string, std::string, std::string>;
 
 struct Group {
   const MeasuredRow* first = nullptr;
-  std::vector<double> iops, p99, bw, lat_mean;
+  std::vector<double> iops, p99, bw, lat_mean, sustained;
   std::vector<std::string> warnings;
 };
 
@@ -63,6 +63,7 @@ std::vector<ComparisonRow> Compare(const std::vector<MeasuredRow>& rows) {
     Group& g = groups[it->second];
     if (g.first == nullptr) g.first = &r;
     g.iops.push_back(r.iops);
+    if (r.iops_sustained) g.sustained.push_back(*r.iops_sustained);
     g.p99.push_back(r.lat_p99_us);
     g.bw.push_back(r.bw_mib_s);
     g.lat_mean.push_back(r.lat_mean_us);
@@ -84,6 +85,7 @@ std::vector<ComparisonRow> Compare(const std::vector<MeasuredRow>& rows) {
     c.p99 = Summarize(g.p99);
     c.bw_mib_s_median = Median(g.bw);
     c.lat_mean_us_median = Median(g.lat_mean);
+    if (!g.sustained.empty()) c.iops_sustained_median = Median(g.sustained);
     c.warnings = g.warnings;
     out.push_back(std::move(c));
   }
@@ -106,6 +108,16 @@ std::vector<ComparisonRow> Compare(const std::vector<MeasuredRow>& rows) {
     const std::optional<size_t> ssd_at = find_base(c, "ssd");
     const ComparisonRow* hdd = hdd_at ? &out[*hdd_at] : nullptr;
     const ComparisonRow* ssd = ssd_at ? &out[*ssd_at] : nullptr;
+    if (c.iops_sustained_median) {
+      if (hdd != nullptr) {
+        c.iops_sustained_vs_hdd_pct =
+            ChangePct(*c.iops_sustained_median, hdd->iops.median);
+      }
+      if (ssd != nullptr) {
+        c.iops_sustained_vs_ssd_pct =
+            ChangePct(*c.iops_sustained_median, ssd->iops.median);
+      }
+    }
     if (hdd != nullptr) {
       c.iops_vs_hdd_pct = ChangePct(c.iops.median, hdd->iops.median);
       c.p99_vs_hdd_pct = ChangePct(c.p99.median, hdd->p99.median);

@@ -37,7 +37,9 @@ struct MeasuredRow {
   std::string direction;  // "read" / "write"
   std::string unit;       // "io" or "tx"
   int repetition = 1;
-  double iops = 0;         // IOPS, or tps for unit "tx"
+  double iops = 0;  // IOPS, or tps for unit "tx"
+  // IOs / (runtime + time to clean); empty when unknown (drain timed out).
+  std::optional<double> iops_sustained;
   double bw_mib_s = 0;     // 0 for "tx"
   double lat_mean_us = 0;  // clat mean ("io") or transaction latency ("tx")
   double lat_p99_us = 0;   // clat p99 ("io") or transaction latency p99
@@ -59,6 +61,10 @@ struct ComparisonRow {
   Spread p99;
   double bw_mib_s_median = 0;
   double lat_mean_us_median = 0;
+  // Median of the repetitions' iops_sustained and its change vs the
+  // baselines' IOPS medians; empty when no repetition has one.
+  std::optional<double> iops_sustained_median;
+  std::optional<double> iops_sustained_vs_hdd_pct, iops_sustained_vs_ssd_pct;
   // Empty when the baseline is missing (or, for percentages, zero).
   std::optional<double> iops_vs_hdd_pct, iops_vs_ssd_pct, iops_position;
   std::optional<double> p99_vs_hdd_pct, p99_vs_ssd_pct, p99_position;

@@ -1,10 +1,12 @@
 #include "orchestrate/results_writer.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "cache/layer_registry.h"
+#include "orchestrate/sustained.h"
 #include "report/result_columns.h"
 #include "util/errors.h"
 
@@ -37,11 +39,22 @@ std::string Df(const std::optional<ChangeInterval>& ci) {
   return ci ? CsvNumber(ci->df, 2) : std::string();
 }
 
-std::vector<std::string> RunsColumns() {
-  std::vector<std::string> cols = RunsCsvLeadingColumns();
-  for (const std::string& c : ResultColumnNames()) cols.push_back(c);
-  for (const std::string& c : RunsCsvCounterColumns()) cols.push_back(c);
-  return cols;
+// The metric columns of a row with iops_sustained after iops.
+std::vector<std::string> MetricValues(const CellRecord& rec,
+                                      const JobResult& job, IoDir d) {
+  static const std::vector<std::string> names = ResultColumnNames();
+  std::vector<std::string> v = ResultColumnValues(job, d);
+  const auto at = std::find(names.begin(), names.end(), "iops");
+  const std::optional<double> sustained = CellSustainedIops(rec, job, d);
+  v.insert(v.begin() + (at - names.begin()) + 1,
+           sustained ? CsvNumber(*sustained, 3) : std::string());
+  return v;
+}
+
+std::vector<std::string> TimingValues(const CellRecord& rec) {
+  const double pct = rec.HarnessOverheadPct();
+  return {rec.cell_wall_s < 0 ? std::string() : CsvNumber(rec.cell_wall_s, 3),
+          pct < 0 ? std::string() : CsvNumber(pct, 1)};
 }
 
 std::string Count(int64_t v) { return v < 0 ? std::string() : CsvNumber(v); }
@@ -146,6 +159,26 @@ const std::vector<std::string>& RunsCsvCounterColumns() {
   return cols;
 }
 
+const std::vector<std::string>& RunsCsvTimingColumns() {
+  static const std::vector<std::string> cols = {"cell_wall_s",
+                                                "harness_overhead_pct"};
+  return cols;
+}
+
+const std::vector<std::string>& RunsCsvColumns() {
+  static const std::vector<std::string> cols = [] {
+    std::vector<std::string> c = RunsCsvLeadingColumns();
+    for (const std::string& m : ResultColumnNames()) {
+      c.push_back(m);
+      if (m == "iops") c.push_back("iops_sustained");
+    }
+    for (const std::string& t : RunsCsvTimingColumns()) c.push_back(t);
+    for (const std::string& k : RunsCsvCounterColumns()) c.push_back(k);
+    return c;
+  }();
+  return cols;
+}
+
 const std::vector<std::string>& ComparisonCsvColumns() {
   static const std::vector<std::string> cols = {"mode",
                                                 "layer",
@@ -159,6 +192,9 @@ const std::vector<std::string>& ComparisonCsvColumns() {
                                                 "iops_min",
                                                 "iops_max",
                                                 "iops_spread_pct",
+                                                "iops_sustained_median",
+                                                "iops_sustained_vs_hdd_pct",
+                                                "iops_sustained_vs_ssd_pct",
                                                 "bw_mib_s_median",
                                                 "lat_mean_us_median",
                                                 "lat_p99_us_median",
@@ -210,6 +246,7 @@ std::vector<MeasuredRow> MeasuredRowsOf(const CellRecord& rec) {
       r.unit = job.unit;
       r.repetition = rec.cell.repetition;
       r.iops = job.Iops(d);
+      r.iops_sustained = CellSustainedIops(rec, job, d);
       r.bw_mib_s = tx ? 0 : job.BytesPerSec(d) / (1 << 20);
       r.lat_mean_us = lat.mean() / 1000.0;
       r.lat_p99_us = static_cast<double>(hist.Percentile(99)) / 1000.0;
@@ -223,7 +260,7 @@ std::vector<MeasuredRow> MeasuredRowsOf(const CellRecord& rec) {
 ResultsWriter::ResultsWriter(std::string run_dir, std::string run_id)
     : run_dir_(std::move(run_dir)),
       run_id_(std::move(run_id)),
-      runs_(RunsColumns(), kRunsCsvSchemaVersion),
+      runs_(RunsCsvColumns(), kRunsCsvSchemaVersion),
       series_(SeriesCsvColumns(), kSeriesCsvSchemaVersion) {
   std::error_code ec;
   fs::create_directories(run_dir_, ec);
@@ -280,6 +317,7 @@ void ResultsWriter::AddCell(const CellRecord& rec) {
       rec.target,
       rec.cache_state};
   const std::vector<std::string> counters = CounterValues(rec);
+  const std::vector<std::string> timing = TimingValues(rec);
   std::vector<JobResult> jobs = rec.result.jobs;
   if (!rec.error.empty()) {
     // The workload failed before producing results: one row keeps the error.
@@ -291,8 +329,9 @@ void ResultsWriter::AddCell(const CellRecord& rec) {
   for (const JobResult& job : jobs) {
     for (IoDir d : ReportedDirections(job)) {
       std::vector<std::string> row = lead;
-      for (std::string& v : ResultColumnValues(job, d))
+      for (std::string& v : MetricValues(rec, job, d))
         row.push_back(std::move(v));
+      row.insert(row.end(), timing.begin(), timing.end());
       row.insert(row.end(), counters.begin(), counters.end());
       runs_.AddRow(std::move(row));
     }
@@ -331,6 +370,9 @@ void ResultsWriter::WriteComparison(const std::vector<ComparisonRow>& rows) {
                   CsvNumber(c.iops.min, 3),
                   CsvNumber(c.iops.max, 3),
                   CsvNumber(c.iops.rel_spread_pct, 2),
+                  Opt(c.iops_sustained_median, 3),
+                  Opt(c.iops_sustained_vs_hdd_pct, 2),
+                  Opt(c.iops_sustained_vs_ssd_pct, 2),
                   CsvNumber(c.bw_mib_s_median, 3),
                   CsvNumber(c.lat_mean_us_median, 3),
                   CsvNumber(c.p99.median, 3),

@@ -36,15 +36,25 @@ namespace tierbench {
 // working_set_bytes after "workload"; warm_s, warm_hit_ratio_pct and
 // warm_steady after warm_passes (--cache-state warm-until-steady).
 // The result columns gained sched_lat_* and ss_attained/ss_criterion.
-inline constexpr int kRunsCsvSchemaVersion = 3;
+// 4: iops_sustained after iops; cell_wall_s and harness_overhead_pct
+// after the metric columns; drain_after_s is timed from the IO stop.
+inline constexpr int kRunsCsvSchemaVersion = 4;
 // 2: a "layer" column after "mode". 3: the 95 % confidence intervals
 // (*_ci_low_pct, *_ci_high_pct, iops_vs_*_ci_df) and significant_vs_hdd/ssd
 // before "warnings".
-inline constexpr int kComparisonCsvSchemaVersion = 3;
+// 4: iops_sustained_median, iops_sustained_vs_hdd_pct and
+// iops_sustained_vs_ssd_pct after iops_spread_pct.
+inline constexpr int kComparisonCsvSchemaVersion = 4;
 
 // runs.csv: the columns before and after the metric columns.
 const std::vector<std::string>& RunsCsvLeadingColumns();
 const std::vector<std::string>& RunsCsvCounterColumns();
+// The columns every cell has after the metric columns (cell_wall_s,
+// harness_overhead_pct).
+const std::vector<std::string>& RunsCsvTimingColumns();
+// Every runs.csv column (after schema_version): leading, the metric
+// columns with iops_sustained after iops, timing, counter columns.
+const std::vector<std::string>& RunsCsvColumns();
 // comparison.csv columns (after schema_version).
 const std::vector<std::string>& ComparisonCsvColumns();
 

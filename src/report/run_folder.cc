@@ -135,7 +135,7 @@ RunFolder RunFolder::Read(const std::string& dir) {
                       "wrote it, or re-run tierbench compare");
   }
   CsvDocument runs = CsvDocument::Parse(ReadFile(dir, "runs.csv"), runs_path);
-  CheckSchema(runs, kRunsSchema, kRunsSchema);
+  const int runs_schema = CheckSchema(runs, kRunsSchema, kOldestRunsSchema);
   runs.Require({"mode", "layer", "workload", "repetition", "job", "direction",
                 "unit", "iops", "clat_p50_us", "lat_p50_us", "drain_after_s",
                 "error", "warnings"},
@@ -177,10 +177,18 @@ RunFolder RunFolder::Read(const std::string& dir) {
                 kRerun);
   }
   RunFolder folder(dir, std::move(runs), std::move(cmp), std::move(manifest));
-  if (cmp_schema < kComparisonSchema) {
+  if (runs_schema < kRunsSchema) {
+    folder.notes_.push_back(
+        runs_path + ": schema_version " + std::to_string(runs_schema) +
+        " is older than " + std::to_string(kRunsSchema) +
+        ": its time to clean (drain_after_s) was timed after the stats lag "
+        "(under-reported by up to the lag), no iops_sustained. Fix: re-run "
+        "tierbench compare for times to clean from the IO stop");
+  }
+  if (cmp_schema < 3) {
     folder.notes_.push_back(
         cmp_path + ": schema_version " + std::to_string(cmp_schema) +
-        " is older than " + std::to_string(kComparisonSchema) +
+        " is older than 3" +
         ": no confidence intervals, \"within noise\" from the min-max "
         "ranges. Fix: re-run tierbench compare for intervals");
   }

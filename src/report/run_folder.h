@@ -68,8 +68,10 @@ struct FailedCell {
 
 class RunFolder {
  public:
-  static constexpr int kRunsSchema = 3;
-  static constexpr int kComparisonSchema = 3;
+  static constexpr int kRunsSchema = 4;
+  // read, time to clean timed after the stats lag, no iops_sustained
+  static constexpr int kOldestRunsSchema = 3;
+  static constexpr int kComparisonSchema = 4;
   static constexpr int kOldestComparisonSchema = 2;  // read, no intervals
   static constexpr int kManifestSchema = 2;
 

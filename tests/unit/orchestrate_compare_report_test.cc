@@ -9,6 +9,7 @@
 
 #include "compare_scratch.h"
 #include "orchestrate/compare_runner.h"
+#include "orchestrate/results_writer.h"
 #include "report/csv_reader.h"
 #include "report/run_folder.h"
 #include "report_fixture.h"
@@ -43,6 +44,17 @@ TEST(CompareReportTest, CompareWritesTheReportIntoTheRunFolder) {
       << md;
   // Every number of the real run's summary is in its files.
   const RunFolder run = RunFolder::Read(dir);
+  // Raw cells: nothing to drain, so sustained = burst; every cell has its
+  // wall time and harness overhead.
+  const CsvDocument& runs = run.runs();
+  ASSERT_GT(runs.row_count(), 0u);
+  for (size_t r = 0; r < runs.row_count(); ++r) {
+    EXPECT_EQ(runs.Get(r, "iops_sustained"), runs.Get(r, "iops"));
+    EXPECT_GT(*runs.Number(r, "cell_wall_s"), 0);
+    const double pct = *runs.Number(r, "harness_overhead_pct");
+    EXPECT_GE(pct, 0);
+    EXPECT_LT(pct, 100);
+  }
   const Sources sources(run);
   for (const Number& n : NumbersIn(md, true)) {
     EXPECT_TRUE(sources.Has(n)) << n.text << " is in no file of the run";
@@ -70,7 +82,8 @@ TEST(CompareReportTest, ThreeRepetitionsGiveConfidenceIntervals) {
   const CsvDocument& cmp = run.comparison();
   int with_interval = 0;
   for (size_t r = 0; r < cmp.row_count(); ++r) {
-    EXPECT_EQ(cmp.Get(r, "schema_version"), "3");
+    EXPECT_EQ(cmp.Get(r, "schema_version"),
+              std::to_string(kComparisonCsvSchemaVersion));
     if (cmp.Get(r, "mode") != "ssd") continue;
     const auto lo = cmp.Number(r, "iops_vs_hdd_ci_low_pct");
     const auto hi = cmp.Number(r, "iops_vs_hdd_ci_high_pct");

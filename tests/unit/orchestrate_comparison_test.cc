@@ -187,6 +187,7 @@ TEST(ComparisonTest, FixtureComparisonIsWhatCompareWrites) {
     m.unit = runs.Get(r, "unit");
     m.repetition = static_cast<int>(*runs.Number(r, "repetition"));
     m.iops = *runs.Number(r, "iops");
+    m.iops_sustained = runs.Number(r, "iops_sustained");
     m.bw_mib_s = *runs.Number(r, "bw_mib_s");
     m.lat_mean_us = *runs.Number(r, "clat_mean_us");
     m.lat_p99_us = *runs.Number(r, "clat_p99_us");

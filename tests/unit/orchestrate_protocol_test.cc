@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -21,6 +22,7 @@
 #include "orchestrate/compare_runner.h"
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/restore_state.h"
+#include "report/csv_writer.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 
@@ -158,9 +160,10 @@ TEST_F(ProtocolTest, RunsEveryCellAppliesModesAndRestores) {
   // Original mode and knobs are back.
   EXPECT_EQ(Backing("cache_mode"), "[writethrough] writeback writearound none");
   EXPECT_EQ(Backing("sequential_cutoff"), cutoff_before);
-  // Cold cache: one detach per bcache cell; the stats lag was waited.
+  // Cold cache: one detach per bcache cell; the stats lag was waited (the
+  // rest of it after the IO stop; the drain found nothing dirty).
   EXPECT_EQ(fake_.WriteCount("sys/block/bcache0/bcache/detach"), 4);
-  EXPECT_GE(slept_, 4 * 15.0);
+  EXPECT_GE(slept_, 4 * 14.5);
 
   const auto rows = ParseCsv(ReadAll(RunDir() + "/runs.csv"));
   ASSERT_EQ(rows.size(), 1u + 8 * 2);  // header + cells x (read, write)
@@ -206,6 +209,79 @@ TEST_F(ProtocolTest, RunsEveryCellAppliesModesAndRestores) {
   EXPECT_EQ(m["workloads"][0]["jobs"][0]["size_bytes"], 256 * 1024);
   EXPECT_NE(out.str().find("writeback"), std::string::npos);
   EXPECT_NE(out.str().find("comparison.csv"), std::string::npos);
+}
+
+// Issue 12: the time to clean is timed from the IO stop and the counter lag
+// overlaps it. On a fake clock (the sleep hook advances it) the workload
+// takes 30 s and leaves dirty data that is written back `drain_s` after the
+// IO stop; --stats-lag is 15 s.
+TEST_F(ProtocolTest, TimeToCleanStartsAtTheIoStopAndOverlapsTheLag) {
+  for (const double drain_s : {3.0, 20.0}) {
+    SCOPED_TRACE(drain_s);
+    CompareOptions o = Options("randwrite");
+    o.run_id = "drain" + std::to_string(static_cast<int>(drain_s));
+    o.mode_paths = {Mode("writeback",
+                         "\"layer\": \"bcache\", \"cache_mode\": "
+                         "\"writeback\"")};
+    o.drain_timeout_s = 600;
+    uint64_t now_ns = 1000000000000ull;
+    uint64_t stop_ns = 0;
+    double slept_before_io = -1;
+    double slept_at_stop = 0;
+    double slept_at_end = 0;
+    slept_ = 0;
+    CompareHooks hooks = Hooks();
+    hooks.now_ns = [&now_ns] { return now_ns; };
+    hooks.sleep = [&](double s) {
+      slept_ += s;
+      now_ns += static_cast<uint64_t>(s * 1e9);
+      if (stop_ns != 0 && now_ns - stop_ns >= drain_s * 1e9) {
+        fake_.SetDirtyBytes(0);
+        fake_.SetState("clean");
+      }
+    };
+    hooks.run_workload = [&](const Workload& w, const RunOptions& ro) {
+      slept_before_io = slept_;
+      RunResult r = RunWorkload(w, ro);
+      now_ns += 30000000000ull;
+      stop_ns = now_ns;
+      slept_at_stop = slept_;
+      fake_.SetDirtyBytes(64 << 20);
+      fake_.SetState("dirty");
+      return r;
+    };
+    hooks.after_cell = [&](size_t) { slept_at_end = slept_; };
+    std::ostringstream out;
+    CompareRunner(o, hooks).Run(out);
+    const auto rows =
+        ParseCsv(ReadAll(dir_ + "/results/" + o.run_id + "/runs.csv"));
+    ASSERT_EQ(rows.size(), 2u);
+    const auto& h = rows[0];
+    const auto& r = rows[1];
+    // The drain, not lag + drain.
+    EXPECT_EQ(r[Col(h, "drain_after_s")], CsvNumber(drain_s, 1));
+    // The counters were read 15 s after the IO stop, as before the drain
+    // overlapped the lag: still dirty during a 20 s drain, clean after 3 s.
+    EXPECT_EQ(r[Col(h, "dirty_after_bytes")],
+              drain_s > 15 ? std::to_string(64 << 20) : "0");
+    // After the IO stop the cell waited max(lag, drain), not lag + drain.
+    EXPECT_DOUBLE_EQ(slept_at_end - slept_at_stop, std::max(15.0, drain_s));
+    ASSERT_GE(slept_before_io, 0);
+    const double wall = slept_before_io + 30 + std::max(15.0, drain_s);
+    EXPECT_EQ(r[Col(h, "cell_wall_s")], CsvNumber(wall, 3));
+    // Harness time: the rest of the lag and the sleeps before the IO.
+    const double overhead = wall - 30 - drain_s;
+    EXPECT_NEAR(std::stod(r[Col(h, "harness_overhead_pct")]),
+                100 * overhead / wall, 0.1);
+    // Sustained: the IOs over the measured runtime plus the time to clean.
+    const double ios = std::stod(r[Col(h, "ios")]);
+    const double runtime_s = std::stod(r[Col(h, "runtime_ms")]) / 1000;
+    ASSERT_GT(ios, 0);
+    EXPECT_NEAR(std::stod(r[Col(h, "iops_sustained")]),
+                ios / (runtime_s + drain_s), 0.01);
+    EXPECT_LT(std::stod(r[Col(h, "iops_sustained")]),
+              std::stod(r[Col(h, "iops")]));
+  }
 }
 
 TEST_F(ProtocolTest, DiagnosisReachesRunsCsv) {

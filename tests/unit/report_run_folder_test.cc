@@ -26,9 +26,7 @@ std::vector<std::string> HeaderOf(const std::string& file) {
 
 TEST(ReportRunFolderTest, FixtureHeadersAreTheColumnsCompareWrites) {
   std::vector<std::string> runs = {"schema_version"};
-  for (const auto& c : RunsCsvLeadingColumns()) runs.push_back(c);
-  for (const auto& c : ResultColumnNames()) runs.push_back(c);
-  for (const auto& c : RunsCsvCounterColumns()) runs.push_back(c);
+  for (const auto& c : RunsCsvColumns()) runs.push_back(c);
   EXPECT_EQ(HeaderOf("runs.csv"), runs)
       << "runs.csv changed: update tests/golden/report-run/make_fixture.py";
   std::vector<std::string> cmp = {"schema_version"};
@@ -172,9 +170,7 @@ TEST(ReportRunFolderTest, BadRunFoldersGetOneLineNamingFileAndFix) {
 TEST(ReportRunFolderTest, ResultsReadmeDocumentsEveryColumn) {
   const std::string doc =
       ReadText(std::string(TIERBENCH_SOURCE_DIR) + "/results/README.md");
-  std::vector<std::string> cols = RunsCsvLeadingColumns();
-  for (const auto& c : ResultColumnNames()) cols.push_back(c);
-  for (const auto& c : RunsCsvCounterColumns()) cols.push_back(c);
+  std::vector<std::string> cols = RunsCsvColumns();
   for (const auto& c : ComparisonCsvColumns()) cols.push_back(c);
   for (const auto& c : MergedCsvColumns()) cols.push_back(c);
   for (const auto& c : SeriesCsvColumns()) cols.push_back(c);
@@ -207,14 +203,22 @@ TEST(ReportRunFolderTest, ReadsThePreviousComparisonSchemaWithOneNote) {
   const RunFolder current = RunFolder::Read(FixtureRunDir());
   EXPECT_TRUE(current.notes().empty());
   ScratchDir tmp("schema2");
-  WriteSyntheticRun(tmp.path() + "/run", 2, 1);  // comparison.csv schema 2
+  // runs.csv schema 3, comparison.csv schema 2: one note each.
+  WriteSyntheticRun(tmp.path() + "/run", 2, 1);
   const RunFolder old = RunFolder::Read(tmp.path() + "/run");
-  ASSERT_EQ(old.notes().size(), 1u);
-  const std::string& note = old.notes()[0];
+  ASSERT_EQ(old.notes().size(), 2u);
+  EXPECT_NE(old.notes()[0].find("runs.csv: schema_version 3 is older than 4: "
+                                "its time to clean (drain_after_s) was timed "
+                                "after the stats lag"),
+            std::string::npos)
+      << old.notes()[0];
+  const std::string& note = old.notes()[1];
   EXPECT_NE(note.find("comparison.csv: schema_version 2 is older than 3"),
             std::string::npos)
       << note;
-  EXPECT_EQ(note.find('\n'), std::string::npos) << note;
+  for (const std::string& n : old.notes()) {
+    EXPECT_EQ(n.find('\n'), std::string::npos) << n;
+  }
   for (const ReportFigure& f : old.figures()) {
     EXPECT_FALSE(f.significant_vs_hdd.has_value()) << f.mode;
   }

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Writes the fake run folder of the report tests (runs.csv schema 3,
-comparison.csv schema 3, manifest.json schema 2, series.csv schema 1) with fixed
+"""Writes the fake run folder of the report tests (runs.csv schema 4,
+comparison.csv schema 4, manifest.json schema 2, series.csv schema 1) with fixed
 figures: raw HDD
 and SSD, four bcache modes and one dm-cache mode, three workloads (one with a
 read and a write series), three repetitions, one failed cell, warnings and
 groups within noise. comparison.csv follows orchestrate/comparison.cc
 (median, min, max, spread, change vs HDD/SSD, position, noise = min-max
-ranges overlap), and the 95% confidence intervals independently of
+ranges overlap, iops_sustained = IOs / (runtime + drain_after_s), its median
+and change vs HDD/SSD), and the 95% confidence intervals independently of
 stats/confidence.cc: Welch's t on the log values with SciPy's t quantile
 (needs SciPy: Debian python3-scipy). Run from this directory:
 /usr/bin/python3 make_fixture.py
@@ -27,6 +28,10 @@ RESULT_COLS = ("job,group,jobs,direction,unit,ios,bytes,runtime_ms,iops,bw_mib_s
   "sched_lat_p50_us,sched_lat_p99_us,sched_lat_p99_9_us,iops_min,iops_mean,"
   "iops_max,iops_stddev,iops_samples,ss_attained,ss_criterion,usr_cpu_s,sys_cpu_s,"
   "errors,error").split(",")
+# runs.csv's metric columns: iops_sustained after iops.
+RUN_RESULT_COLS = RESULT_COLS[:RESULT_COLS.index("iops") + 1] + ["iops_sustained"] + \
+    RESULT_COLS[RESULT_COLS.index("iops") + 1:]
+TIMING = ["cell_wall_s", "harness_overhead_pct"]
 LEAD = ["run_id", "mode", "layer", "cache_mode_readback", "workload", "working_set",
         "working_set_bytes", "repetition", "target", "cache_state"]
 COUNTERS = ["read_hits", "read_misses", "read_hit_ratio_pct", "write_hits", "write_misses",
@@ -112,9 +117,15 @@ for rep in (1, 2, 3):
             counters["warnings"] = warn
             lead = [RUN_ID, name, layer, readback, w, "", "", str(rep), target,
                     "" if raw else "cold"]
+            # Cell wall: warm-up free cold cells, 30 s of IO, the drain and
+            # 2.5 s (raw: 1.5 s) of harness time.
+            drain_s = 0.0 if raw else float(drain or 0)
+            wall = 30.0 + drain_s + (1.5 if raw else 2.5)
+            timing = {"cell_wall_s": f3(wall),
+                      "harness_overhead_pct": "%.1f" % (100 * (wall - 30.0 - drain_s) / wall)}
             for job, d in series:
                 v = iops_of(name, w, d)[rep - 1]
-                res = {c: "" for c in RESULT_COLS}
+                res = {c: "" for c in RUN_RESULT_COLS}
                 res.update({"job": job, "group": "0", "jobs": "1", "direction": d, "unit": "io",
                             "runtime_ms": "30000.000", "errors": "0"})
                 if fail:
@@ -126,20 +137,23 @@ for rep in (1, 2, 3):
                     p = latency(v, rep)
                     names = [c for c in RESULT_COLS if c.startswith("clat_p")]
                     res.update({"ios": str(ios), "bytes": str(ios * bs), "iops": f3(v),
+                                "iops_sustained": f3(v) if not drain_s else f3(ios / (30.0 + drain_s)),
                                 "bw_mib_s": f3(v * bs / 2**20), "clat_mean_us": f3(1e6 / v),
                                 "lat_mean_us": f3(1e6 / v + 5), "lat_p50_us": f3(p[6] + 5),
                                 "lat_p99_us": f3(p[12] + 5), "iops_samples": "30"})
                     res.update({c: f3(x) for c, x in zip(names, p)})
-                rows.append(lead + [res[c] for c in RESULT_COLS] + [counters[c] for c in COUNTERS])
+                rows.append(lead + [res[c] for c in RUN_RESULT_COLS] + [timing[c] for c in TIMING] +
+                            [counters[c] for c in COUNTERS])
 
 with open(os.path.join(OUT, "runs.csv"), "w", newline="") as f:
     out = csv.writer(f, lineterminator="\n")
-    out.writerow(["schema_version"] + LEAD + RESULT_COLS + COUNTERS)
-    for r in rows: out.writerow(["3"] + r)
+    out.writerow(["schema_version"] + LEAD + RUN_RESULT_COLS + TIMING + COUNTERS)
+    for r in rows: out.writerow(["4"] + r)
 
 # comparison.csv, as orchestrate/comparison.cc computes it.
 H = ["mode", "layer", "baseline", "workload", "job", "direction", "unit", "n", "iops_median",
-     "iops_min", "iops_max", "iops_spread_pct", "bw_mib_s_median", "lat_mean_us_median",
+     "iops_min", "iops_max", "iops_spread_pct", "iops_sustained_median", "iops_sustained_vs_hdd_pct",
+     "iops_sustained_vs_ssd_pct", "bw_mib_s_median", "lat_mean_us_median",
      "lat_p99_us_median", "lat_p99_us_min", "lat_p99_us_max", "iops_vs_hdd_pct",
      "iops_vs_ssd_pct", "iops_position", "p99_vs_hdd_pct", "p99_vs_ssd_pct", "p99_position",
      "noise", "noise_vs_hdd", "noise_vs_ssd", "iops_vs_hdd_ci_low_pct",
@@ -147,13 +161,14 @@ H = ["mode", "layer", "baseline", "workload", "job", "direction", "unit", "n", "
      "iops_vs_hdd_ci_df", "iops_vs_ssd_ci_df", "p99_vs_hdd_ci_low_pct",
      "p99_vs_hdd_ci_high_pct", "p99_vs_ssd_ci_low_pct", "p99_vs_ssd_ci_high_pct",
      "significant_vs_hdd", "significant_vs_ssd", "warnings"]
-ci = {c: i + 1 for i, c in enumerate(LEAD + RESULT_COLS + COUNTERS)}
+ci = {c: i + 1 for i, c in enumerate(LEAD + RUN_RESULT_COLS + TIMING + COUNTERS)}
 groups = {}
 for r in rows:
-    r = ["3"] + r
+    r = ["4"] + r
     if r[ci["error"]]: continue
     key = (r[ci["mode"]], r[ci["workload"]], r[ci["job"]], r[ci["direction"]])
-    g = groups.setdefault(key, {"layer": r[ci["layer"]], "iops": [], "p99": [], "bw": [], "lat": [], "w": r[ci["warnings"]]})
+    g = groups.setdefault(key, {"layer": r[ci["layer"]], "iops": [], "sus": [], "p99": [], "bw": [], "lat": [], "w": r[ci["warnings"]]})
+    g["sus"].append(float(r[ci["iops_sustained"]]))
     g["iops"].append(float(r[ci["iops"]])); g["p99"].append(float(r[ci["clat_p99_us"]]))
     g["bw"].append(float(r[ci["bw_mib_s"]])); g["lat"].append(float(r[ci["clat_mean_us"]]))
 def spread(v):
@@ -184,7 +199,7 @@ def sig(ci):
 comp = []
 seen = []
 for r in rows:
-    key = (r[1], r[4], r[10], r[13])
+    key = (r[ci["mode"] - 1], r[ci["workload"] - 1], r[ci["job"] - 1], r[ci["direction"] - 1])
     if key in groups and key not in seen: seen.append(key)
 for key in seen:
     g = groups[key]
@@ -198,7 +213,8 @@ for key in seen:
     ph, ps = ci_cells(g, h, key, "p99"), ci_cells(g, s, key, "p99")
     comp.append([mode, g["layer"], mode if g["layer"] == "raw" else "", w, job, d, "io",
                  str(len(g["iops"])), f3(x), f3(min(g["iops"])), f3(max(g["iops"])),
-                 "%.2f" % spread(g["iops"]), f3(med(g["bw"])), f3(med(g["lat"])), f3(p),
+                 "%.2f" % spread(g["iops"]), f3(med(g["sus"])), pct(med(g["sus"]), med(h["iops"])),
+                 pct(med(g["sus"]), med(s["iops"])), f3(med(g["bw"])), f3(med(g["lat"])), f3(p),
                  f3(min(g["p99"])), f3(max(g["p99"])), pct(x, med(h["iops"])), pct(x, med(s["iops"])),
                  pos(x, med(h["iops"]), med(s["iops"])), pct(p, med(h["p99"])), pct(p, med(s["p99"])),
                  pos(p, med(h["p99"]), med(s["p99"])),
@@ -208,7 +224,7 @@ for key in seen:
 with open(os.path.join(OUT, "comparison.csv"), "w", newline="") as f:
     out = csv.writer(f, lineterminator="\n")
     out.writerow(["schema_version"] + H)
-    for c in comp: out.writerow(["3"] + c)
+    for c in comp: out.writerow(["4"] + c)
 
 # series.csv, as orchestrate/cell_series.cc writes it: per cell and second
 # of the 30 s window the IOs (summing to runs.csv's ios), the layer's hit
