@@ -61,6 +61,34 @@ TEST(CompareReportTest, CompareWritesTheReportIntoTheRunFolder) {
   }
 }
 
+// A size-bound job done within ramp_time measured nothing: the cell says
+// so beside its 0 (seed 001's wiki job on the lab's raw SSD did this).
+TEST(CompareReportTest, JobDoneWithinRampTimeIsFlagged) {
+  ScratchDir tmp("compare-ramp");
+  CompareScratch scratch(tmp.path());
+  std::filesystem::create_directories(tmp.path() + "/proc/sys/vm");
+  std::ofstream(tmp.path() + "/proc/sys/vm/drop_caches").close();
+  CompareOptions o = scratch.Options(
+      {}, {scratch.Mode("ssd", "\"layer\": \"raw\", \"target\": \"ssd\"")},
+      "ramp");
+  const std::string job = tmp.path() + "/seq.fio";
+  std::ofstream(job) << "[seq]\nrw=read\nbs=4k\nsize=256k\nramp_time=1\n"
+                        "ioengine=psync\n";
+  o.workload_paths = {job};
+  std::ostringstream out;
+  const CompareSummary s = CompareRunner(o).Run(out);
+  ASSERT_EQ(s.failed_cells, 0u);
+  const RunFolder run = RunFolder::Read(o.results_dir + "/ramp");
+  const CsvDocument& runs = run.runs();
+  ASSERT_EQ(runs.row_count(), 1u);
+  EXPECT_EQ(runs.Get(0, "ios"), "0");
+  EXPECT_NE(runs.Get(0, "warnings")
+                .find("job seq did no IO in the measured window: it finished "
+                      "its size within ramp_time"),
+            std::string::npos)
+      << runs.Get(0, "warnings");
+}
+
 TEST(CompareReportTest, ThreeRepetitionsGiveConfidenceIntervals) {
   ScratchDir tmp("compare3");
   CompareScratch scratch(tmp.path());
