@@ -95,9 +95,18 @@ DbWorkload ParseDbWorkloadJson(std::string_view text, const std::string& path) {
     } else if (key == "threads") {
       w.threads = PositiveInt(v, path, "threads");
     } else if (key == "duration") {
-      std::string text = v.is_number()   ? std::to_string(v.get<int64_t>())
-                         : v.is_string() ? v.get<std::string>()
-                                         : "";
+      // Seconds as a JSON number (a fraction is cut off), or a duration
+      // string. A float outside int64's range is rejected before the cast
+      // (converting it would be undefined behaviour).
+      std::string text;
+      if (v.is_number_integer()) {
+        text = std::to_string(v.get<int64_t>());
+      } else if (v.is_number_float()) {
+        const double d = v.get<double>();
+        if (d >= 0 && d < 9.2e18) text = std::to_string(int64_t(d));
+      } else if (v.is_string()) {
+        text = v.get<std::string>();
+      }
       if (!ParseDuration(text, kNsPerSec, &w.duration_ns).ok() ||
           w.duration_ns < kNsPerSec) {
         BadKey(path, key, "a duration of at least 1 s (\"10s\", 60)");
