@@ -4,10 +4,17 @@
 #include <limits>
 #include <map>
 
+#include "util/elide.h"
 #include "util/strings.h"
 
 namespace tierbench {
 namespace {
+
+// A value read from the kernel can hold anything (line breaks, a binary
+// blob): the message quoting it stays one short line (util/elide.h).
+Status InvalidValue(const std::string& message) {
+  return Status::InvalidArgument(ElideEchoedInput(message));
+}
 
 using u128 = unsigned __int128;
 
@@ -22,8 +29,8 @@ struct HumanParts {
 };
 
 Status BadSize(std::string_view text, std::string_view why) {
-  return Status::InvalidArgument("bad bcache size '" + std::string(text) +
-                                 "': " + std::string(why));
+  return InvalidValue("bad bcache size '" + std::string(text) +
+                      "': " + std::string(why));
 }
 
 Status SplitHuman(std::string_view text, bool allow_negative, HumanParts* out) {
@@ -108,14 +115,12 @@ std::map<std::string, std::string, std::less<>> KeyValueLines(
 
 Status ParsePercent(std::string_view text, int* out) {
   if (text.empty() || text.back() != '%') {
-    return Status::InvalidArgument("bad percentage '" + std::string(text) +
-                                   "'");
+    return InvalidValue("bad percentage '" + std::string(text) + "'");
   }
   int64_t v = 0;
   Status s = ParseInteger(text.substr(0, text.size() - 1), &v);
   if (!s.ok() || v < 0 || v > 100) {
-    return Status::InvalidArgument("bad percentage '" + std::string(text) +
-                                   "'");
+    return InvalidValue("bad percentage '" + std::string(text) + "'");
   }
   *out = static_cast<int>(v);
   return Status::Ok();
@@ -186,17 +191,16 @@ Status ParseInteger(std::string_view text, int64_t* out) {
     s.remove_prefix(1);
   }
   if (s.empty()) {
-    return Status::InvalidArgument("bad integer '" + std::string(text) + "'");
+    return InvalidValue("bad integer '" + std::string(text) + "'");
   }
   u128 v = 0;
   for (char c : s) {
     if (c < '0' || c > '9') {
-      return Status::InvalidArgument("bad integer '" + std::string(text) + "'");
+      return InvalidValue("bad integer '" + std::string(text) + "'");
     }
     v = v * 10 + static_cast<unsigned>(c - '0');
     if (v > u128{std::numeric_limits<int64_t>::max()}) {
-      return Status::InvalidArgument("integer out of range '" +
-                                     std::string(text) + "'");
+      return InvalidValue("integer out of range '" + std::string(text) + "'");
     }
   }
   *out = negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
@@ -223,22 +227,20 @@ Status ParseBracketChoice(std::string_view text, std::string* selected,
     i = end;
     if (word.front() == '[' || word.back() == ']') {
       if (word.size() < 3 || word.front() != '[' || word.back() != ']') {
-        return Status::InvalidArgument("bad choice list '" + std::string(text) +
-                                       "'");
+        return InvalidValue("bad choice list '" + std::string(text) + "'");
       }
       word = word.substr(1, word.size() - 2);
       ++bracketed;
       chosen = std::string(word);
     }
     if (word.find_first_of("[]") != std::string_view::npos) {
-      return Status::InvalidArgument("bad choice list '" + std::string(text) +
-                                     "'");
+      return InvalidValue("bad choice list '" + std::string(text) + "'");
     }
     words.emplace_back(word);
   }
   if (bracketed != 1) {
-    return Status::InvalidArgument("choice list '" + std::string(text) +
-                                   "' must have exactly one [selected] word");
+    return InvalidValue("choice list '" + std::string(text) +
+                        "' must have exactly one [selected] word");
   }
   *selected = chosen;
   if (options != nullptr) *options = std::move(words);
@@ -258,8 +260,7 @@ Status ParseBcacheState(std::string_view text, BcacheState* out) {
       return Status::Ok();
     }
   }
-  return Status::InvalidArgument("unknown bcache state '" + std::string(text) +
-                                 "'");
+  return InvalidValue("unknown bcache state '" + std::string(text) + "'");
 }
 
 std::string_view BcacheStateName(BcacheState state) {
@@ -297,8 +298,8 @@ Status ParseWritebackRateDebug(std::string_view text, WritebackRateDebug* out) {
     auto it = lines.find(f.key);
     if (it == lines.end()) {
       if (!f.required) continue;
-      return Status::InvalidArgument("writeback_rate_debug lacks '" +
-                                     std::string(f.key) + ":'");
+      return InvalidValue("writeback_rate_debug lacks '" + std::string(f.key) +
+                          ":'");
     }
     std::string_view v = it->second;
     if (!f.suffix.empty() && v.ends_with(f.suffix)) {
@@ -306,8 +307,8 @@ Status ParseWritebackRateDebug(std::string_view text, WritebackRateDebug* out) {
     }
     Status s = ParseSignedHumanSize(v, f.dest);
     if (!s.ok()) {
-      return Status::InvalidArgument("writeback_rate_debug '" +
-                                     std::string(f.key) + "': " + s.message());
+      return InvalidValue("writeback_rate_debug '" + std::string(f.key) +
+                          "': " + s.message());
     }
   }
   if (auto it = lines.find("next io"); it != lines.end()) {
@@ -315,8 +316,7 @@ Status ParseWritebackRateDebug(std::string_view text, WritebackRateDebug* out) {
     if (v.ends_with("ms")) v.remove_suffix(2);
     Status s = ParseInteger(v, &d.next_io_ms);
     if (!s.ok()) {
-      return Status::InvalidArgument("writeback_rate_debug 'next io': " +
-                                     s.message());
+      return InvalidValue("writeback_rate_debug 'next io': " + s.message());
     }
   }
   *out = d;
@@ -335,13 +335,12 @@ Status ParsePriorityStats(std::string_view text, PriorityStats* out) {
   for (const auto& [key, dest] : fields) {
     auto it = lines.find(key);
     if (it == lines.end()) {
-      return Status::InvalidArgument("priority_stats lacks '" +
-                                     std::string(key) + ":'");
+      return InvalidValue("priority_stats lacks '" + std::string(key) + ":'");
     }
     Status s = ParsePercent(it->second, dest);
     if (!s.ok()) {
-      return Status::InvalidArgument("priority_stats '" + std::string(key) +
-                                     "': " + s.message());
+      return InvalidValue("priority_stats '" + std::string(key) +
+                          "': " + s.message());
     }
   }
   *out = p;

@@ -4,8 +4,16 @@
 #include <array>
 #include <charconv>
 
+#include "util/elide.h"
+
 namespace tierbench {
 namespace {
+
+// A value read from the kernel can hold anything (line breaks, a binary
+// blob): the message quoting it stays one short line (util/elide.h).
+Status InvalidValue(const std::string& message) {
+  return Status::InvalidArgument(ElideEchoedInput(message));
+}
 
 // Walks the words of one params text; every error quotes the whole text.
 class Words {
@@ -22,7 +30,7 @@ class Words {
     msg += text_;
     msg += "\": ";
     msg += why;
-    return Status::InvalidArgument(msg);
+    return InvalidValue(msg);
   }
 
   Status Word(std::string_view field, std::string* out) {
@@ -334,18 +342,17 @@ bool DmWritecacheTable::GetArg(std::string_view key, std::string* value) const {
 Status DmWritecacheTable::SetArg(std::string_view key, std::string_view value) {
   const WcKey* k = FindWcKey(key);
   if (k == nullptr) {
-    return Status::InvalidArgument("dm-writecache: unknown optional arg \"" +
-                                   std::string(key) + "\"");
+    return InvalidValue("dm-writecache: unknown optional arg \"" +
+                        std::string(key) + "\"");
   }
   uint64_t n = 0;
   if (k->has_value && !Words::ParseU64(value, &n)) {
-    return Status::InvalidArgument("dm-writecache: " + std::string(key) +
-                                   " needs a number, got \"" +
-                                   std::string(value) + "\"");
+    return InvalidValue("dm-writecache: " + std::string(key) +
+                        " needs a number, got \"" + std::string(value) + "\"");
   }
   if (!k->has_value && !value.empty()) {
-    return Status::InvalidArgument("dm-writecache: " + std::string(key) +
-                                   " is a flag and takes no value");
+    return InvalidValue("dm-writecache: " + std::string(key) +
+                        " is a flag and takes no value");
   }
   if (key == "fua") RemoveArg("nofua");
   if (key == "nofua") RemoveArg("fua");

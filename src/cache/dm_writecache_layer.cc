@@ -9,13 +9,6 @@
 #include "util/interrupt.h"
 
 namespace tierbench {
-const std::vector<std::string>& DmWritecacheKnobs() {
-  static const std::vector<std::string> knobs = {
-      "high_watermark", "low_watermark", "writeback_jobs", "autocommit_blocks",
-      "autocommit_time"};
-  return knobs;
-}
-
 DmWritecacheLayer::DmWritecacheLayer(Sysfs sysfs, std::shared_ptr<DmControl> dm,
                                      std::string device)
     : DmTargetLayer(kDmWritecacheLayerName, kDmWritecacheTargetType,

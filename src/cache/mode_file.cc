@@ -99,7 +99,8 @@ ModeSpec ParseModeJson(std::string_view text, const std::string& origin) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
+    // parse_error, and out_of_range for a number too large for a double.
     Fail(origin, std::string("not valid JSON (") + e.what() + ")",
          "correct the syntax");
   }

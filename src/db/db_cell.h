@@ -1,30 +1,7 @@
 // DB workloads for `tierbench compare`: a pgbench-style TPC-B run on a fresh
 // PostgreSQL cluster on a block device (a raw HDD/SSD or /dev/bcacheN).
 //
-// A DB workload file (workloads/*.json, documented in README.md):
-//   {
-//     "schema_version": 1,
-//     "kind": "pgbench",              // required: marks a DB workload
-//     "name": "pgbench-tpcb",         // default: the file's stem
-//     "scale": 2,                     // -s, >= 1
-//     "clients": 4,                   // -c, >= 1
-//     "threads": 1,                   // -j, 1..clients
-//     "duration": "10s",              // -T (util/units ParseDuration, s)
-//     "query_mode": "simple",         // simple | extended | prepared
-//     "builtin": "tpcb-like",         // tpcb-like | simple-update |
-//                                     // select-only, optionally "@WEIGHT"
-//     "scripts": ["x.sql@10"],        // -f FILE[@WEIGHT], relative to the
-//                                     // workload file's directory
-//     "defines": {"n": 5},            // -D NAME=VALUE
-//     "rate": 500,                    // -R tps (optional)
-//     "latency_limit": 20,            // -L ms (optional)
-//     "random_seed": 42,              // optional; default: time based
-//     "postgres": {"shared_buffers": "128MB", ...}  // optional settings
-//   }
-// With "scripts" and no "builtin" only the scripts run; with neither, the
-// tpcb-like builtin. The scripts are parsed when the file is loaded (a bad
-// script is a ConfigError naming its file:line).
-// Unknown keys are a ConfigError (typos must not silently change a run).
+// The workload file format and its parser: db/db_workload.h.
 //
 // Thread-safety: all functions may be called from any thread, but RunDbCell
 // mounts filesystems and starts servers: run one cell at a time.
@@ -38,46 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "db/db_workload.h"
 #include "db/pgbench_script.h"
 #include "stats/job_result.h"
 #include "util/sysfs.h"
 
 namespace tierbench {
-
-struct DbWorkload {
-  std::string path;                   // file it was loaded from
-  std::string name;                   // "name" or the file's stem
-  int scale = 1;                      // pgbench -s
-  int clients = 1;                    // pgbench -c
-  int threads = 1;                    // pgbench -j (clients spread evenly)
-  uint64_t duration_ns = 0;           // pgbench -T
-  std::string query_mode = "simple";  // simple | extended | prepared
-  std::string builtin = "tpcb-like";  // tpcb-like | simple-update | select-only
-  int builtin_weight = 1;
-  bool builtin_set = false;                    // "builtin" given
-  std::vector<std::string> scripts;            // FILE@WEIGHT, paths resolved
-  std::map<std::string, std::string> defines;  // -D
-  double rate_tps = 0;                         // -R; 0: none
-  double latency_limit_ms = 0;                 // -L; 0: none
-  bool random_seed_set = false;
-  uint64_t random_seed = 0;  // --random-seed when random_seed_set
-  // PostgreSQL settings that override PostgresServer's defaults
-  // (postgresql.conf names -> values, e.g. "shared_buffers" -> "256MB").
-  std::map<std::string, std::string> postgres_settings;
-};
-
-// Loads and validates a DB workload file. Throws ConfigError naming the file
-// and the key ("<path>: key 'scale' must be an integer >= 1 ...") when the
-// file is unreadable, not JSON, not "kind": "pgbench", or a value is invalid.
-DbWorkload LoadDbWorkload(const std::string& path);
-
-// The scripts of `w` (builtin and/or files, defines), parsed. Throws
-// ConfigError.
-std::shared_ptr<const ScriptSet> DbWorkloadScripts(const DbWorkload& w);
-
-// True when `path` is a readable JSON file whose "kind" is "pgbench" (lets
-// compare tell DB workloads from fio job files). Never throws.
-bool IsDbWorkloadFile(const std::string& path);
 
 // The JobResult direction that carries the transactions: kRead for
 // "select-only", kWrite for the builtins that write.

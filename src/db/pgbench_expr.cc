@@ -299,7 +299,23 @@ class Parser {
     }
     return l;
   }
+  // Every nesting (parentheses, call arguments, unary operators) passes
+  // through Unary: bounding its depth bounds the parser's recursion and the
+  // tree's depth (evaluation and destruction recurse too), so a hostile
+  // script gets an error, not a stack overflow (found by fuzzing).
+  static constexpr int kMaxDepth = 200;
   Node Unary() {
+    if (depth_ >= kMaxDepth) {
+      Fail("expression nests deeper than " + std::to_string(kMaxDepth) +
+           " levels (parentheses, calls, unary operators)");
+      return Const(PgValue::Null());
+    }
+    ++depth_;
+    Node n = UnaryOperand();
+    --depth_;
+    return n;
+  }
+  Node UnaryOperand() {
     // As pgbench: -x is 0 - x, ~x is -1 # x.
     if (Eat("-")) return Call(ExprFunc::kSub, Const(PgValue::Int(0)), Unary());
     if (Eat("+")) return Unary();
@@ -428,6 +444,7 @@ class Parser {
 
   std::string_view s_;
   size_t pos_ = 0;
+  int depth_ = 0;  // Unary nesting
   VariableTable* vars_;
   std::vector<std::string>* used_;
   std::string error_;

@@ -1,0 +1,158 @@
+#include "fuzz_entries.h"
+
+#include <memory>
+
+#include "cache/bcache_values.h"
+#include "cache/dm_status.h"
+#include "cache/mode_file.h"
+#include "db/db_workload.h"
+#include "db/pgbench_script.h"
+#include "util/errors.h"
+#include "util/status.h"
+#include "workload/iolog.h"
+#include "workload/job_file.h"
+
+namespace tierbench {
+namespace {
+
+void CheckMessage(std::string_view kind, const std::string& message) {
+  if (message.empty()) throw FuzzBug(std::string(kind) + ": empty message");
+  if (message.find('\n') != std::string::npos) {
+    throw FuzzBug(std::string(kind) + ": multi-line message: " + message);
+  }
+}
+
+// Runs `parse`; a ConfigError with a one-line message is a clean rejection.
+template <typename F>
+void ExpectConfigError(F&& parse) {
+  try {
+    parse();
+  } catch (const ConfigError& e) {
+    CheckMessage("ConfigError", e.what());
+  }
+}
+
+void CheckStatus(const Status& s) {
+  if (!s.ok()) CheckMessage("Status", s.message());
+}
+
+void RunJobFile(std::string_view data) {
+  ExpectConfigError([&] { ParseJobText(data, "<fuzz>", JobOverrides()); });
+}
+
+void RunModeJson(std::string_view data) {
+  ExpectConfigError([&] { ParseModeJson(data, "<fuzz>.json"); });
+}
+
+void RunDbWorkload(std::string_view data) {
+  ExpectConfigError([&] {
+    // A directory that does not exist: relative script names cannot read
+    // anything; only workloads without script files get their scripts
+    // (builtin + defines) parsed.
+    DbWorkload w = ParseDbWorkloadJson(data, "/nonexistent-fuzz/w.json");
+    if (w.scripts.empty()) DbWorkloadScripts(w);
+  });
+}
+
+void RunIoLog(std::string_view data) {
+  ExpectConfigError([&] { ParseIoLog(data, "<fuzz>.iolog"); });
+}
+
+void RunPgbenchScript(std::string_view data) {
+  ExpectConfigError([&] {
+    ScriptSet set;
+    set.AddText(std::string(data), "<fuzz>.sql", "fuzz", 1);
+    set.Finish();
+  });
+}
+
+// The first byte picks the parser, the rest is the value text.
+void RunSysfsValues(std::string_view data) {
+  if (data.empty()) return;
+  const unsigned char which = static_cast<unsigned char>(data[0]) % 11;
+  const std::string_view text = data.substr(1);
+  switch (which) {
+    case 0: {
+      uint64_t v;
+      CheckStatus(ParseHumanSize(text, &v));
+      if (ParseHumanSize(text, &v).ok()) HumanSizeMatches(v, text);
+      break;
+    }
+    case 1: {
+      int64_t v;
+      CheckStatus(ParseSignedHumanSize(text, &v));
+      if (ParseSignedHumanSize(text, &v).ok()) FormatHumanSize(v);
+      break;
+    }
+    case 2: {
+      int64_t v;
+      CheckStatus(ParseInteger(text, &v));
+      break;
+    }
+    case 3: {
+      std::string selected;
+      std::vector<std::string> options;
+      CheckStatus(ParseBracketChoice(text, &selected, &options));
+      IsCacheMode(text);
+      break;
+    }
+    case 4: {
+      BcacheState state;
+      CheckStatus(ParseBcacheState(text, &state));
+      break;
+    }
+    case 5: {
+      WritebackRateDebug d;
+      CheckStatus(ParseWritebackRateDebug(text, &d));
+      break;
+    }
+    case 6: {
+      PriorityStats p;
+      CheckStatus(ParsePriorityStats(text, &p));
+      break;
+    }
+    case 7: {
+      DmCacheTable t;
+      CheckStatus(ParseDmCacheTable(text, &t));
+      break;
+    }
+    case 8: {
+      DmCacheStatus st;
+      CheckStatus(ParseDmCacheStatus(text, &st));
+      break;
+    }
+    case 9: {
+      DmWritecacheTable t;
+      CheckStatus(ParseDmWritecacheTable(text, &t));
+      break;
+    }
+    default: {
+      DmWritecacheStatus st;
+      CheckStatus(ParseDmWritecacheStatus(text, &st));
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+const std::vector<FuzzEntry>& FuzzEntries() {
+  static const std::vector<FuzzEntry> entries = {
+      {"job_file", RunJobFile},
+      {"mode_json", RunModeJson},
+      {"db_workload", RunDbWorkload},
+      {"sysfs_values", RunSysfsValues},
+      {"iolog", RunIoLog},
+      {"pgbench_script", RunPgbenchScript},
+  };
+  return entries;
+}
+
+const FuzzEntry* FindFuzzEntry(std::string_view name) {
+  for (const FuzzEntry& e : FuzzEntries()) {
+    if (name == e.name) return &e;
+  }
+  return nullptr;
+}
+
+}  // namespace tierbench
