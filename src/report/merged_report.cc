@@ -7,6 +7,7 @@
 #include "report/chart_frame.h"
 #include "report/html_report.h"
 #include "report/report_format.h"
+#include "report/summary_writer.h"
 #include "util/errors.h"
 
 namespace tierbench {
@@ -207,16 +208,7 @@ std::string MergedReport::SummaryMarkdown() const {
   paras.push_back(NoiseStatement());
   std::string md = "# tierbench fleet comparison: " + JoinList(names) +
                    "\n\n## Conclusions - text suggested for paper\n\n";
-  for (size_t i = 0; i < paras.size(); ++i) {
-    if (i > 0) md += ">\n";
-    size_t start = 0;
-    while (start <= paras[i].size()) {
-      size_t end = paras[i].find('\n', start);
-      if (end == std::string::npos) end = paras[i].size();
-      md += "> " + paras[i].substr(start, end - start) + "\n";
-      start = end + 1;
-    }
-  }
+  md += MarkdownQuote(paras);
   md +=
       "\nFigures: merged.csv (results/README.md); changes are of the "
       "median IOPS against the first run. Charts: report.html.\n";

@@ -8,6 +8,21 @@
 #include "report/report_format.h"
 
 namespace tierbench {
+
+std::string MarkdownQuote(const std::vector<std::string>& paras) {
+  std::string md;
+  for (size_t i = 0; i < paras.size(); ++i) {
+    if (i > 0) md += ">\n";
+    size_t start = 0;
+    while (start <= paras[i].size()) {
+      size_t end = paras[i].find('\n', start);
+      if (end == std::string::npos) end = paras[i].size();
+      md += "> " + paras[i].substr(start, end - start) + "\n";
+      start = end + 1;
+    }
+  }
+  return md;
+}
 namespace {
 
 using nlohmann::json;
@@ -385,16 +400,7 @@ std::string SummaryWriter::Markdown() const {
   const std::string caveats = Caveats();
   if (!caveats.empty()) paras.push_back(caveats);
   paras.push_back(NoiseStatement());
-  for (size_t i = 0; i < paras.size(); ++i) {
-    if (i > 0) md += ">\n";
-    size_t start = 0;
-    while (start <= paras[i].size()) {
-      size_t end = paras[i].find('\n', start);
-      if (end == std::string::npos) end = paras[i].size();
-      md += "> " + paras[i].substr(start, end - start) + "\n";
-      start = end + 1;
-    }
-  }
+  md += MarkdownQuote(paras);
   md +=
       "\nIOPS (tps for database workloads) are medians over the repetitions "
       "(comparison.csv); \"Nx the HDD\" and \"% of the SSD\" compare those "

@@ -20,10 +20,15 @@
 #define TIERBENCH_REPORT_SUMMARY_WRITER_H_
 
 #include <string>
+#include <vector>
 
 #include "report/run_folder.h"
 
 namespace tierbench {
+
+// `paras` as one Markdown block quote: each line prefixed "> ", paragraphs
+// separated by a ">" line (summary.md of a run and of a fleet).
+std::string MarkdownQuote(const std::vector<std::string>& paras);
 
 class SummaryWriter {
  public:

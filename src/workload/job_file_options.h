@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "util/strings.h"
 #include "workload/job_spec.h"
 
 namespace tierbench {
@@ -51,6 +52,24 @@ void ApplyJobOption(const OptionLine& line, JobDraft* draft,
                                    std::string_view option,
                                    const std::string& why,
                                    const std::string& fix);
+
+// The option line an option group (job_file_rate.cc, job_file_verify.cc)
+// is applying: its errors name file:line and the option, as above.
+struct OptionCtx {
+  const OptionLine& line;
+  const char* name;  // the option's canonical name
+  JobDraft* draft;
+
+  [[noreturn]] void Fail(const std::string& why, const std::string& fix) const {
+    ThrowOptionError(line.where, line.name, why, fix);
+  }
+  // The trimmed value; fails when the option has none.
+  std::string Value() const {
+    if (!line.value)
+      Fail("needs a value", std::string("write ") + name + "=<value>");
+    return TrimmedCopy(*line.value);
+  }
+};
 
 }  // namespace tierbench
 

@@ -11,21 +11,7 @@
 namespace tierbench {
 namespace {
 
-// The option being applied, for messages.
-struct RateCtx {
-  const OptionLine& line;
-  const char* name;
-  JobDraft* draft;
-
-  [[noreturn]] void Fail(const std::string& why, const std::string& fix) const {
-    ThrowOptionError(line.where, line.name, why, fix);
-  }
-  std::string Value() const {
-    if (!line.value)
-      Fail("needs a value", std::string("write ") + name + "=<value>");
-    return TrimmedCopy(*line.value);
-  }
-};
+using RateCtx = OptionCtx;
 
 // "r", "r,w" or "r,w,t" (trim ignored); one value applies to both.
 std::vector<std::string> PerDir(const RateCtx& c) {

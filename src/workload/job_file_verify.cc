@@ -17,20 +17,7 @@ namespace {
 
 constexpr size_t kMaxPatternBytes = 512;  // fio's MAX_PATTERN_SIZE
 
-struct VerifyCtx {
-  const OptionLine& line;
-  const char* name;
-  JobDraft* draft;
-
-  [[noreturn]] void Fail(const std::string& why, const std::string& fix) const {
-    ThrowOptionError(line.where, line.name, why, fix);
-  }
-  std::string Value() const {
-    if (!line.value)
-      Fail("needs a value", std::string("write ") + name + "=<value>");
-    return TrimmedCopy(*line.value);
-  }
-};
+using VerifyCtx = OptionCtx;
 
 bool Bool(const VerifyCtx& c) {
   if (!c.line.value) return true;
