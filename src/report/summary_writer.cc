@@ -186,6 +186,8 @@ std::string SummaryWriter::DrainClause(const std::string& mode,
 
 std::string SummaryWriter::ModeSentence(const ReportFigure& f,
                                         bool with_drain) const {
+  // No IO in the measured window (e.g. done within ramp_time): no figure.
+  if (f.iops_median <= 0) return f.mode + ": no IO measured (see the caveats).";
   std::string s = f.mode + ": " + FormatRate(f.iops_median) + " " + Unit(f) +
                   " (" + Runs(f.n);
   if (f.n >= 2) s += ", spread " + FormatPct(f.iops_spread_pct);
@@ -248,6 +250,12 @@ std::string SummaryWriter::WorkloadParagraph(
     for (const char* kind : {"hdd", "ssd"}) {
       const ReportFigure* b = run_.Baseline(*probe, kind);
       if (b == nullptr) continue;
+      if (b->iops_median <= 0) {
+        base.push_back(std::string("the raw ") +
+                       (kind[0] == 'h' ? "HDD" : "SSD") +
+                       " measured no IO (see the caveats)");
+        continue;
+      }
       base.push_back(std::string("the raw ") +
                      (kind[0] == 'h' ? "HDD" : "SSD") + " did " +
                      FormatRate(b->iops_median) + " " + Unit(*b) + " (p99 " +

@@ -89,6 +89,12 @@ TEST(CompareReportTest, JobDoneWithinRampTimeIsFlagged) {
               std::string::npos)
         << runs.Get(r, "warnings");
   }
+  // The summary gives no "0.00 IOPS" figure for it.
+  const std::string md = ReadText(o.results_dir + "/ramp/summary.md");
+  EXPECT_NE(md.find("the raw SSD measured no IO (see the caveats)"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("0.00 IOPS"), std::string::npos) << md;
 }
 
 TEST(CompareReportTest, ThreeRepetitionsGiveConfidenceIntervals) {
