@@ -252,5 +252,15 @@ TEST(ReportRunFolderTest, SplitsWarnings) {
   EXPECT_TRUE(SplitWarnings("").empty());
 }
 
+// The committed sample (README) is read at the current schema versions:
+// a schema bump must re-make it (or this test names what is stale).
+TEST(ReportRunFolderTest, CommittedSampleIsCurrent) {
+  const RunFolder run = RunFolder::Read(std::string(TIERBENCH_SOURCE_DIR) +
+                                        "/results/sample-lab");
+  EXPECT_TRUE(run.notes().empty())
+      << "results/sample-lab is stale: " << run.notes().front();
+  EXPECT_GT(run.runs().row_count(), 40u);
+}
+
 }  // namespace
 }  // namespace tierbench
