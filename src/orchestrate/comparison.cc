@@ -42,7 +42,8 @@ std::optional<double> ChangePct(double x, double base) {
 }
 
 std::optional<double> Position(double x, double hdd, double ssd) {
-  if (ssd == hdd) return std::nullopt;
+  // A baseline of 0 measured nothing (e.g. its job ended within ramp_time).
+  if (ssd == hdd || hdd <= 0 || ssd <= 0) return std::nullopt;
   const double pos = (x - hdd) / (ssd - hdd);
   return pos == 0 ? 0.0 : pos;  // no "-0" when x == hdd and ssd < hdd
 }

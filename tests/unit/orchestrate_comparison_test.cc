@@ -59,7 +59,10 @@ TEST(ComparisonTest, SummarizeChangeAndPosition) {
                    {10, 10, 10, std::nullopt},
                    // Latency: lower is better, the formula still maps
                    // HDD -> 0 and SSD -> 1.
-                   {5000, 9000, 1000, 0.5}};
+                   {5000, 9000, 1000, 0.5},
+                   // A baseline that measured nothing gives no position.
+                   {140, 140, 0, std::nullopt},
+                   {50, 0, 100, std::nullopt}};
   for (const auto& p : positions) {
     EXPECT_EQ(Position(p.x, p.hdd, p.ssd), p.want) << p.x;
   }
