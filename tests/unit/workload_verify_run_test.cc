@@ -182,13 +182,13 @@ TEST_F(VerifyRunTest, WriteThenVerifyPhaseReadsEveryBlockBack) {
   EXPECT_EQ(j.dir[1].ios, 256u);
   EXPECT_EQ(j.dir[0].ios, 256u);  // fio counts the verify reads as reads
   // do_verify=0: no read phase.
-  const JobResult& w = Run("rw=write\nverify=md5\ndo_verify=0\n").jobs.at(0);
+  const JobResult w = Run("rw=write\nverify=md5\ndo_verify=0\n").jobs.at(0);
   EXPECT_EQ(w.dir[0].ios, 0u);
   EXPECT_EQ(w.verify_blocks, 0u);
 }
 
 TEST_F(VerifyRunTest, BacklogVerifiesDuringTheWrites) {
-  const JobResult& j =
+  const JobResult j =
       Run("rw=write\nverify=crc32c\nverify_backlog=8\ndo_verify=1\n")
           .jobs.at(0);
   EXPECT_TRUE(j.error.empty()) << j.error;
