@@ -11,9 +11,9 @@ add_executable(tierbench_lab_tests
 target_link_libraries(tierbench_lab_tests PRIVATE GTest::gtest GTest::gtest_main)
 target_compile_definitions(tierbench_lab_tests PRIVATE
   TIERBENCH_BINARY="$<TARGET_FILE:tierbench>"
-  TIERBENCH_INTEGRATION_TESTS="$<TARGET_FILE:tierbench_integration_tests>"
+  TIERBENCH_GUEST_TESTS="$<TARGET_FILE:tierbench_guest_tests>"
   TIERBENCH_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 # The guest also runs the real-kernel integration tests (--guest-tests).
-add_dependencies(tierbench_lab_tests tierbench tierbench_integration_tests)
+add_dependencies(tierbench_lab_tests tierbench tierbench_guest_tests)
 gtest_discover_tests(tierbench_lab_tests PROPERTIES LABELS lab DISCOVERY_TIMEOUT 60
                      TIMEOUT 900)

@@ -33,7 +33,7 @@ TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
       "lab-compare",
       // And, after the compare, the real-sysfs
       // tests on the guest's kernel.
-      "--guest-tests", TIERBENCH_INTEGRATION_TESTS, "--guest-tests-filter",
+      "--guest-tests", TIERBENCH_GUEST_TESTS, "--guest-tests-filter",
       "CacheRealBcacheTest.*"};
   TIERBENCH_RUN_LAB(args, 0);
   std::vector<CsvRow> rows = ReadCsv(dir.path() + "/lab-compare/runs.csv");
