@@ -24,6 +24,7 @@ struct CompareArgs {
   std::vector<std::string> bcache;  // --bcache: a synonym of --stack
   std::string cache_state = "cold";
   std::string runtime, ramp_time, size, randseed;
+  std::vector<std::string> labels;  // --label KEY=VALUE
 };
 
 // The command line as run, from /proc/self/cmdline (for the manifest).
@@ -79,6 +80,7 @@ void Run(CompareArgs& a, int* exit_code) {
                         "'. Fix: e.g. --randseed 42");
     }
   }
+  for (const std::string& l : a.labels) LabelOption(l, &o.labels);
   o.stacks.insert(o.stacks.end(), a.bcache.begin(), a.bcache.end());
   if (o.mode_paths.empty()) {
     o.mode_paths = DefaultModes();
@@ -160,6 +162,11 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
                   "same LBA range is used on every target");
   cmd->add_option("--randseed", args->randseed,
                   "seed of every IO job's random offsets (fio's randseed=)");
+  cmd->add_option("--label", args->labels,
+                  "KEY=VALUE fact about this run, recorded in the manifest "
+                  "and set side by side when `tierbench report` merges runs "
+                  "(repeatable), e.g. --label ssd=Samsung-980")
+      ->allow_extra_args(false);
   cmd->add_flag("--destructive", o.destructive,
                 "permit writes: the data on the cache stacks and on the raw "
                 "--hdd/--ssd targets is destroyed");

@@ -1,5 +1,6 @@
 #include "cli/option_values.h"
 
+#include <cctype>
 #include <stdexcept>
 
 #include "util/errors.h"
@@ -59,6 +60,35 @@ SizeSpec SizeSpecOption(const std::string& option, const std::string& text) {
   }
   spec.bytes = bytes;
   return spec;
+}
+
+void LabelOption(const std::string& text,
+                 std::map<std::string, std::string>* labels) {
+  const size_t eq = text.find('=');
+  const std::string key = eq == std::string::npos ? text : text.substr(0, eq);
+  auto bad = [&](const std::string& problem) {
+    return ConfigError("Bad value for --label. Value: " + text +
+                       "; Problem: " + problem +
+                       "; Fix: KEY=VALUE, e.g. --label ssd=Samsung-980");
+  };
+  if (eq == std::string::npos) throw bad("no '='");
+  if (key.empty() || key.size() > 64)
+    throw bad("the key must have 1-64 characters");
+  for (char c : key) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' &&
+        c != '-') {
+      throw bad("the key may hold only letters, digits, '.', '_' and '-'");
+    }
+  }
+  const std::string value = text.substr(eq + 1);
+  if (value.size() > 200) throw bad("the value is longer than 200 characters");
+  for (char c : value) {
+    if (!std::isprint(static_cast<unsigned char>(c))) {
+      throw bad("the value holds a control character");
+    }
+  }
+  if (!labels->emplace(key, value).second)
+    throw bad("key '" + key + "' given twice");
 }
 
 }  // namespace tierbench

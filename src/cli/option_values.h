@@ -8,6 +8,7 @@
 #define TIERBENCH_CLI_OPTION_VALUES_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "workload/job_spec.h"
@@ -23,6 +24,11 @@ uint64_t SizeOption(const std::string& option, const std::string& text);
 // A size as SizeOption, or a percentage in (0%, 100%] ("20%") of the
 // device; the result has set = true.
 SizeSpec SizeSpecOption(const std::string& option, const std::string& text);
+
+// "KEY=VALUE" of --label into *labels. The key is 1-64 of [A-Za-z0-9._-],
+// the value 0-200 printable characters; a key given twice is refused.
+void LabelOption(const std::string& text,
+                 std::map<std::string, std::string>* labels);
 
 }  // namespace tierbench
 

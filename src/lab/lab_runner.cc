@@ -150,6 +150,20 @@ std::vector<std::string> DiffKnobLines(const std::string& before,
   return diffs;
 }
 
+std::vector<std::pair<std::string, std::string>> LabLabels(
+    const LabOptions& o) {
+  return {{"lab.accel", o.kvm ? "kvm" : "tcg"},
+          {"lab.cpus", std::to_string(o.cpus)},
+          {"lab.memory_mib", std::to_string(o.memory_mib)},
+          {"lab.hdd_bytes", std::to_string(o.hdd_bytes)},
+          {"lab.hdd_iops", std::to_string(o.hdd_iops)},
+          {"lab.hdd_bw", std::to_string(o.hdd_bytes_per_sec)},
+          {"lab.ssd_bytes", std::to_string(o.ssd_bytes)},
+          {"lab.ssd_iops", std::to_string(o.ssd_iops)},
+          {"lab.ssd_bw", std::to_string(o.ssd_bytes_per_sec)},
+          {"lab.bucket", o.bucket}};
+}
+
 std::string LabConfText(const LabOptions& options, const std::string& run_id) {
   std::ostringstream conf;
   conf << "RUN_ID='" << run_id << "'\n"
@@ -291,6 +305,11 @@ LabOutcome LabRunner::Run() {
   };
   add_files("--modes", "modes", o.mode_files);
   add_files("--workloads", "workloads", o.workload_files);
+  // The emulated machine, as labels: what tells two lab runs apart when
+  // `tierbench report` merges them.
+  for (const auto& [key, value] : LabLabels(o)) {
+    args << "--label\n" << key << "=" << value << "\n";
+  }
   for (const std::string& a : o.compare_args) args << a << "\n";
   WriteTextFile(in_dir + "/compare.args", args.str());
   if (!o.guest_tests.empty()) {

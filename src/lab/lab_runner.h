@@ -133,6 +133,13 @@ class LabRunner {
 // `options` and `run_id`. Pure.
 std::string LabConfText(const LabOptions& options, const std::string& run_id);
 
+// The emulated machine as compare --label pairs, in this order: lab.accel
+// (kvm|tcg), lab.cpus, lab.memory_mib, lab.hdd_bytes, lab.hdd_iops,
+// lab.hdd_bw (bytes/s, 0 = unthrottled), lab.ssd_bytes, lab.ssd_iops,
+// lab.ssd_bw, lab.bucket.
+std::vector<std::pair<std::string, std::string>> LabLabels(
+    const LabOptions& options);
+
 // Lines "name=value" of `before` whose value differs (or is missing) in
 // `after`, as "name: before -> after"; the name ends at the first '=', so
 // "dm:<name>=<table>" lines compare whole tables. Pure; used for the

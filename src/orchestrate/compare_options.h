@@ -5,6 +5,7 @@
 #define TIERBENCH_ORCHESTRATE_COMPARE_OPTIONS_H_
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,7 +52,12 @@ struct CompareOptions {
   // device checks. "/" is the real system; anything else is a test tree: no
   // root check, device paths are used as given and named by their basename.
   std::string sysfs_root = "/";
-  bool quiet = false;        // --quiet
+  bool quiet = false;  // --quiet
+  // --label KEY=VALUE (repeatable): free-form facts about the run that the
+  // manifest records under "labels" and `tierbench report` sets side by side
+  // when it merges runs (the SSD model, a kernel patch, the lab's disk
+  // limits). Keys: letters, digits, '.', '_' and '-'.
+  std::map<std::string, std::string> labels;
   std::string command_line;  // for the manifest
 };
 

@@ -2,11 +2,12 @@
 // it. Top-level keys (README "manifest.json" documents each):
 //   schema_version, tool, version, run_id, command_line, kernel{release,
 //   version, machine}, hostname, start_time, end_time, status, options{...},
-//   devices{stacks[{device, layer, size_bytes, description, queue,
-//   member_queues}], stack_warnings, hdd{path, size_bytes, queue}, ssd{...}},
-//   modes[{file, path, readback, stack}], original_settings{<device>: ...},
-//   restore{attempted, ok, failures}, workloads[...],
-//   tool_versions{fio, pgbench, postgres}, cells{planned, finished, failed}.
+//   labels{KEY: VALUE}, devices{stacks[{device, layer, size_bytes, description,
+//   queue, member_queues}], stack_warnings, hdd{path, size_bytes, queue},
+//   ssd{...}}, modes[{file, path, readback, stack}],
+//   original_settings{<device>: ...}, restore{attempted, ok, failures},
+//   workloads[...], tool_versions{fio, pgbench, postgres}, cells{planned,
+//   finished, failed}.
 //
 // Thread-safety: pure functions apart from reading the system (uname,
 // running `--version` of optional tools).
@@ -22,7 +23,8 @@
 
 namespace tierbench {
 
-inline constexpr int kManifestSchemaVersion = 2;
+// 3: "labels" (compare --label KEY=VALUE), an object of strings.
+inline constexpr int kManifestSchemaVersion = 3;
 
 // The static part: options, kernel, host, devices, modes, workloads, tools.
 // `sysfs` is the tree the devices are read from. Never throws for

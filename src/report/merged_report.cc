@@ -7,6 +7,7 @@
 #include "report/chart_frame.h"
 #include "report/html_report.h"
 #include "report/report_format.h"
+#include "report/run_differences.h"
 #include "report/summary_writer.h"
 #include "util/errors.h"
 
@@ -196,6 +197,7 @@ std::string MergedReport::SummaryMarkdown() const {
                   ". Each later run is set against " + names[0] +
                   ", the first; IOPS (tps for database workloads) are "
                   "medians over the repetitions.");
+  paras.push_back(DifferencesParagraph());
   for (const std::string& w : merged_.workloads()) {
     if (!merged_.RowsOf(w).empty()) paras.push_back(WorkloadParagraph(w));
   }
@@ -336,6 +338,57 @@ std::string MergedReport::WorkloadSection(const std::string& workload) const {
   return s + "</section>\n";
 }
 
+std::vector<RunDifference> MergedReport::Differences() const {
+  std::vector<const nlohmann::json*> manifests;
+  for (const RunFolder* run : merged_.runs()) {
+    manifests.push_back(&run->manifest());
+  }
+  return DiffManifests(manifests);
+}
+
+std::string MergedReport::DifferencesParagraph() const {
+  const std::vector<std::string>& names = merged_.names();
+  const std::vector<RunDifference> diffs = Differences();
+  if (diffs.empty()) {
+    return "The manifests record the same settings for every run (kernel, "
+           "options, labels and tool versions): the changes below come from "
+           "the machines themselves or from noise.";
+  }
+  std::vector<std::string> items;
+  for (const RunDifference& d : diffs) {
+    std::vector<std::string> per_run;
+    for (size_t i = 0; i < d.values.size(); ++i) {
+      per_run.push_back(names[i] + " " + d.values[i]);
+    }
+    std::string joined;
+    for (size_t i = 0; i < per_run.size(); ++i) {
+      joined += (i ? ", " : "") + per_run[i];
+    }
+    items.push_back(DifferenceLabel(d.key) + " (" + joined + ")");
+  }
+  return "The runs differ in " + JoinList(items) +
+         "; their other recorded settings (kernel, options, labels and tool "
+         "versions) are the same.";
+}
+
+std::string MergedReport::DifferencesTable() const {
+  const std::vector<RunDifference> diffs = Differences();
+  if (diffs.empty()) return "";
+  std::string h =
+      "<table class=\"merged differences\">\n<caption>Settings that differ "
+      "(from each manifest)</caption>\n<thead><tr><th>setting</th>";
+  for (const std::string& n : merged_.names()) {
+    h += "<th>" + HtmlEscape(n) + "</th>";
+  }
+  h += "</tr></thead>\n<tbody>\n";
+  for (const RunDifference& d : diffs) {
+    h += "<tr><td>" + HtmlEscape(DifferenceLabel(d.key)) + "</td>";
+    for (const std::string& v : d.values) h += "<td>" + HtmlEscape(v) + "</td>";
+    h += "</tr>\n";
+  }
+  return h + "</tbody>\n</table>\n";
+}
+
 std::string MergedReport::Html() const {
   const std::vector<std::string>& names = merged_.names();
   std::string h =
@@ -356,7 +409,8 @@ std::string MergedReport::Html() const {
          HtmlEscape(Text(m, "status")) + "</td><td>" + HtmlEscape(run.dir()) +
          "</td></tr>\n";
   }
-  h += "</tbody>\n</table>\n</header>\n<section id=\"summary\">\n" +
+  h += "</tbody>\n</table>\n" + DifferencesTable() +
+       "</header>\n<section id=\"summary\">\n" +
        MarkdownToHtml(SummaryMarkdown()) + "</section>\n";
   const std::vector<std::string> missing = merged_.MissingCells();
   if (!missing.empty()) {

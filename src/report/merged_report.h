@@ -2,7 +2,10 @@
 // DIR`, from MergedRuns (report/merged_runs.h). It writes into `out_dir`:
 //   merged.csv            the aligned runs (results/README.md)
 //   summary.md            a paragraph on the runs (host, kernel, run id,
-//                         repetitions, from each manifest), per workload a
+//                         repetitions, from each manifest), one on the
+//                         settings their manifests record differently
+//                         (labels such as the lab's lab.ssd_iops, options,
+//                         kernel, tool versions), per workload a
 //                         paragraph with each mode's IOPS per run and each
 //                         later run's change against the first ("+12%
 //                         against A (95% CI 8% to 16%)", or "within noise of
@@ -12,10 +15,11 @@
 //                         missing cells and the noise statement. Every number
 //                         is a value of merged.csv or of the runs' files.
 //   report.html           one self-contained page (inline CSS and SVG): the
-//                         runs, the summary, the missing cells, and per
-//                         workload a table (IOPS per run side by side, "B vs
-//                         A" changes; a missing cell is "—") and grouped bars
-//                         (one bar per run, min-max whiskers)
+//                         runs, the settings that differ, the summary, the
+//                         missing cells, and per workload a table (IOPS per run
+//                         side by side, "B vs A" changes; a missing cell is
+//                         "—") and grouped bars (one bar per run, min-max
+//                         whiskers)
 //   charts/merged-iops-<workload>.svg   each chart as its own file
 // It never overwrites report.html, summary.md or merged.csv unless `force`
 // (SafetyError, exit 4); an unwritable out_dir throws SysError (exit 3).
@@ -28,6 +32,7 @@
 
 #include "report/merged_runs.h"
 #include "report/report_writer.h"
+#include "report/run_differences.h"
 
 namespace tierbench {
 
@@ -38,6 +43,13 @@ class MergedReport {
   std::string SummaryMarkdown() const;
   std::string WorkloadParagraph(const std::string& workload) const;
   std::string NoiseStatement() const;
+  // What the manifests record differently (report/run_differences.h).
+  std::vector<RunDifference> Differences() const;
+  // "The runs differ in lab.ssd_iops (A 20000, B 2000); ..." or that they
+  // record the same settings.
+  std::string DifferencesParagraph() const;
+  // The HTML table of Differences(); "" when there are none.
+  std::string DifferencesTable() const;
   // The grouped-bar chart of `workload` (one SVG document).
   std::string ChartSvg(const std::string& workload) const;
   std::string Html() const;

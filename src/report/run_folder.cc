@@ -124,12 +124,15 @@ RunFolder RunFolder::Read(const std::string& dir) {
                       ": not valid JSON (truncated?). Fix: " + kRerun);
   }
   if (!manifest.contains("schema_version") ||
-      manifest["schema_version"] != kManifestSchema) {
+      !manifest["schema_version"].is_number_integer() ||
+      manifest["schema_version"].get<int>() < kOldestManifestSchema ||
+      manifest["schema_version"].get<int>() > kManifestSchema) {
     const std::string v = manifest.contains("schema_version")
                               ? manifest["schema_version"].dump()
                               : std::string("(none)");
     throw ConfigError(manifest_path + ": schema_version " + v +
-                      " is not the supported " +
+                      " is not one of the supported " +
+                      std::to_string(kOldestManifestSchema) + " to " +
                       std::to_string(kManifestSchema) +
                       ". Fix: report it with the tierbench version that "
                       "wrote it, or re-run tierbench compare");

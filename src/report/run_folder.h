@@ -1,6 +1,6 @@
 // RunFolder: a `tierbench compare` run folder read back for reporting:
 // runs.csv (schema_version 3), comparison.csv (schema 3, or the older 2
-// without confidence intervals) and manifest.json (schema 2), see README
+// without confidence intervals) and manifest.json (schema 2 or 3), see README
 // "Results in <results>/<run-id>/" and results/README.md.
 //
 // Read() checks, in order: the folder exists; each file exists and is not
@@ -73,7 +73,8 @@ class RunFolder {
   static constexpr int kOldestRunsSchema = 3;
   static constexpr int kComparisonSchema = 4;
   static constexpr int kOldestComparisonSchema = 2;  // read, no intervals
-  static constexpr int kManifestSchema = 2;
+  static constexpr int kManifestSchema = 3;
+  static constexpr int kOldestManifestSchema = 2;  // read, no "labels"
 
   // Reads and checks `dir` (see above). Throws ConfigError.
   static RunFolder Read(const std::string& dir);

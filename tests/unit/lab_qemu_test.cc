@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "lab/lab_layers.h"
 #include "lab/lab_runner.h"
@@ -168,6 +169,22 @@ TEST(LabConfText, HoldsLayersInOrderAndThePartitionMap) {
             "PART_RAW=4\n"
             "DMCACHE_META_SECTORS=32768\n");
   EXPECT_EQ(LabOptions().ssd_bytes, LabSsdBytesForCache(256ull << 20));
+}
+
+TEST(LabLabels, NameTheEmulatedMachine) {
+  LabOptions o;
+  o.ssd_iops = 2000;
+  o.hdd_bytes_per_sec = 0;
+  std::map<std::string, std::string> got;
+  for (const auto& [k, v] : LabLabels(o)) {
+    EXPECT_TRUE(got.emplace(k, v).second) << "duplicate " << k;
+    EXPECT_EQ(k.rfind("lab.", 0), 0u) << k;
+  }
+  EXPECT_EQ(got["lab.ssd_iops"], "2000");
+  EXPECT_EQ(got["lab.hdd_iops"], std::to_string(o.hdd_iops));
+  EXPECT_EQ(got["lab.hdd_bw"], "0");
+  EXPECT_EQ(got["lab.accel"], "tcg");
+  EXPECT_EQ(got.size(), 10u);
 }
 
 TEST(LabRunnerTest, ExpectedInterruptExitCodes) {

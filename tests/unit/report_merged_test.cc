@@ -17,6 +17,7 @@
 #include "report/csv_reader.h"
 #include "report/merged_report.h"
 #include "report/merged_runs.h"
+#include "report/run_differences.h"
 #include "report/run_folder.h"
 #include "report_fixture.h"
 #include "report_number_trace.h"
@@ -178,6 +179,34 @@ TEST(ReportMergedHtmlTest, SideBySideWithAMissingCell) {
   } catch (const SafetyError& e) {
     EXPECT_NE(std::string(e.what()).find("--force"), std::string::npos);
   }
+}
+
+TEST(RunDifferencesTest, ListsOnlyWhatDiffersInReportOrder) {
+  const nlohmann::json a = {{"hostname", "h1"},
+                            {"run_id", "r1"},
+                            {"kernel", {{"release", "6.1"}, {"machine", "x"}}},
+                            {"options", {{"runtime_ns", 3}, {"repeat", 1}}},
+                            {"labels", {{"lab.ssd_iops", "20000"}}}};
+  nlohmann::json b = a;
+  b["run_id"] = "r2";  // differs by design: not compared
+  b["labels"]["lab.ssd_iops"] = "2000";
+  b["options"]["repeat"] = 3;
+  b["kernel"]["release"] = "6.12";
+  const std::vector<RunDifference> d = DiffManifests({&a, &b});
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d[0].key, "kernel.release");
+  EXPECT_EQ(d[1].key, "labels.lab.ssd_iops");
+  EXPECT_EQ(d[1].values, (std::vector<std::string>{"20000", "2000"}));
+  EXPECT_EQ(d[2].key, "options.repeat");
+  EXPECT_EQ(DifferenceLabel(d[0].key), "kernel release");
+  EXPECT_EQ(DifferenceLabel(d[1].key), "lab.ssd_iops");
+  EXPECT_EQ(DifferenceLabel(d[2].key), "option repeat");
+  nlohmann::json old = a;  // schema 2: no labels at all
+  old.erase("labels");
+  const std::vector<RunDifference> o = DiffManifests({&old, &a});
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_EQ(o[0].values[0], "\xe2\x80\x94");
+  EXPECT_TRUE(DiffManifests({&a, &a}).empty());
 }
 
 TEST(ReportMergedHtmlTest, SeveralRunsNeedOut) {
