@@ -2,7 +2,6 @@
 
 #include <libpq-fe.h>
 #include <poll.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
@@ -16,6 +15,7 @@
 
 #include "db/pg_connection.h"
 #include "db/pgbench_random.h"
+#include "stats/thread_cpu.h"
 #include "util/clock.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
@@ -133,15 +133,7 @@ class Worker {
     Connect();
     start->arrive_and_wait();
     if (!shared_->connect_failed.load()) Loop();
-    rusage ru{};
-    getrusage(RUSAGE_THREAD, &ru);
-    usr_sec_ = static_cast<double>(ru.ru_utime.tv_sec) +
-               static_cast<double>(ru.ru_utime.tv_usec) / 1e6;
-    sys_sec_ = static_cast<double>(ru.ru_stime.tv_sec) +
-               static_cast<double>(ru.ru_stime.tv_usec) / 1e6;
-    ctx_ = static_cast<uint64_t>(ru.ru_nvcsw + ru.ru_nivcsw);
-    majf_ = static_cast<uint64_t>(ru.ru_majflt);
-    minf_ = static_cast<uint64_t>(ru.ru_minflt);
+    cpu_ = ThreadCpu::Now();  // the thread's whole life, as pgbench's
     end_ns_ = NowNs();
     std::lock_guard<std::mutex> lock(shared_->mu);
     ++shared_->finished;
@@ -158,11 +150,7 @@ class Worker {
   uint64_t aborted() const { return aborted_; }
   const std::string& first_error() const { return first_error_; }
   uint64_t end_ns() const { return end_ns_; }
-  double usr_sec() const { return usr_sec_; }
-  uint64_t majf() const { return majf_; }
-  uint64_t minf() const { return minf_; }
-  double sys_sec() const { return sys_sec_; }
-  uint64_t ctx() const { return ctx_; }
+  const ThreadCpu& cpu() const { return cpu_; }
 
  private:
   void Connect() {
@@ -638,10 +626,7 @@ class Worker {
   uint64_t aborted_ = 0;
   std::string first_error_;
   uint64_t end_ns_ = 0;
-  double usr_sec_ = 0;
-  uint64_t majf_ = 0, minf_ = 0;  // page faults of the worker thread
-  double sys_sec_ = 0;
-  uint64_t ctx_ = 0;
+  ThreadCpu cpu_;  // CPU time and faults of the worker thread
 };
 
 // Prints pgbench-style progress lines until every worker has finished.
@@ -792,11 +777,7 @@ TpcbRunResult RunTpcb(const TpcbDriverConfig& cfg) {
     out.aborted_clients += w->aborted();
     if (out.first_error.empty()) out.first_error = w->first_error();
     end = std::max(end, w->end_ns());
-    job.usr_cpu_sec += w->usr_sec();
-    job.sys_cpu_sec += w->sys_sec();
-    job.ctx_switches += w->ctx();
-    job.majf += w->majf();
-    job.minf += w->minf();
+    w->cpu().AddTo(&job);
   }
   d.errors = out.failed;
   out.transactions = d.ios;

@@ -1,7 +1,6 @@
 #include "workload/job_thread.h"
 
 #include <fcntl.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,10 +37,6 @@ int DepthIndex(uint32_t depth) {
   if (depth >= 4) return 2;
   if (depth >= 2) return 1;
   return 0;
-}
-
-double Seconds(const timeval& tv) {
-  return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
 }
 
 std::unique_ptr<IoSource> MakeSource(const JobSpec& spec, uint64_t target_bytes,
@@ -155,19 +150,9 @@ JobThread::JobThread(const JobSpec& spec, uint32_t clone_index,
   result_.jobs = 1;
 }
 
-JobThread::CpuSnapshot JobThread::TakeCpuSnapshot() {
-  rusage ru;
-  std::memset(&ru, 0, sizeof(ru));
-  getrusage(RUSAGE_THREAD, &ru);
-  return {Seconds(ru.ru_utime), Seconds(ru.ru_stime),
-          static_cast<uint64_t>(ru.ru_nvcsw + ru.ru_nivcsw),
-          static_cast<uint64_t>(ru.ru_majflt),
-          static_cast<uint64_t>(ru.ru_minflt)};
-}
-
 void JobThread::StartMeasuring() {
   measuring_ = true;
-  cpu_start_ = TakeCpuSnapshot();
+  cpu_start_ = ThreadCpu::Now();
   engine_->batch_counts().Clear();
 }
 
@@ -737,12 +722,7 @@ void JobThread::EndMeasurement(uint64_t now) {
     // last IO completed before the deadline (paced, or descheduled).
     if (reached_end_) end = std::max(end, end_ns_);
     result_.runtime_ns = end > measure_start_ns_ ? end - measure_start_ns_ : 0;
-    const CpuSnapshot cpu_end = TakeCpuSnapshot();
-    result_.usr_cpu_sec = cpu_end.usr_sec - cpu_start_.usr_sec;
-    result_.sys_cpu_sec = cpu_end.sys_sec - cpu_start_.sys_sec;
-    result_.ctx_switches = cpu_end.ctx - cpu_start_.ctx;
-    result_.majf = cpu_end.majf - cpu_start_.majf;
-    result_.minf = cpu_end.minf - cpu_start_.minf;
+    ThreadCpu::Between(cpu_start_, ThreadCpu::Now()).AddTo(&result_);
     const IoBatchCounts& batches = engine_->batch_counts();
     std::copy(std::begin(batches.submit), std::end(batches.submit),
               std::begin(result_.submit_hist));

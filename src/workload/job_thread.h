@@ -58,6 +58,7 @@
 #include "io/aligned_buffer.h"
 #include "io/io_engine.h"
 #include "stats/job_result.h"
+#include "stats/thread_cpu.h"
 #include "util/rng.h"
 #include "util/status.h"
 #include "workload/io_source.h"
@@ -118,15 +119,6 @@ class JobThread {
   void SetSteadyState(const SteadyStateResult& ss) { result_.steadystate = ss; }
 
  private:
-  struct CpuSnapshot {
-    double usr_sec = 0;
-    double sys_sec = 0;
-    uint64_t ctx = 0;
-    uint64_t majf = 0;  // page faults
-    uint64_t minf = 0;
-  };
-  static CpuSnapshot TakeCpuSnapshot();
-
   // The queue loop proper (may throw on allocation failure).
   void Loop();
   // Measurement begins (at once, or when ramp_time ends): CPU baseline and
@@ -268,7 +260,7 @@ class JobThread {
   uint64_t run_start_ns_ = 0;
   uint64_t last_issue_ns_ = 0;        // replay delays count from here
   uint64_t replay_overshoot_ns_ = 0;  // fio's td->time_offset
-  CpuSnapshot cpu_start_;
+  ThreadCpu cpu_start_;
   DirectionStats stats_[kNumDirs];
   uint64_t depth_hist_[7] = {0, 0, 0, 0, 0, 0, 0};
   JobResult result_;
