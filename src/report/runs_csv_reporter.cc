@@ -198,7 +198,36 @@ const ColumnTable<RunsRow>& Columns() {
   return kColumns;
 }
 
+// One series.csv row: a second (or drain poll) of a cell.
+struct SeriesLine {
+  const std::string& run_id;
+  const CellRecord& rec;
+  const SeriesRow& row;
+};
+
+const ColumnTable<SeriesLine>& SeriesColumns() {
+  using L = const SeriesLine&;
+  static const ColumnTable<SeriesLine> kColumns({
+      {"run_id", [](L l) { return l.run_id; }},
+      {"mode", [](L l) { return l.rec.mode->name; }},
+      {"layer", [](L l) { return l.rec.mode->layer; }},
+      {"workload", [](L l) { return l.rec.workload->name; }},
+      {"repetition", [](L l) { return std::to_string(l.rec.cell.repetition); }},
+      {"phase", [](L l) { return l.row.phase; }},
+      {"t_s", [](L l) { return l.row.t_s; }},
+      {"read_iops", [](L l) { return l.row.read_iops; }},
+      {"write_iops", [](L l) { return l.row.write_iops; }},
+      {"hit_ratio_pct", [](L l) { return l.row.hit_ratio_pct; }},
+      {"dirty_bytes", [](L l) { return l.row.dirty_bytes; }},
+  });
+  return kColumns;
+}
+
 }  // namespace
+
+const std::vector<std::string>& SeriesCsvColumns() {
+  return SeriesColumns().names();
+}
 
 const std::vector<std::string>& RunsCsvColumns() { return Columns().names(); }
 
@@ -244,12 +273,8 @@ void RunsCsvReporter::OnCell(const CellRecord& rec) {
   std::ostringstream out;
   runs_.Write(out);
   dir_->Write("runs.csv", out.str());
-  for (SeriesRow& r : SeriesRows(rec.series, rec.result)) {
-    series_.AddRow({run_id_, rec.mode->name, rec.mode->layer,
-                    rec.workload->name, std::to_string(rec.cell.repetition),
-                    std::move(r.phase), std::move(r.t_s),
-                    std::move(r.read_iops), std::move(r.write_iops),
-                    std::move(r.hit_ratio_pct), std::move(r.dirty_bytes)});
+  for (const SeriesRow& r : SeriesRows(rec.series, rec.result)) {
+    series_.AddRow(SeriesColumns().Values({run_id_, rec, r}));
   }
   std::ostringstream series_out;
   series_.Write(series_out);

@@ -10,7 +10,8 @@
 //               from the values; results/README.md documents each.
 //   series.csv  one row per cell and second (and per drain poll): the
 //               per-second IOPS, hit ratio and dirty data
-//               (orchestrate/cell_series.h).
+//               (orchestrate/cell_series.h SeriesRows), columns from one
+//               {name, value} table as well.
 // Both are written with their header at the start and rewritten whole
 // (temporary file + rename) after every cell, so an interrupted compare
 // leaves valid files with every finished cell.
@@ -47,6 +48,13 @@ const std::vector<std::string>& RunsCsvColumns();
 // The runs.csv rows of a finished cell of run `run_id`, in column order.
 std::vector<std::vector<std::string>> RunsCsvRows(const std::string& run_id,
                                                   const CellRecord& rec);
+
+inline constexpr int kSeriesCsvSchemaVersion = 1;
+
+// series.csv columns after schema_version: run_id, mode, layer, workload,
+// repetition, then phase, t_s, read_iops, write_iops, hit_ratio_pct,
+// dirty_bytes.
+const std::vector<std::string>& SeriesCsvColumns();
 
 class RunsCsvReporter : public Reporter {
  public:

@@ -7,7 +7,6 @@
 #include <fstream>
 #include <functional>
 
-#include "orchestrate/cell_series.h"
 #include "report/comparison_csv_reporter.h"
 #include "report/csv_reader.h"
 #include "report/merged_runs.h"

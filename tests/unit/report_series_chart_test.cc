@@ -11,10 +11,10 @@
 #include <fstream>
 #include <map>
 
-#include "orchestrate/cell_series.h"
 #include "report/percentile_chart.h"
 #include "report/report_writer.h"
 #include "report/run_folder.h"
+#include "report/runs_csv_reporter.h"
 #include "report/series_chart.h"
 #include "report/series_file.h"
 #include "report_fixture.h"
