@@ -2,6 +2,7 @@
 // (workload/runner.h) and reports them like fio (report/reporter.h).
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -86,13 +87,15 @@ void Execute(const RunArgs& a, int* exit_code) {
                      "; Fix: check the directory exists and is writable");
     }
   }
+  std::ostream& out = a.output.empty() ? std::cout : file;
+  const std::unique_ptr<Reporter> reporter =
+      MakeRunReporter(a.output_format, out);
   RunOptions options;
   options.destructive = a.destructive;
   options.progress = !a.quiet;
   options.report_verify_failures = true;
   RunResult result = RunWorkload(workload, options);
-  std::ostream& out = a.output.empty() ? std::cout : file;
-  WriteRunReport(result, a.output_format, out);
+  reporter->OnRun(result);
   out.flush();
   if (!out) {
     throw SysError("Writing the report failed. File: " +
@@ -150,7 +153,7 @@ void RegisterRunCommand(CLI::App& app, int* exit_code) {
       "mounted, held or formatted devices are refused anyway");
   cmd->add_option("--output-format", args->output_format,
                   "report format: normal, json or csv")
-      ->check(CLI::IsMember({"normal", "json", "csv"}))
+      ->check(CLI::IsMember(OutputFormats()))
       ->capture_default_str();
   cmd->add_option("--output", args->output,
                   "write the report to FILE instead of stdout")

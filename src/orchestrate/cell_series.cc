@@ -71,14 +71,6 @@ const char* SeriesPhaseName(SeriesPhase phase) {
   return "measure";
 }
 
-const std::vector<std::string>& SeriesCsvColumns() {
-  static const std::vector<std::string> cols = {
-      "run_id",     "mode",          "layer",      "workload",
-      "repetition", "phase",         "t_s",        "read_iops",
-      "write_iops", "hit_ratio_pct", "dirty_bytes"};
-  return cols;
-}
-
 void AppendWarmSeconds(const RunResult& result, uint64_t chunk_start_ns,
                        std::vector<WarmSecond>* out) {
   uint64_t runtime_ns = 0;

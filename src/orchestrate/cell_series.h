@@ -1,5 +1,6 @@
 // CellSeries: the per-second picture of one compare cell, and its rows in
-// series.csv (schema_version 1, see results/README.md "series.csv").
+// series.csv (report/runs_csv_reporter.h writes them; results/README.md
+// "series.csv").
 //
 // What a cell records (CellRunner fills it; everything in CLOCK_MONOTONIC
 // ns so that the phases share one clock):
@@ -37,8 +38,6 @@
 
 namespace tierbench {
 
-inline constexpr int kSeriesCsvSchemaVersion = 1;
-
 enum class SeriesPhase { kWarm, kMeasure, kDrain };
 const char* SeriesPhaseName(SeriesPhase phase);
 
@@ -74,11 +73,6 @@ std::vector<SeriesRow> SeriesRows(const CellSeries& series,
 // began at chunk_start_ns (appended to *out).
 void AppendWarmSeconds(const RunResult& result, uint64_t chunk_start_ns,
                        std::vector<WarmSecond>* out);
-
-// series.csv columns after schema_version: run_id, mode, layer, workload,
-// repetition, then phase, t_s, read_iops, write_iops, hit_ratio_pct,
-// dirty_bytes.
-const std::vector<std::string>& SeriesCsvColumns();
 
 // Samples a layer into a CellSeries; null layer (raw cells): no samples.
 class LayerSampler {

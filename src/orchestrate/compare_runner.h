@@ -1,21 +1,27 @@
 // CompareRunner: `tierbench compare` from validated options to result files.
 //
 //   1. PrepareCompare() validates everything (nothing is touched before);
-//   2. creates <results>/<run-id>/ and writes manifest.json (status
-//      "running");
+//   2. tells the compare's reporters (report/reporter.h
+//      MakeCompareReporters) that it starts: they create
+//      <results>/<run-id>/ and write manifest.json (status "running") and
+//      the CSV headers;
 //   3. captures every stack's original mode and settings ONCE
-//      (CacheLayer::CaptureOriginal) and writes them to the restore state
-//      file (orchestrate/restore_state.h; removed after a successful
-//      restore, kept for `tierbench restore` otherwise); they are restored at
-//      the end, after an error and after SIGINT/SIGTERM (the interrupt flag
-//      of util/interrupt.h stops the current cell at its next safe point;
-//      a second signal aborts at once without restoring);
-//   4. runs every cell of the plan (run_plan.h) through CellRunner, appending
-//      its rows to runs.csv as each cell finishes, and logs one line per
-//      cell;
-//   5. writes comparison.csv and the final manifest.json (end time, status,
-//      read-back knobs per mode, the restore outcome) — also from the finished
-//      cells when the run stopped early — and prints the comparison table.
+//      (CacheLayer::CaptureOriginal), hands them to the reporters and
+//      writes them to the restore state file (orchestrate/restore_state.h;
+//      removed after a successful restore, kept for `tierbench restore`
+//      otherwise); they are restored at the end, after an error and after
+//      SIGINT/SIGTERM (the interrupt flag of util/interrupt.h stops the
+//      current cell at its next safe point; a second signal aborts at once
+//      without restoring);
+//   4. runs every cell of the plan (run_plan.h) through CellRunner and
+//      hands each finished cell to the reporters (runs.csv grows, one log
+//      line per cell);
+//   5. compares the finished cells (orchestrate/comparison.h) and tells
+//      the reporters the end (status, restore outcome; also when the run
+//      stopped early): comparison.csv, the final manifest.json, and when
+//      every cell ran the console table and the HTML report.
+// This file names no output format: every file and console line is a
+// reporter's.
 //
 // Errors: whatever PrepareCompare and the cells throw (after the restore and
 // the result files); Run() returns normally when every cell ran, with
@@ -47,7 +53,7 @@ class CompareRunner {
  public:
   explicit CompareRunner(CompareOptions options, CompareHooks hooks = {});
 
-  // Runs the whole compare; the table and the result paths go to `out`.
+  // Runs the whole compare; the console reporters write to `out`.
   CompareSummary Run(std::ostream& out);
 
  private:

@@ -4,6 +4,9 @@
 #include <map>
 #include <tuple>
 
+#include "orchestrate/cell_runner.h"
+#include "orchestrate/sustained.h"
+#include "report/result_columns.h"
 #include "stats/aggregate.h"
 
 namespace tierbench {
@@ -151,6 +154,38 @@ std::vector<ComparisonRow> Compare(const std::vector<MeasuredRow>& rows) {
       c.iops_position =
           Position(c.iops.median, hdd->iops.median, ssd->iops.median);
       c.p99_position = Position(c.p99.median, hdd->p99.median, ssd->p99.median);
+    }
+  }
+  return out;
+}
+
+std::vector<MeasuredRow> MeasuredRowsOf(const CellRecord& rec) {
+  std::vector<MeasuredRow> out;
+  if (!rec.error.empty()) return out;
+  for (const JobResult& job : rec.result.jobs) {
+    if (!job.error.empty()) continue;
+    for (IoDir d : ReportedDirections(job)) {
+      const DirectionStats& s = job.dir[static_cast<int>(d)];
+      const bool tx = job.unit == "tx";
+      const RunningStat& lat = tx ? s.lat : s.clat;
+      const LatencyHistogram& hist = tx ? s.lat_hist : s.clat_hist;
+      MeasuredRow r;
+      r.mode = rec.mode->name;
+      r.layer = rec.mode->layer;
+      r.baseline =
+          rec.mode->is_raw() ? std::string(rec.mode->target_name()) : "";
+      r.workload = rec.workload->name;
+      r.job = job.name;
+      r.direction = IoDirName(d);
+      r.unit = job.unit;
+      r.repetition = rec.cell.repetition;
+      r.iops = job.Iops(d);
+      r.iops_sustained = CellSustainedIops(rec, job, d);
+      r.bw_mib_s = tx ? 0 : job.BytesPerSec(d) / (1 << 20);
+      r.lat_mean_us = lat.mean() / 1000.0;
+      r.lat_p99_us = static_cast<double>(hist.Percentile(99)) / 1000.0;
+      r.warnings = rec.warnings;
+      out.push_back(std::move(r));
     }
   }
   return out;

@@ -96,6 +96,12 @@ std::optional<bool> WithinNoise(const Spread& a, const Spread& b);
 // Groups and compares; output in first-seen order of the groups.
 std::vector<ComparisonRow> Compare(const std::vector<MeasuredRow>& rows);
 
+struct CellRecord;  // orchestrate/cell_runner.h
+
+// The comparison inputs of a finished cell (empty for a failed one): one
+// per job without error and reported direction.
+std::vector<MeasuredRow> MeasuredRowsOf(const CellRecord& rec);
+
 }  // namespace tierbench
 
 #endif  // TIERBENCH_ORCHESTRATE_COMPARISON_H_

@@ -53,4 +53,10 @@ std::string CsvNumber(double value, int decimals) {
 
 std::string CsvNumber(uint64_t value) { return std::to_string(value); }
 
+std::string JoinWarnings(const std::vector<std::string>& warnings) {
+  std::string out;
+  for (const std::string& w : warnings) out += (out.empty() ? "" : ";") + w;
+  return out;
+}
+
 }  // namespace tierbench

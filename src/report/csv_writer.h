@@ -55,6 +55,10 @@ std::string CsvNumber(double value, int decimals);
 // Formats an integer for a CSV cell.
 std::string CsvNumber(uint64_t value);
 
+// A `warnings` cell: the warnings joined with ';' (read back by
+// SplitWarnings, report/run_folder.h).
+std::string JoinWarnings(const std::vector<std::string>& warnings);
+
 }  // namespace tierbench
 
 #endif  // TIERBENCH_REPORT_CSV_WRITER_H_

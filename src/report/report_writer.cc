@@ -1,7 +1,6 @@
 #include "report/report_writer.h"
 
 #include <filesystem>
-#include <fstream>
 
 #include "report/drain_chart.h"
 #include "report/iops_chart.h"
@@ -9,6 +8,7 @@
 #include "report/percentile_chart.h"
 #include "report/position_table.h"
 #include "report/report_format.h"
+#include "report/result_dir.h"
 #include "report/series_chart.h"
 #include "report/series_file.h"
 #include "report/summary_writer.h"
@@ -19,23 +19,9 @@ namespace fs = std::filesystem;
 // Declared in report_writer.h.
 void WriteAtomically(const std::filesystem::path& path,
                      const std::string& content) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
-    out << content;
-    out.flush();
-    if (!out) {
-      throw SysError("cannot write " + tmp.string() +
-                     ". Fix: check free space and permissions, or choose "
-                     "another --out");
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    throw SysError("cannot rename " + tmp.string() + " to " + path.string() +
-                   ". SysErr: " + ec.message());
-  }
+  WriteFileAtomically(path, content,
+                      "check free space and permissions, or choose another "
+                      "--out");
 }
 
 ReportWriter::ReportWriter(const RunFolder& run) : run_(run) {

@@ -1,15 +1,39 @@
-// The one entry point of the reporters: `tierbench run --output-format`.
+// Reporter: the one interface every output of tierbench goes through
+// (google/benchmark's BenchmarkReporter: ReportContext, ReportRuns,
+// Finalize). A reporter receives events and writes its format; the code
+// that measures never names a file or a format.
 //
-// Formats:
-//   "normal"  fio-style text (report/console_reporter.h)
-//   "json"    fio-style JSON (report/json_reporter.h)
-//   "csv"     one row per job and reported direction, columns of
-//             report/result_columns.h behind a schema_version column
-// Throws ConfigError naming --output-format and the choices for any other
-// format, before writing anything. Thread-safe (no shared state).
+// Events, in order:
+//   `tierbench run` / `pgbench`: OnRun once, with the finished run.
+//   `tierbench compare`: OnCompareStart (planned, before any change);
+//   OnOriginalSettings (the stacks' settings, captured before the first
+//   change; only when there are stacks); OnCell per finished cell;
+//   OnCompareEnd on every exit path after the cells started (also after
+//   an error or an interrupt, from the finished cells); Finalize last.
+//   A reporter handles the events that concern it; the others do nothing.
+//
+// Registries:
+//   MakeRunReporter(format, out): --output-format of `run` and `pgbench`:
+//     "normal"  fio-style text (report/console_reporter.h)
+//     "json"    fio-style JSON (report/json_reporter.h)
+//     "csv"     one row per job and reported direction, columns of
+//               report/result_columns.h behind a schema_version column
+//     Throws ConfigError naming --output-format and the choices for any
+//     other format, before writing anything.
+//   MakeCompareReporters(out): the files of a compare run folder, in this
+//     order: runs.csv and series.csv (report/runs_csv_reporter.h),
+//     comparison.csv (report/comparison_csv_reporter.h), manifest.json
+//     (report/manifest_reporter.h), the console lines and table
+//     (report/console_table_reporter.h), report.html, charts/*.svg and
+//     summary.md (report/html_report_reporter.h).
+// Errors: a reporter throws SysError naming a file it cannot write. Not
+// thread-safe (one reporter per command, driven by one thread).
 #ifndef TIERBENCH_REPORT_REPORTER_H_
 #define TIERBENCH_REPORT_REPORTER_H_
 
+#include <cstddef>
+#include <memory>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -18,14 +42,80 @@
 
 namespace tierbench {
 
+struct CellRecord;
+struct ComparisonRow;
+struct CompareOptions;
+struct CompareSetup;
+class Sysfs;
+
+// A planned compare: its validated options and setup, the tree its devices
+// are read from and the number of cells of the plan.
+struct CompareStart {
+  const CompareOptions& options;
+  const CompareSetup& setup;
+  const Sysfs& sysfs;
+  size_t planned_cells;
+};
+
+// One stack's original mode and settings (CacheLayer::OriginalJson).
+struct OriginalSettings {
+  std::string device;
+  nlohmann::json settings;
+};
+
+// What became of the restore of the original settings at the end.
+struct RestoreOutcome {
+  bool attempted = false;  // false: no stack was captured
+  bool ok = true;
+  std::vector<std::string> failures;  // "<device>: <what failed>"
+};
+
+// A compare at its end, complete or stopped early.
+struct CompareEnd {
+  // "complete", "complete with failed cells", "interrupted" or
+  // "failed: <error>".
+  std::string status;
+  bool all_cells_ran;  // false: stopped early by an error or a signal
+  size_t planned_cells;
+  size_t finished_cells;
+  size_t failed_cells;  // finished, but the workload failed
+  const std::vector<ComparisonRow>& comparison;
+  RestoreOutcome restore;
+};
+
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+
+  // `tierbench run`: one fio-style run finished.
+  virtual void OnRun(const RunResult& /*run*/) {}
+  // `tierbench compare` (see the header comment for the order).
+  virtual void OnCompareStart(const CompareStart& /*start*/) {}
+  virtual void OnOriginalSettings(
+      const std::vector<OriginalSettings>& /*stacks*/) {}
+  virtual void OnCell(const CellRecord& /*cell*/) {}
+  virtual void OnCompareEnd(const CompareEnd& /*end*/) {}
+  // After every reporter's last other event.
+  virtual void Finalize() {}
+};
+
 // The accepted --output-format values, in help order.
 const std::vector<std::string>& OutputFormats();
 
+// The reporter of --output-format `format` writing to `out` (see above).
+std::unique_ptr<Reporter> MakeRunReporter(const std::string& format,
+                                          std::ostream& out);
+
+// MakeRunReporter(format, out)->OnRun(r).
 void WriteRunReport(const RunResult& r, const std::string& format,
                     std::ostream& out);
 
 // Writes the CSV form of `r` (the "csv" format above).
 void WriteCsvReport(const RunResult& r, std::ostream& out);
+
+// The reporters of a compare run folder, in event order (see above); the
+// console ones write to `out`.
+std::vector<std::unique_ptr<Reporter>> MakeCompareReporters(std::ostream& out);
 
 }  // namespace tierbench
 

@@ -1,5 +1,5 @@
 // SeriesFile: a run folder's series.csv (schema_version 1, written by
-// orchestrate/results_writer.cc; columns in results/README.md) read back
+// report/runs_csv_reporter.cc; columns in results/README.md) read back
 // for the per-second charts.
 //
 // series.csv is optional: a run made before it existed has none. Read()

@@ -22,6 +22,9 @@ inline std::string FormatUtcNow(const char* format) {
   return std::string(buf, n);
 }
 
+// The current UTC time as "2024-01-31T12:00:00Z" (ISO 8601).
+inline std::string UtcNow() { return FormatUtcNow("%Y-%m-%dT%H:%M:%SZ"); }
+
 inline uint64_t NowNs() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -9,7 +9,7 @@
 
 #include "compare_scratch.h"
 #include "orchestrate/compare_runner.h"
-#include "orchestrate/results_writer.h"
+#include "report/comparison_csv_reporter.h"
 #include "report/csv_reader.h"
 #include "report/run_folder.h"
 #include "report_fixture.h"

@@ -8,9 +8,9 @@
 #include <sstream>
 
 #include "orchestrate/comparison.h"
-#include "orchestrate/console_table.h"
-#include "orchestrate/results_writer.h"
 #include "orchestrate/run_plan.h"
+#include "report/comparison_csv_reporter.h"
+#include "report/console_table_reporter.h"
 #include "report/csv_reader.h"
 #include "report/run_folder.h"
 #include "report_fixture.h"
@@ -197,11 +197,9 @@ TEST(ComparisonTest, FixtureComparisonIsWhatCompareWrites) {
     m.warnings = SplitWarnings(runs.Get(r, "warnings"));
     measured.push_back(m);
   }
-  ScratchDir tmp("comparison");
-  ResultsWriter writer(tmp.path() + "/run", "fixture");
-  writer.WriteComparison(Compare(measured));
-  EXPECT_EQ(ReadText(writer.Path("comparison.csv")),
-            ReadText(dir + "/comparison.csv"));
+  std::ostringstream written;
+  WriteComparisonCsv(Compare(measured), written);
+  EXPECT_EQ(written.str(), ReadText(dir + "/comparison.csv"));
 }
 
 TEST(RunPlanTest, RepetitionsOuterModesThenWorkloads) {

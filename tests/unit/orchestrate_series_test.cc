@@ -15,6 +15,7 @@
 #include "orchestrate/cell_series.h"
 #include "orchestrate/compare_runner.h"
 #include "report/csv_reader.h"
+#include "report/runs_csv_reporter.h"
 #include "util/clock.h"
 #include "util/interrupt.h"
 

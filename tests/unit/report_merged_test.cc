@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "golden_file.h"
 #include "report/csv_reader.h"
 #include "report/merged_report.h"
 #include "report/merged_runs.h"
@@ -31,22 +32,6 @@ std::string FixtureRunBDir() {
   return std::string(TIERBENCH_SOURCE_DIR) + "/tests/golden/report-run-b";
 }
 
-// Compares `got` with the golden file `name`, or rewrites it on request.
-void ExpectGolden(const std::string& got, const std::string& name) {
-  const std::string path =
-      std::string(TIERBENCH_SOURCE_DIR) + "/tests/golden/merged/" + name;
-  if (std::getenv("TIERBENCH_UPDATE_GOLDEN") != nullptr) {
-    std::ofstream(path) << got;
-    const char* ci = std::getenv("CI");
-    if (ci != nullptr && std::string(ci) == "true")
-      GTEST_FAIL() << "TIERBENCH_UPDATE_GOLDEN is set under CI=true";
-    GTEST_SKIP() << "SKIPPED: rewrote " << path;
-  }
-  const std::string want = ReadText(path);
-  ASSERT_FALSE(want.empty()) << "missing golden file " << path;
-  EXPECT_EQ(got, want) << name << " differs from " << path;
-}
-
 class ReportMergedTest : public ::testing::Test {
  protected:
   ReportMergedTest()
@@ -58,11 +43,11 @@ class ReportMergedTest : public ::testing::Test {
 };
 
 TEST_F(ReportMergedTest, MergedCsvMatchesGolden) {
-  ExpectGolden(merged_.Csv(), "merged.csv");
+  ExpectGolden("merged/merged.csv", merged_.Csv());
 }
 
 TEST_F(ReportMergedTest, SummaryMatchesGolden) {
-  ExpectGolden(MergedReport(merged_).SummaryMarkdown(), "summary.md");
+  ExpectGolden("merged/summary.md", MergedReport(merged_).SummaryMarkdown());
 }
 
 TEST_F(ReportMergedTest, OnlyTheChangedModeDiffers) {

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <string>
 
+#include "golden_file.h"
 #include "report/console_reporter.h"
 #include "report/json_reporter.h"
 #include "report/reporter.h"
@@ -154,29 +155,6 @@ RunResult SampleRun() {
   ss.criterion = 100.0 / 501;
   run.jobs.push_back(rated);
   return run;
-}
-
-std::string Golden(const std::string& name) {
-  return std::string(TIERBENCH_SOURCE_DIR) + "/tests/golden/" + name;
-}
-
-// Compares `got` with the golden file, or rewrites the file when
-// TIERBENCH_UPDATE_GOLDEN is set.
-void ExpectGolden(const std::string& name, const std::string& got) {
-  const std::string path = Golden(name);
-  if (std::getenv("TIERBENCH_UPDATE_GOLDEN") != nullptr) {
-    std::ofstream(path) << got;
-    // A developer's explicit request; CI must compare, never rewrite.
-    const char* ci = std::getenv("CI");
-    if (ci != nullptr && std::string(ci) == "true")
-      GTEST_FAIL() << "TIERBENCH_UPDATE_GOLDEN is set under CI=true";
-    GTEST_SKIP() << "SKIPPED: rewrote " << path;
-  }
-  std::ifstream in(path);
-  ASSERT_TRUE(in.good()) << "missing golden file " << path;
-  std::stringstream want;
-  want << in.rdbuf();
-  EXPECT_EQ(got, want.str()) << "output differs from " << path;
 }
 
 TEST(ReportOutputTest, ConsoleMatchesGolden) {

@@ -7,12 +7,12 @@
 #include <fstream>
 #include <functional>
 
-#include "orchestrate/cell_series.h"
-#include "orchestrate/results_writer.h"
+#include "report/comparison_csv_reporter.h"
 #include "report/csv_reader.h"
 #include "report/merged_runs.h"
 #include "report/result_columns.h"
 #include "report/run_folder.h"
+#include "report/runs_csv_reporter.h"
 #include "report_fixture.h"
 #include "util/errors.h"
 
@@ -190,7 +190,7 @@ TEST(ReportRunFolderTest, ResultsReadmeDocumentsEveryColumn) {
   EXPECT_NE(doc.find("## merged.csv (schema_version " +
                      std::to_string(kMergedCsvSchemaVersion) + ")"),
             std::string::npos);
-  // Every top-level manifest key of the fixture (the keys BuildManifest
+  // Every top-level manifest key of the fixture (the keys ManifestBuilder
   // writes) has its row.
   const auto manifest =
       nlohmann::json::parse(ReadText(FixtureRunDir() + "/manifest.json"));

@@ -11,33 +11,18 @@
 #include <fstream>
 #include <map>
 
-#include "orchestrate/cell_series.h"
 #include "report/percentile_chart.h"
 #include "report/report_writer.h"
 #include "report/run_folder.h"
+#include "report/runs_csv_reporter.h"
 #include "report/series_chart.h"
 #include "report/series_file.h"
 #include "report_fixture.h"
+#include "svg_check.h"
 #include "util/errors.h"
-#include "xml_check.h"
 
 namespace tierbench {
 namespace {
-
-XmlCheck Parsed(const std::string& svg) {
-  XmlCheck x;
-  const std::string err = x.Parse(svg);
-  EXPECT_EQ(err, "") << svg.substr(0, 400);
-  return x;
-}
-
-bool HasText(const XmlCheck& x, const std::string& cls,
-             const std::string& needle) {
-  for (const auto* e : x.WithClass(cls)) {
-    if (e->text.find(needle) != std::string::npos) return true;
-  }
-  return false;
-}
 
 SeriesFile FixtureSeries() {
   std::string note;
@@ -58,7 +43,7 @@ TEST(ReportSeriesChartTest, FixtureHeaderIsTheColumnsCompareWrites) {
 
 TEST(ReportSeriesChartTest, OneLinePerModeInEachPanelWithUnits) {
   const SeriesFile file = FixtureSeries();
-  const XmlCheck x = Parsed(SeriesChart(file, "randread-4k").Svg());
+  const XmlCheck x = ParsedSvg(SeriesChart(file, "randread-4k").Svg());
   EXPECT_EQ(x.elements()[0].attrs.at("data-chart"), "series");
   // hdd, ssd, 4 bcache modes, dm-cache-writeback.
   EXPECT_EQ(x.WithClass("series-iops").size(), 7u);
@@ -76,7 +61,7 @@ TEST(ReportSeriesChartTest, OneLinePerModeInEachPanelWithUnits) {
       HasText(x, "axis-title", "time since the measured window started (s)"));
   EXPECT_EQ(x.WithClass("warm-region").size(), 0u);  // a cold run
   // randwrite-4k: writeback modes drain after the run.
-  const XmlCheck w = Parsed(SeriesChart(file, "randwrite-4k").Svg());
+  const XmlCheck w = ParsedSvg(SeriesChart(file, "randwrite-4k").Svg());
   EXPECT_EQ(w.WithClass("series-iops").size(), 7u);   // none's rep 1 ran
   EXPECT_EQ(w.WithClass("series-hit").size(), 0u);    // no reads
   EXPECT_EQ(w.WithClass("drain-region").size(), 2u);  // IOPS + dirty panels
@@ -85,7 +70,7 @@ TEST(ReportSeriesChartTest, OneLinePerModeInEachPanelWithUnits) {
 
 TEST(ReportSeriesChartTest, IopsLineFollowsTheWarmUp) {
   const SeriesFile file = FixtureSeries();
-  const XmlCheck x = Parsed(SeriesChart(file, "randwrite-4k").Svg());
+  const XmlCheck x = ParsedSvg(SeriesChart(file, "randwrite-4k").Svg());
   // writeback's line (the 4th mode) rises: its last point is higher (a
   // smaller y) than its first.
   const auto lines = x.WithClass("series-iops");
@@ -121,7 +106,7 @@ std::string SyntheticSeries(int modes, bool warm) {
 
 TEST(ReportSeriesChartTest, TwentyModesKeepTheLegendApart) {
   const SeriesFile file = SeriesFile::Parse(SyntheticSeries(20, false), "t");
-  const XmlCheck x = Parsed(SeriesChart(file, "w").Svg());
+  const XmlCheck x = ParsedSvg(SeriesChart(file, "w").Svg());
   EXPECT_EQ(x.WithClass("series-iops").size(), 20u);
   EXPECT_EQ(x.WithClass("series-hit").size(), 20u);
   // 200 .. 779 IOPS lie less than 30x apart: a linear axis.
@@ -153,7 +138,7 @@ TEST(ReportSeriesChartTest, TwentyModesKeepTheLegendApart) {
 
 TEST(ReportSeriesChartTest, WarmUpChunksAreShaded) {
   const SeriesFile file = SeriesFile::Parse(SyntheticSeries(6, true), "t");
-  const XmlCheck x = Parsed(SeriesChart(file, "w").Svg());
+  const XmlCheck x = ParsedSvg(SeriesChart(file, "w").Svg());
   EXPECT_EQ(x.WithClass("warm-region").size(), 3u);  // one per panel
   EXPECT_TRUE(HasText(x, "region-label", "warm-up"));
   EXPECT_EQ(x.WithClass("series-iops").size(), 6u);
@@ -163,7 +148,7 @@ TEST(ReportSeriesChartTest, WarmUpChunksAreShaded) {
 
 TEST(ReportSeriesChartTest, PercentileCurvesOnANinesAxis) {
   const RunFolder run = RunFolder::Read(FixtureRunDir());
-  const XmlCheck x = Parsed(PercentileChart(run, "randread-4k").Svg());
+  const XmlCheck x = ParsedSvg(PercentileChart(run, "randread-4k").Svg());
   EXPECT_EQ(x.elements()[0].attrs.at("data-chart"), "percentiles");
   EXPECT_EQ(x.WithClass("pct-curve").size(), run.modes().size());
   // p50 .. p99.99: 11 histogram percentiles per mode.
@@ -186,7 +171,7 @@ TEST(ReportSeriesChartTest, PercentileCurvesOnANinesAxis) {
   // Two series (read, write) per mode on the mixed workload.
   const PercentileChart mix(run, "anandtech-mix");
   EXPECT_EQ(mix.CurveCount(), 2 * run.modes().size());
-  EXPECT_EQ(Parsed(mix.Svg()).WithClass("pct-curve").size(),
+  EXPECT_EQ(ParsedSvg(mix.Svg()).WithClass("pct-curve").size(),
             2 * run.modes().size());
 }
 
@@ -219,7 +204,7 @@ TEST(ReportSeriesChartTest, ReportEmbedsBothAndOlderRunsSayWhy) {
     for (const std::string kind : {"series-", "percentiles-"}) {
       const std::string path = dir + "/charts/" + kind + w + ".svg";
       ASSERT_TRUE(std::filesystem::exists(path)) << path;
-      Parsed(ReadText(path));
+      ParsedSvg(ReadText(path));
     }
   }
   const std::string html = ReadText(files.html);

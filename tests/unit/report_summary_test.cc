@@ -16,6 +16,7 @@
 #include <regex>
 #include <set>
 
+#include "golden_file.h"
 #include "report/csv_reader.h"
 #include "report/report_writer.h"
 #include "report/run_folder.h"
@@ -30,20 +31,7 @@ namespace {
 
 TEST(ReportSummaryTest, MatchesGolden) {
   const RunFolder run = RunFolder::Read(FixtureRunDir());
-  const std::string got = SummaryWriter(run).Markdown();
-  const std::string path =
-      std::string(TIERBENCH_SOURCE_DIR) + "/tests/golden/report-summary.md";
-  if (std::getenv("TIERBENCH_UPDATE_GOLDEN") != nullptr) {
-    std::ofstream(path) << got;
-    // A developer's explicit request; CI must compare, never rewrite.
-    const char* ci = std::getenv("CI");
-    if (ci != nullptr && std::string(ci) == "true")
-      GTEST_FAIL() << "TIERBENCH_UPDATE_GOLDEN is set under CI=true";
-    GTEST_SKIP() << "SKIPPED: rewrote " << path;
-  }
-  const std::string want = ReadText(path);
-  ASSERT_FALSE(want.empty()) << "missing golden file " << path;
-  EXPECT_EQ(got, want) << "summary.md differs from " << path;
+  ExpectGolden("report-summary.md", SummaryWriter(run).Markdown());
 }
 
 TEST(ReportSummaryTest, EveryNumberComesFromTheRunFolder) {

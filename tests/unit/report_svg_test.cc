@@ -17,29 +17,14 @@
 #include "report/summary_writer.h"
 #include "report/svg_writer.h"
 #include "report_fixture.h"
-#include "xml_check.h"
+#include "svg_check.h"
 
 namespace tierbench {
 namespace {
 
-XmlCheck Parsed(const std::string& svg) {
-  XmlCheck x;
-  const std::string err = x.Parse(svg);
-  EXPECT_EQ(err, "") << svg.substr(0, 400);
-  return x;
-}
-
-bool HasText(const XmlCheck& x, const std::string& cls,
-             const std::string& needle) {
-  for (const auto* e : x.WithClass(cls)) {
-    if (e->text.find(needle) != std::string::npos) return true;
-  }
-  return false;
-}
-
 TEST(ReportSvgTest, IopsChartHasBarsReferenceLinesAndWhiskers) {
   const RunFolder run = RunFolder::Read(FixtureRunDir());
-  const XmlCheck one = Parsed(IopsChart(run, "randwrite-4k").Svg());
+  const XmlCheck one = ParsedSvg(IopsChart(run, "randwrite-4k").Svg());
   EXPECT_EQ(one.elements()[0].name, "svg");
   EXPECT_EQ(one.elements()[0].attrs.at("data-chart"), "iops");
   // writethrough, writeback, writearound, none, dm-cache-writeback.
@@ -52,7 +37,7 @@ TEST(ReportSvgTest, IopsChartHasBarsReferenceLinesAndWhiskers) {
   EXPECT_EQ(one.WithClass("failed").size(), 1u);  // none's repetition 2
   EXPECT_TRUE(HasText(one, "ref-label", "HDD 149"));
 
-  const XmlCheck mix = Parsed(IopsChart(run, "anandtech-mix").Svg());
+  const XmlCheck mix = ParsedSvg(IopsChart(run, "anandtech-mix").Svg());
   EXPECT_EQ(mix.WithClass("bar").size(), 10u);  // 5 modes x read, write
   EXPECT_EQ(mix.WithClass("ref-hdd").size(), 2u);
   EXPECT_EQ(mix.WithClass("ref-ssd").size(), 2u);
@@ -62,7 +47,7 @@ TEST(ReportSvgTest, IopsChartHasBarsReferenceLinesAndWhiskers) {
 
 TEST(ReportSvgTest, BarHeightsFollowTheMedians) {
   const RunFolder run = RunFolder::Read(FixtureRunDir());
-  const XmlCheck x = Parsed(IopsChart(run, "randwrite-4k").Svg());
+  const XmlCheck x = ParsedSvg(IopsChart(run, "randwrite-4k").Svg());
   const auto bars = x.WithClass("bar");
   ASSERT_EQ(bars.size(), 5u);
   auto height = [](const XmlCheck::Element* e) {
@@ -77,7 +62,7 @@ TEST(ReportSvgTest, BarHeightsFollowTheMedians) {
 
 TEST(ReportSvgTest, LatencyChartIsLogScaleWithThreePercentiles) {
   const RunFolder run = RunFolder::Read(FixtureRunDir());
-  const XmlCheck x = Parsed(LatencyChart(run, "randread-4k").Svg());
+  const XmlCheck x = ParsedSvg(LatencyChart(run, "randread-4k").Svg());
   EXPECT_EQ(x.elements()[0].attrs.at("data-chart"), "latency");
   EXPECT_EQ(x.WithClass("lat-p50").size(), 7u);  // every mode, raw included
   EXPECT_EQ(x.WithClass("lat-p99").size(), 7u);
@@ -92,7 +77,7 @@ TEST(ReportSvgTest, DrainChartShowsCacheModesOnly) {
   const RunFolder run = RunFolder::Read(FixtureRunDir());
   DrainChart drain(run, "randwrite-4k");
   ASSERT_TRUE(drain.HasData());
-  const XmlCheck x = Parsed(drain.Svg());
+  const XmlCheck x = ParsedSvg(drain.Svg());
   EXPECT_EQ(x.WithClass("bar").size(), 5u);  // none: 2 of 3 repetitions
   EXPECT_TRUE(HasText(x, "axis-title", "time to clean (s)"));
   EXPECT_TRUE(HasText(x, "x-label", "writeback"));
@@ -108,7 +93,7 @@ TEST(ReportSvgTest, PositionTableIsModesByWorkloadSeries) {
   ASSERT_TRUE(table.HasData());
   EXPECT_EQ(table.rows(), 5u);
   EXPECT_EQ(table.columns(), 4u);
-  const XmlCheck x = Parsed(table.Svg());
+  const XmlCheck x = ParsedSvg(table.Svg());
   EXPECT_EQ(x.WithClass("heat-cell").size(), 20u);
   EXPECT_TRUE(HasText(x, "heat-value", "0.36"));  // writeback randwrite
   EXPECT_TRUE(HasText(x, "col-label", "anandtech-mix read"));
@@ -147,7 +132,7 @@ TEST(ReportSvgTest, TwentyModesAndFifteenWorkloadsStayReadable) {
   ScratchDir tmp("many");
   WriteSyntheticRun(tmp.path() + "/run", 20, 15);
   const RunFolder run = RunFolder::Read(tmp.path() + "/run");
-  const XmlCheck iops = Parsed(IopsChart(run, run.workloads()[3]).Svg());
+  const XmlCheck iops = ParsedSvg(IopsChart(run, run.workloads()[3]).Svg());
   EXPECT_EQ(iops.WithClass("bar").size(), 20u);
   ExpectLabelsDoNotOverlap(iops, "x-label");
   // Long names are cut, the full name is the label's <title>.
@@ -159,12 +144,12 @@ TEST(ReportSvgTest, TwentyModesAndFifteenWorkloadsStayReadable) {
                     e.text == "bcache-writeback-with-a-long-name-0");
   }
   EXPECT_TRUE(full);
-  const XmlCheck lat = Parsed(LatencyChart(run, run.workloads()[0]).Svg());
+  const XmlCheck lat = ParsedSvg(LatencyChart(run, run.workloads()[0]).Svg());
   ExpectLabelsDoNotOverlap(lat, "x-label");
   PositionTable table(run);
   EXPECT_EQ(table.rows(), 20u);
   EXPECT_EQ(table.columns(), 15u);
-  const XmlCheck heat = Parsed(table.Svg());
+  const XmlCheck heat = ParsedSvg(table.Svg());
   EXPECT_EQ(heat.WithClass("heat-cell").size(), 300u);
   ExpectLabelsDoNotOverlap(heat, "col-label");
 }
@@ -173,7 +158,7 @@ TEST(ReportSvgTest, FewModesGetWideSlotsAndALinearAxis) {
   ScratchDir tmp("one");
   WriteSyntheticRun(tmp.path() + "/run", 1, 1);
   const RunFolder run = RunFolder::Read(tmp.path() + "/run");
-  const XmlCheck x = Parsed(IopsChart(run, run.workloads()[0]).Svg());
+  const XmlCheck x = ParsedSvg(IopsChart(run, run.workloads()[0]).Svg());
   EXPECT_EQ(x.WithClass("bar").size(), 1u);
   EXPECT_EQ(x.WithClass("whisker").size(), 0u);  // n = 1
   // One mode: the bar (at most 30 px) centred in its slot, under its label
@@ -190,7 +175,7 @@ TEST(ReportSvgTest, FewModesGetWideSlotsAndALinearAxis) {
   ScratchDir tmp2("linear");
   WriteSyntheticRun(tmp2.path() + "/run", 3, 1, /*ssd_iops=*/1200);
   const RunFolder lin = RunFolder::Read(tmp2.path() + "/run");
-  const XmlCheck y = Parsed(IopsChart(lin, lin.workloads()[0]).Svg());
+  const XmlCheck y = ParsedSvg(IopsChart(lin, lin.workloads()[0]).Svg());
   EXPECT_TRUE(HasText(y, "axis-title", "IOPS (IOs/s)"));
   EXPECT_FALSE(HasText(y, "axis-title", "log scale"));
   const auto bars = y.WithClass("bar");
@@ -238,10 +223,10 @@ TEST(ReportSvgTest, TransactionsAreDrawnAsTps) {
   ReplaceAll(dir + "/runs.csv", ",read,io,", ",read,tx,");
   ReplaceAll(dir + "/comparison.csv", ",read,io,", ",read,tx,");
   const RunFolder run = RunFolder::Read(dir);
-  const XmlCheck iops = Parsed(IopsChart(run, run.workloads()[0]).Svg());
+  const XmlCheck iops = ParsedSvg(IopsChart(run, run.workloads()[0]).Svg());
   EXPECT_TRUE(HasText(iops, "axis-title", "tps (transactions/s"));
   EXPECT_TRUE(HasText(iops, "chart-title", "tps per mode"));
-  const XmlCheck lat = Parsed(LatencyChart(run, run.workloads()[0]).Svg());
+  const XmlCheck lat = ParsedSvg(LatencyChart(run, run.workloads()[0]).Svg());
   EXPECT_EQ(lat.WithClass("lat-p50").size(), 4u);   // lat_p50_us for tx
   EXPECT_EQ(lat.WithClass("lat-p999").size(), 0u);  // no p99.9 for tx
   EXPECT_NE(SummaryWriter(run).Markdown().find(" tps ("), std::string::npos);
@@ -258,7 +243,7 @@ TEST(ReportSvgTest, AModeWhoseCellsAllFailedIsMarked) {
       << ",read,io,0,,,,,,open failed: No such device,\n";
   const RunFolder run = RunFolder::Read(dir);
   ASSERT_EQ(run.failures().size(), 1u);
-  const XmlCheck x = Parsed(IopsChart(run, wl).Svg());
+  const XmlCheck x = ParsedSvg(IopsChart(run, wl).Svg());
   EXPECT_EQ(x.WithClass("bar").size(), 2u);
   ASSERT_EQ(x.WithClass("failed").size(), 1u);
   EXPECT_EQ(x.WithClass("failed")[0]->text, "failed");

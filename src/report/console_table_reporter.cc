@@ -1,8 +1,13 @@
-#include "orchestrate/console_table.h"
+#include "report/console_table_reporter.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <string>
+
+#include "orchestrate/cell_runner.h"
+#include "orchestrate/compare_setup.h"
+#include "util/log.h"
 
 namespace tierbench {
 namespace {
@@ -57,6 +62,36 @@ std::string NoiseLine(const std::vector<ComparisonRow>& rows) {
 std::string Latency(double us) {
   if (us >= 1000) return Fixed(us / 1000, 2) + "ms";
   return Fixed(us, 0) + "us";
+}
+
+// "cell 3/12 writeback/randwrite-4k #1: randwrite write 5123 IOPS p99
+// 800us (sustained 1600) time to clean 52.0s" plus the warnings, as one
+// notice per cell.
+std::string CellLine(size_t index, size_t total, const CellRecord& rec) {
+  std::string line =
+      "cell " + std::to_string(index + 1) + "/" + std::to_string(total) + " " +
+      (rec.mode->is_raw() ? "" : rec.mode->layer + ":") + rec.mode->name + "/" +
+      rec.workload->name + " #" + std::to_string(rec.cell.repetition) + ":";
+  if (!rec.error.empty()) return line + " FAILED";
+  bool first = true;
+  for (const MeasuredRow& r : MeasuredRowsOf(rec)) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%s %s %s %.0f %s p99 %.0fus",
+                  first ? "" : ";", r.job.c_str(), r.direction.c_str(), r.iops,
+                  r.unit == "tx" ? "tps" : "IOPS", r.lat_p99_us);
+    line += buf;
+    if (r.iops_sustained && *r.iops_sustained != r.iops) {
+      std::snprintf(buf, sizeof buf, " (sustained %.0f)", *r.iops_sustained);
+      line += buf;
+    }
+    first = false;
+  }
+  if (rec.drain_after_s > 0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " time to clean %.1fs", rec.drain_after_s);
+    line += buf;
+  }
+  return line;
 }
 
 }  // namespace
@@ -122,6 +157,37 @@ void PrintComparisonTable(const std::vector<ComparisonRow>& rows,
   for (size_t i = 0; i < notes.size(); ++i) {
     out << "[" << i + 1 << "] " << notes[i] << "\n";
   }
+}
+
+void ConsoleTableReporter::OnCompareStart(const CompareStart& start) {
+  run_dir_ = start.setup.run_dir;
+  planned_cells_ = start.planned_cells;
+}
+
+void ConsoleTableReporter::OnCell(const CellRecord& rec) {
+  LogNotice(CellLine(cells_seen_++, planned_cells_, rec));
+  for (const std::string& w : rec.warnings) {
+    LogWarning(rec.mode->name + "/" + rec.workload->name + ": " + w);
+  }
+}
+
+void ConsoleTableReporter::OnCompareEnd(const CompareEnd& end) {
+  if (!end.all_cells_ran) return;
+  const auto path = [this](const char* file) {
+    return (std::filesystem::path(run_dir_) / file).string();
+  };
+  out_ << "\n";
+  PrintComparisonTable(end.comparison, out_);
+  out_ << "\nResults: " << path("comparison.csv") << "\n"
+       << "         " << path("runs.csv") << "\n"
+       << "         " << path("manifest.json") << "\n";
+  restore_warning_ = !end.restore.ok;
+}
+
+void ConsoleTableReporter::Finalize() {
+  if (!restore_warning_) return;
+  out_ << "WARNING: the original cache modes and settings were not all "
+          "restored; see manifest.json \"restore\"\n";
 }
 
 }  // namespace tierbench

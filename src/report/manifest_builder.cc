@@ -1,4 +1,4 @@
-#include "orchestrate/manifest.h"
+#include "report/manifest_builder.h"
 
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -10,6 +10,7 @@
 
 #include "cache/queue_settings.h"
 #include "io/device_guard.h"
+#include "orchestrate/cell_runner.h"
 #include "util/clock.h"
 
 namespace tierbench {
@@ -127,8 +128,6 @@ json JobToJson(const JobSpec& j) {
 
 }  // namespace
 
-std::string UtcNow() { return FormatUtcNow("%Y-%m-%dT%H:%M:%SZ"); }
-
 json WorkloadToJson(const PreparedWorkload& w) {
   json j = {{"path", w.path},
             {"name", w.name},
@@ -158,8 +157,10 @@ json WorkloadToJson(const PreparedWorkload& w) {
   return j;
 }
 
-json BuildManifest(const CompareOptions& o, const CompareSetup& setup,
-                   const Sysfs& sysfs) {
+ManifestBuilder::ManifestBuilder(const CompareStart& start) {
+  const CompareOptions& o = start.options;
+  const CompareSetup& setup = start.setup;
+  const Sysfs& sysfs = start.sysfs;
   char host[256] = {0};
   ::gethostname(host, sizeof host - 1);
   json options = {
@@ -214,7 +215,7 @@ json BuildManifest(const CompareOptions& o, const CompareSetup& setup,
   for (const PreparedWorkload& w : setup.workloads) {
     workloads.push_back(WorkloadToJson(w));
   }
-  return {
+  manifest_ = {
       {"schema_version", kManifestSchemaVersion},
       {"tool", "tierbench"},
       {"version", TIERBENCH_VERSION},
@@ -234,7 +235,41 @@ json BuildManifest(const CompareOptions& o, const CompareSetup& setup,
        {{"attempted", false}, {"ok", nullptr}, {"failures", json::array()}}},
       {"workloads", workloads},
       {"tool_versions", ToolVersions()},
-      {"cells", {{"planned", 0}, {"finished", 0}, {"failed", 0}}}};
+      {"cells",
+       {{"planned", start.planned_cells}, {"finished", 0}, {"failed", 0}}}};
+}
+
+void ManifestBuilder::SetOriginalSettings(
+    const std::vector<OriginalSettings>& stacks) {
+  for (const OriginalSettings& st : stacks) {
+    manifest_["original_settings"][st.device] = st.settings;
+  }
+}
+
+void ManifestBuilder::AddCell(const CellRecord& rec) {
+  json& mode_json = manifest_["modes"][rec.cell.mode];
+  if (!rec.mode->is_raw() && mode_json["readback"].is_null()) {
+    mode_json["readback"] = rec.readback.ToJson();
+    mode_json["stack"] = rec.stack.ToJson();
+  }
+  if (rec.workload->is_db && !rec.db_info.server_version.empty()) {
+    manifest_["workloads"][rec.cell.workload]["server"] = {
+        {"version", rec.db_info.server_version},
+        {"settings", rec.db_info.server_settings},
+        {"filesystem", rec.db_info.filesystem}};
+  }
+}
+
+void ManifestBuilder::SetEnd(const CompareEnd& end) {
+  if (end.restore.attempted) {
+    manifest_["restore"] = {{"attempted", true},
+                            {"ok", end.restore.ok},
+                            {"failures", end.restore.failures}};
+  }
+  manifest_["status"] = end.status;
+  manifest_["end_time"] = UtcNow();
+  manifest_["cells"]["finished"] = end.finished_cells;
+  manifest_["cells"]["failed"] = end.failed_cells;
 }
 
 }  // namespace tierbench

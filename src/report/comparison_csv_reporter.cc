@@ -1,0 +1,115 @@
+#include "report/comparison_csv_reporter.h"
+
+#include <sstream>
+
+#include "orchestrate/compare_setup.h"
+#include "report/column_table.h"
+#include "report/csv_writer.h"
+
+namespace tierbench {
+namespace {
+
+std::string Opt(const std::optional<double>& v, int decimals) {
+  return v ? CsvNumber(*v, decimals) : std::string();
+}
+
+std::string Flag(const std::optional<bool>& v) {
+  return v ? (*v ? "1" : "0") : "";
+}
+
+// The low, high (or df) value of an interval; "" without one.
+std::string Low(const std::optional<ChangeInterval>& ci) {
+  return ci ? CsvNumber(ci->low_pct, 2) : std::string();
+}
+std::string High(const std::optional<ChangeInterval>& ci) {
+  return ci ? CsvNumber(ci->high_pct, 2) : std::string();
+}
+std::string Df(const std::optional<ChangeInterval>& ci) {
+  return ci ? CsvNumber(ci->df, 2) : std::string();
+}
+
+// "noise": either baseline's change is within the min-max noise.
+std::optional<bool> AnyNoise(const ComparisonRow& c) {
+  if (!c.noise_vs_hdd && !c.noise_vs_ssd) return std::nullopt;
+  return c.noise_vs_hdd.value_or(false) || c.noise_vs_ssd.value_or(false);
+}
+
+// THE column list, in file order.
+const ColumnTable<ComparisonRow>& Columns() {
+  using R = const ComparisonRow&;
+  static const ColumnTable<ComparisonRow> kColumns({
+      {"mode", [](R c) { return c.mode; }},
+      {"layer", [](R c) { return c.layer; }},
+      {"baseline", [](R c) { return c.baseline; }},
+      {"workload", [](R c) { return c.workload; }},
+      {"job", [](R c) { return c.job; }},
+      {"direction", [](R c) { return c.direction; }},
+      {"unit", [](R c) { return c.unit; }},
+      {"n", [](R c) { return std::to_string(c.iops.n); }},
+      {"iops_median", [](R c) { return CsvNumber(c.iops.median, 3); }},
+      {"iops_min", [](R c) { return CsvNumber(c.iops.min, 3); }},
+      {"iops_max", [](R c) { return CsvNumber(c.iops.max, 3); }},
+      {"iops_spread_pct",
+       [](R c) { return CsvNumber(c.iops.rel_spread_pct, 2); }},
+      {"iops_sustained_median",
+       [](R c) { return Opt(c.iops_sustained_median, 3); }},
+      {"iops_sustained_vs_hdd_pct",
+       [](R c) { return Opt(c.iops_sustained_vs_hdd_pct, 2); }},
+      {"iops_sustained_vs_ssd_pct",
+       [](R c) { return Opt(c.iops_sustained_vs_ssd_pct, 2); }},
+      {"bw_mib_s_median", [](R c) { return CsvNumber(c.bw_mib_s_median, 3); }},
+      {"lat_mean_us_median",
+       [](R c) { return CsvNumber(c.lat_mean_us_median, 3); }},
+      {"lat_p99_us_median", [](R c) { return CsvNumber(c.p99.median, 3); }},
+      {"lat_p99_us_min", [](R c) { return CsvNumber(c.p99.min, 3); }},
+      {"lat_p99_us_max", [](R c) { return CsvNumber(c.p99.max, 3); }},
+      {"iops_vs_hdd_pct", [](R c) { return Opt(c.iops_vs_hdd_pct, 2); }},
+      {"iops_vs_ssd_pct", [](R c) { return Opt(c.iops_vs_ssd_pct, 2); }},
+      {"iops_position", [](R c) { return Opt(c.iops_position, 4); }},
+      {"p99_vs_hdd_pct", [](R c) { return Opt(c.p99_vs_hdd_pct, 2); }},
+      {"p99_vs_ssd_pct", [](R c) { return Opt(c.p99_vs_ssd_pct, 2); }},
+      {"p99_position", [](R c) { return Opt(c.p99_position, 4); }},
+      {"noise", [](R c) { return Flag(AnyNoise(c)); }},
+      {"noise_vs_hdd", [](R c) { return Flag(c.noise_vs_hdd); }},
+      {"noise_vs_ssd", [](R c) { return Flag(c.noise_vs_ssd); }},
+      {"iops_vs_hdd_ci_low_pct", [](R c) { return Low(c.iops_vs_hdd_ci); }},
+      {"iops_vs_hdd_ci_high_pct", [](R c) { return High(c.iops_vs_hdd_ci); }},
+      {"iops_vs_ssd_ci_low_pct", [](R c) { return Low(c.iops_vs_ssd_ci); }},
+      {"iops_vs_ssd_ci_high_pct", [](R c) { return High(c.iops_vs_ssd_ci); }},
+      {"iops_vs_hdd_ci_df", [](R c) { return Df(c.iops_vs_hdd_ci); }},
+      {"iops_vs_ssd_ci_df", [](R c) { return Df(c.iops_vs_ssd_ci); }},
+      {"p99_vs_hdd_ci_low_pct", [](R c) { return Low(c.p99_vs_hdd_ci); }},
+      {"p99_vs_hdd_ci_high_pct", [](R c) { return High(c.p99_vs_hdd_ci); }},
+      {"p99_vs_ssd_ci_low_pct", [](R c) { return Low(c.p99_vs_ssd_ci); }},
+      {"p99_vs_ssd_ci_high_pct", [](R c) { return High(c.p99_vs_ssd_ci); }},
+      {"significant_vs_hdd", [](R c) { return Flag(c.significant_vs_hdd); }},
+      {"significant_vs_ssd", [](R c) { return Flag(c.significant_vs_ssd); }},
+      {"warnings", [](R c) { return JoinWarnings(c.warnings); }},
+  });
+  return kColumns;
+}
+
+}  // namespace
+
+const std::vector<std::string>& ComparisonCsvColumns() {
+  return Columns().names();
+}
+
+void WriteComparisonCsv(const std::vector<ComparisonRow>& rows,
+                        std::ostream& out) {
+  CsvTable table(ComparisonCsvColumns(), kComparisonCsvSchemaVersion);
+  for (const ComparisonRow& row : rows) table.AddRow(Columns().Values(row));
+  table.Write(out);
+}
+
+void ComparisonCsvReporter::OnCompareStart(const CompareStart& start) {
+  dir_.emplace(start.setup.run_dir);
+}
+
+void ComparisonCsvReporter::OnCompareEnd(const CompareEnd& end) {
+  std::ostringstream out;
+  WriteComparisonCsv(end.comparison, out);
+  dir_->Write("comparison.csv", out.str());
+}
+
+}  // namespace tierbench

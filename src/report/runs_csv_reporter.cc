@@ -1,0 +1,284 @@
+#include "report/runs_csv_reporter.h"
+
+#include <functional>
+#include <sstream>
+
+#include "cache/layer_registry.h"
+#include "orchestrate/cell_runner.h"
+#include "orchestrate/sustained.h"
+#include "report/column_table.h"
+#include "report/result_columns.h"
+
+namespace tierbench {
+namespace {
+
+// What a column's value function sees: one row of one cell.
+struct RunsRow {
+  const std::string& run_id;
+  const CellRecord& rec;
+  const JobResult& job;
+  IoDir dir;
+  const std::vector<std::string>& metrics;  // ResultColumnValues(job, dir)
+};
+
+using Column = CsvColumn<RunsRow>;
+
+std::string Count(int64_t v) { return v < 0 ? std::string() : CsvNumber(v); }
+
+// -1 (unknown) as an empty cell, else `v` with `decimals`.
+std::string Known(double v, int decimals) {
+  return v < 0 ? std::string() : CsvNumber(v, decimals);
+}
+
+// A column of the layer's counters: empty for cells without them (raw).
+Column CounterColumn(std::string name,
+                     std::function<std::string(const CellRecord&)> value) {
+  return {std::move(name), [value = std::move(value)](const RunsRow& r) {
+            return r.rec.has_counters ? value(r.rec) : std::string();
+          }};
+}
+
+// A layer's extra column: its counter or setting `key`, empty for cells of
+// other layers.
+Column LayerExtraColumn(const LayerKind& kind, const ExtraColumn& c) {
+  const std::string layer = kind.name, key = c.key;
+  return CounterColumn(c.column, [layer, key](const CellRecord& rec) {
+    if (layer != rec.mode->layer) return std::string();
+    auto e = rec.delta.extra.find(key);
+    if (e != rec.delta.extra.end()) return Count(e->second);
+    auto st = rec.readback.settings.find(key);
+    return st == rec.readback.settings.end() ? std::string() : st->second;
+  });
+}
+
+// A common counter of the layer (CacheLayer's CommonCounters).
+Column CommonColumn(std::string name, int64_t CommonCounters::*counter) {
+  return CounterColumn(std::move(name), [counter](const CellRecord& rec) {
+    return Count(rec.delta.common.*counter);
+  });
+}
+
+// Bytes read or written on one device of the stack (BlockStat).
+Column BytesColumn(std::string name, BlockStat LayerDelta::*device,
+                   uint64_t (BlockStat::*bytes)() const) {
+  return CounterColumn(std::move(name), [device, bytes](const CellRecord& rec) {
+    return CsvNumber((rec.delta.*device.*bytes)());
+  });
+}
+
+std::string Settings(const CellRecord& rec) {
+  std::string settings;
+  for (const auto& [k, val] : rec.readback.settings) {
+    settings += (settings.empty() ? "" : " ") + k + "=" + val;
+  }
+  return settings;
+}
+
+void AddLeadingColumns(std::vector<Column>* cols) {
+  using R = const RunsRow&;
+  *cols = {
+      {"run_id", [](R r) { return r.run_id; }},
+      {"mode", [](R r) { return r.rec.mode->name; }},
+      {"layer", [](R r) { return r.rec.mode->layer; }},
+      {"cache_mode_readback", [](R r) { return r.rec.readback.cache_mode; }},
+      {"workload", [](R r) { return r.rec.workload->name; }},
+      {"working_set", [](R r) { return r.rec.workload->working_set; }},
+      {"working_set_bytes",
+       [](R r) {
+         const uint64_t b = r.rec.workload->working_set_bytes;
+         return b == 0 ? std::string() : std::to_string(b);
+       }},
+      {"repetition", [](R r) { return std::to_string(r.rec.cell.repetition); }},
+      {"target", [](R r) { return r.rec.target; }},
+      {"cache_state", [](R r) { return r.rec.cache_state; }},
+  };
+}
+
+// The metric columns of report/result_columns.h, iops_sustained after iops.
+void AddMetricColumns(std::vector<Column>* cols) {
+  const std::vector<std::string> names = ResultColumnNames();
+  for (size_t i = 0; i < names.size(); ++i) {
+    cols->push_back({names[i], [i](const RunsRow& r) { return r.metrics[i]; }});
+    if (names[i] != "iops") continue;
+    cols->push_back({"iops_sustained", [](const RunsRow& r) {
+                       const std::optional<double> sustained =
+                           CellSustainedIops(r.rec, r.job, r.dir);
+                       return sustained ? CsvNumber(*sustained, 3)
+                                        : std::string();
+                     }});
+  }
+}
+
+void AddTimingColumns(std::vector<Column>* cols) {
+  cols->push_back({"cell_wall_s", [](const RunsRow& r) {
+                     return Known(r.rec.cell_wall_s, 3);
+                   }});
+  cols->push_back({"harness_overhead_pct", [](const RunsRow& r) {
+                     return Known(r.rec.HarnessOverheadPct(), 1);
+                   }});
+}
+
+void AddCounterColumns(std::vector<Column>* cols) {
+  using R = const CellRecord&;
+  const std::vector<Column> counters = {
+      CommonColumn("read_hits", &CommonCounters::read_hits),
+      CommonColumn("read_misses", &CommonCounters::read_misses),
+      CounterColumn("read_hit_ratio_pct",
+                    [](R c) { return Known(c.delta.read_hit_ratio_pct(), 1); }),
+      CommonColumn("write_hits", &CommonCounters::write_hits),
+      CommonColumn("write_misses", &CommonCounters::write_misses),
+      CommonColumn("bypassed_ios", &CommonCounters::bypassed_ios),
+      CommonColumn("bypassed_bytes", &CommonCounters::bypassed_bytes),
+      CommonColumn("promotions", &CommonCounters::promotions),
+      CommonColumn("demotions", &CommonCounters::demotions),
+      CounterColumn("dirty_before_bytes",
+                    [](R c) { return Count(c.delta.dirty_before_bytes); }),
+      CounterColumn("dirty_after_bytes",
+                    [](R c) { return Count(c.delta.dirty_after_bytes); }),
+      CounterColumn("dirty_growth_bytes",
+                    [](R c) {
+                      const LayerDelta& d = c.delta;
+                      const bool known =
+                          d.dirty_before_bytes >= 0 && d.dirty_after_bytes >= 0;
+                      return known ? std::to_string(d.dirty_growth_bytes())
+                                   : std::string();
+                    }),
+      CounterColumn("drain_before_s",
+                    [](R c) { return CsvNumber(c.drain_before_s, 1); }),
+      CounterColumn("drain_after_s",
+                    [](R c) { return CsvNumber(c.drain_after_s, 1); }),
+      BytesColumn("stack_read_bytes", &LayerDelta::stack,
+                  &BlockStat::read_bytes),
+      BytesColumn("stack_write_bytes", &LayerDelta::stack,
+                  &BlockStat::write_bytes),
+      BytesColumn("hdd_read_bytes", &LayerDelta::origin,
+                  &BlockStat::read_bytes),
+      BytesColumn("hdd_write_bytes", &LayerDelta::origin,
+                  &BlockStat::write_bytes),
+      BytesColumn("ssd_read_bytes", &LayerDelta::cache, &BlockStat::read_bytes),
+      BytesColumn("ssd_write_bytes", &LayerDelta::cache,
+                  &BlockStat::write_bytes),
+      CounterColumn("cache_bytes",
+                    [](R c) { return Count(c.stack.cache_bytes); }),
+      CounterColumn("cache_block_bytes",
+                    [](R c) { return Count(c.stack.cache_block_bytes); }),
+      CounterColumn("warm_passes",
+                    [](R c) { return std::to_string(c.warm_passes); }),
+      CounterColumn("warm_s", [](R c) { return Known(c.warm_s, 1); }),
+      CounterColumn("warm_hit_ratio_pct",
+                    [](R c) { return Known(c.warm_hit_pct, 1); }),
+      CounterColumn("warm_steady",
+                    [](R c) {
+                      return c.warm_steady < 0 ? std::string()
+                                               : std::to_string(c.warm_steady);
+                    }),
+      CounterColumn("settings", Settings),
+  };
+  cols->insert(cols->end(), counters.begin(), counters.end());
+  for (const LayerKind& kind : AllLayerKinds()) {
+    for (const ExtraColumn& c : kind.extra_columns) {
+      cols->push_back(LayerExtraColumn(kind, c));
+    }
+  }
+  cols->push_back({"warnings", [](const RunsRow& r) {
+                     return JoinWarnings(r.rec.warnings);
+                   }});
+}
+
+// THE column list, in file order.
+const ColumnTable<RunsRow>& Columns() {
+  static const ColumnTable<RunsRow> kColumns([] {
+    std::vector<Column> cols;
+    AddLeadingColumns(&cols);
+    AddMetricColumns(&cols);
+    AddTimingColumns(&cols);
+    AddCounterColumns(&cols);
+    return cols;
+  }());
+  return kColumns;
+}
+
+// One series.csv row: a second (or drain poll) of a cell.
+struct SeriesLine {
+  const std::string& run_id;
+  const CellRecord& rec;
+  const SeriesRow& row;
+};
+
+const ColumnTable<SeriesLine>& SeriesColumns() {
+  using L = const SeriesLine&;
+  static const ColumnTable<SeriesLine> kColumns({
+      {"run_id", [](L l) { return l.run_id; }},
+      {"mode", [](L l) { return l.rec.mode->name; }},
+      {"layer", [](L l) { return l.rec.mode->layer; }},
+      {"workload", [](L l) { return l.rec.workload->name; }},
+      {"repetition", [](L l) { return std::to_string(l.rec.cell.repetition); }},
+      {"phase", [](L l) { return l.row.phase; }},
+      {"t_s", [](L l) { return l.row.t_s; }},
+      {"read_iops", [](L l) { return l.row.read_iops; }},
+      {"write_iops", [](L l) { return l.row.write_iops; }},
+      {"hit_ratio_pct", [](L l) { return l.row.hit_ratio_pct; }},
+      {"dirty_bytes", [](L l) { return l.row.dirty_bytes; }},
+  });
+  return kColumns;
+}
+
+}  // namespace
+
+const std::vector<std::string>& SeriesCsvColumns() {
+  return SeriesColumns().names();
+}
+
+const std::vector<std::string>& RunsCsvColumns() { return Columns().names(); }
+
+std::vector<std::vector<std::string>> RunsCsvRows(const std::string& run_id,
+                                                  const CellRecord& rec) {
+  std::vector<JobResult> jobs = rec.result.jobs;
+  if (!rec.error.empty()) {
+    // The workload failed before producing results: one row keeps the error.
+    JobResult failed;
+    failed.name = rec.workload->name;
+    failed.error = rec.error;
+    jobs = {failed};
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const JobResult& job : jobs) {
+    for (IoDir d : ReportedDirections(job)) {
+      const std::vector<std::string> metrics = ResultColumnValues(job, d);
+      rows.push_back(Columns().Values({run_id, rec, job, d, metrics}));
+    }
+  }
+  return rows;
+}
+
+RunsCsvReporter::RunsCsvReporter()
+    : runs_(RunsCsvColumns(), kRunsCsvSchemaVersion),
+      series_(SeriesCsvColumns(), kSeriesCsvSchemaVersion) {}
+
+void RunsCsvReporter::OnCompareStart(const CompareStart& start) {
+  dir_.emplace(start.setup.run_dir);
+  run_id_ = start.setup.run_id;
+  std::ostringstream header;
+  runs_.Write(header);
+  dir_->Write("runs.csv", header.str());
+  std::ostringstream series_header;
+  series_.Write(series_header);
+  dir_->Write("series.csv", series_header.str());
+}
+
+void RunsCsvReporter::OnCell(const CellRecord& rec) {
+  for (std::vector<std::string>& row : RunsCsvRows(run_id_, rec)) {
+    runs_.AddRow(std::move(row));
+  }
+  std::ostringstream out;
+  runs_.Write(out);
+  dir_->Write("runs.csv", out.str());
+  for (const SeriesRow& r : SeriesRows(rec.series, rec.result)) {
+    series_.AddRow(SeriesColumns().Values({run_id_, rec, r}));
+  }
+  std::ostringstream series_out;
+  series_.Write(series_out);
+  dir_->Write("series.csv", series_out.str());
+}
+
+}  // namespace tierbench

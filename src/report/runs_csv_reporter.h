@@ -1,0 +1,77 @@
+// runs.csv and series.csv of a compare run (<results>/<run-id>/):
+//   runs.csv    one row per finished cell, job and direction: the compare
+//               columns (mode, workload, repetition, ...), the metric
+//               columns of report/result_columns.h with iops_sustained
+//               after iops, the cell's timing, the layer's common counters,
+//               its settings and extra columns (cache/layer_registry.h),
+//               warnings. A cell whose workload failed keeps one row with
+//               the error. The columns are ONE table of {name, value}
+//               entries (runs_csv_reporter.cc), so the header cannot drift
+//               from the values; results/README.md documents each.
+//   series.csv  one row per cell and second (and per drain poll): the
+//               per-second IOPS, hit ratio and dirty data
+//               (orchestrate/cell_series.h SeriesRows), columns from one
+//               {name, value} table as well.
+// Both are written with their header at the start and rewritten whole
+// (temporary file + rename) after every cell, so an interrupted compare
+// leaves valid files with every finished cell.
+// Errors: SysError naming the folder or file. Not thread-safe.
+#ifndef TIERBENCH_REPORT_RUNS_CSV_REPORTER_H_
+#define TIERBENCH_REPORT_RUNS_CSV_REPORTER_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/csv_writer.h"
+#include "report/reporter.h"
+#include "report/result_dir.h"
+
+namespace tierbench {
+
+// 2: layer-neutral counter columns (read_hits, write_hits, promotions, ...),
+// cache_bytes, settings and the layers' extra columns. 3: working_set and
+// working_set_bytes after "workload"; warm_s, warm_hit_ratio_pct and
+// warm_steady after warm_passes (--cache-state warm-until-steady).
+// The result columns gained sched_lat_* and ss_attained/ss_criterion.
+// 4: iops_sustained after iops; cell_wall_s and harness_overhead_pct
+// after the metric columns; drain_after_s is timed from the IO stop.
+inline constexpr int kRunsCsvSchemaVersion = 4;
+
+// Every runs.csv column (after schema_version), in file order: run_id,
+// mode, layer, cache_mode_readback, workload, working_set,
+// working_set_bytes, repetition, target, cache_state; the metric columns
+// with iops_sustained after iops; cell_wall_s, harness_overhead_pct; the
+// counter, setting and layer columns; warnings.
+const std::vector<std::string>& RunsCsvColumns();
+
+// The runs.csv rows of a finished cell of run `run_id`, in column order.
+std::vector<std::vector<std::string>> RunsCsvRows(const std::string& run_id,
+                                                  const CellRecord& rec);
+
+inline constexpr int kSeriesCsvSchemaVersion = 1;
+
+// series.csv columns after schema_version: run_id, mode, layer, workload,
+// repetition, then phase, t_s, read_iops, write_iops, hit_ratio_pct,
+// dirty_bytes.
+const std::vector<std::string>& SeriesCsvColumns();
+
+class RunsCsvReporter : public Reporter {
+ public:
+  RunsCsvReporter();
+
+  // Creates the run folder and writes both headers.
+  void OnCompareStart(const CompareStart& start) override;
+  // Adds the cell's rows and rewrites both files.
+  void OnCell(const CellRecord& rec) override;
+
+ private:
+  std::optional<ResultDir> dir_;
+  std::string run_id_;
+  CsvTable runs_;
+  CsvTable series_;
+};
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_REPORT_RUNS_CSV_REPORTER_H_
