@@ -18,6 +18,7 @@
 #include "report/csv_reader.h"
 #include "report/merged_report.h"
 #include "report/merged_runs.h"
+#include "report/report_format.h"
 #include "report/run_differences.h"
 #include "report/run_folder.h"
 #include "report_fixture.h"
@@ -192,6 +193,63 @@ TEST(RunDifferencesTest, ListsOnlyWhatDiffersInReportOrder) {
   ASSERT_EQ(o.size(), 1u);
   EXPECT_EQ(o[0].values[0], "\xe2\x80\x94");
   EXPECT_TRUE(DiffManifests({&a, &a}).empty());
+}
+
+// results/sample-fleet: two real lab runs that differ only in the emulated
+// SSD's IOPS limit (tierbench lab --ssd-iops 20000, then 2000; commands in
+// each run's lab/command.txt). The committed merged report must be what
+// this tierbench makes of the committed runs, and it must show the cause
+// (lab.ssd_iops) and its effect (the raw SSD's IOPS fall).
+TEST(ReportMergedSampleTest, CommittedFleetSampleShowsTheSsdLimit) {
+  const std::string dir =
+      std::string(TIERBENCH_SOURCE_DIR) + "/results/sample-fleet";
+  const RunFolder a = RunFolder::Read(dir + "/ssd-20000-iops");
+  const RunFolder b = RunFolder::Read(dir + "/ssd-2000-iops");
+  EXPECT_TRUE(a.notes().empty() && b.notes().empty()) << "stale sample";
+  const MergedRuns merged({&a, &b});
+  const MergedReport report(merged);
+  EXPECT_EQ(merged.Csv(), ReadText(dir + "/merged.csv"))
+      << "results/sample-fleet/merged.csv is stale: re-run tierbench report";
+  const std::string md = report.SummaryMarkdown();
+  EXPECT_EQ(md, ReadText(dir + "/summary.md"));
+  // The page names each folder as given: here relative to the source tree.
+  std::string html = report.Html();
+  const std::string root = std::string(TIERBENCH_SOURCE_DIR) + "/";
+  for (size_t p = html.find(root); p != std::string::npos;
+       p = html.find(root, p)) {
+    html.erase(p, root.size());
+  }
+  EXPECT_EQ(html, ReadText(dir + "/report.html"));
+
+  const std::vector<RunDifference> diffs = report.Differences();
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0].key, "labels.lab.ssd_iops");
+  EXPECT_EQ(diffs[0].values, (std::vector<std::string>{"20000", "2000"}));
+  EXPECT_NE(md.find("The runs differ in lab.ssd_iops (ssd-20000-iops 20000, "
+                    "ssd-2000-iops 2000)"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(html.find("<td>lab.ssd_iops</td><td>20000</td><td>2000"),
+            std::string::npos);
+  // The effect: the raw SSD at a tenth of the IOPS limit loses more than
+  // half of its random-read IOPS; the HDD (same limit in both) does not.
+  int checked = 0;
+  for (const MergedRow& r : merged.rows()) {
+    if (r.workload != "randread-4k" || r.direction != "read") continue;
+    ASSERT_TRUE(r.runs[1].vs_first_pct.has_value()) << r.mode;
+    if (r.mode == "ssd") {
+      EXPECT_LT(*r.runs[1].vs_first_pct, -50) << "ssd randread";
+      EXPECT_NE(md.find("ssd-2000-iops " + FormatPct(*r.runs[1].vs_first_pct) +
+                        " against"),
+                std::string::npos)
+          << md;
+      ++checked;
+    } else if (r.mode == "hdd") {
+      EXPECT_GT(*r.runs[1].vs_first_pct, -25) << "hdd randread";
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 2);
 }
 
 TEST(ReportMergedHtmlTest, SeveralRunsNeedOut) {
