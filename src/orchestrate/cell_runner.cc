@@ -404,17 +404,9 @@ CellRecord CellRunner::Run(const Cell& cell) {
   const uint64_t start_ns = Now();
   CellRecord rec = RunSteps(cell);
   rec.cell_wall_s = static_cast<double>(Now() - start_ns) / 1e9;
-  // A size-bound job that was done before measuring began (its whole size
-  // within ramp_time, e.g. a sequential read on a fast device) has no
-  // figure: its 0 IOPS must not read as "slow".
   if (rec.error.empty()) {
-    for (const JobResult& j : rec.result.jobs) {
-      if (!j.error.empty() || j.dir[0].ios + j.dir[1].ios > 0) continue;
-      rec.warnings.push_back(
-          "job " + j.name +
-          " did no IO in the measured window: it finished its size within "
-          "ramp_time, before measuring began, so its 0 is no figure (fix: "
-          "time_based=1 with --runtime, or a larger --size)");
+    for (std::string& w : DiagnoseMeasurement(rec.result)) {
+      rec.warnings.push_back(std::move(w));
     }
   }
   return rec;

@@ -4,6 +4,19 @@
 
 namespace tierbench {
 
+std::vector<std::string> DiagnoseMeasurement(const RunResult& result) {
+  std::vector<std::string> out;
+  for (const JobResult& j : result.jobs) {
+    if (!j.error.empty() || j.dir[0].ios + j.dir[1].ios > 0) continue;
+    out.push_back("job " + j.name +
+                  " did no IO in the measured window: it finished its size "
+                  "within ramp_time, before measuring began, so its 0 is no "
+                  "figure (fix: time_based=1 with --runtime, or a larger "
+                  "--size)");
+  }
+  return out;
+}
+
 std::vector<std::string> DiagnoseCell(const CellObservation& o,
                                       const CacheLayer* layer) {
   if (layer == nullptr) return {};

@@ -1,5 +1,10 @@
-// Diagnosis of a finished compare cell: the generic rules that hold for
-// every cache layer, around the layer's own rules (CacheLayer::Diagnose):
+// Diagnosis of a finished compare cell.
+// DiagnoseMeasurement: the rules of the measurement itself, for every cell,
+// raw or cached:
+//   no-io         a job with no IO in the measured window (a size-bound job
+//                 done within ramp_time): its 0 IOPS is no figure.
+// DiagnoseCell: the generic rules that hold for every cache layer, around
+// the layer's own rules (CacheLayer::Diagnose):
 //   dirty-before  dirty data was left before the cell (drain timed out):
 //                 writeback of earlier cells competed with this cell;
 //   <the layer's rules>
@@ -16,8 +21,13 @@
 
 #include "cache/cache_layer.h"
 #include "cache/cell_observation.h"
+#include "stats/job_result.h"
 
 namespace tierbench {
+
+// The measurement's warnings for the jobs of `result`, in job order, each
+// one line without ";".
+std::vector<std::string> DiagnoseMeasurement(const RunResult& result);
 
 // All warnings for the cell, in rule order, each one line without ";".
 // `layer` is null for raw cells.

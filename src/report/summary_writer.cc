@@ -25,6 +25,12 @@ std::string MarkdownQuote(const std::vector<std::string>& paras) {
 }
 namespace {
 
+// A figure of 0 IOPS: no IO in the measured window (e.g. a size-bound job
+// done within ramp_time), which the caveats explain; it is no figure.
+std::string NoIoMeasured(const std::string& who) {
+  return who + " measured no IO (see the caveats)";
+}
+
 using nlohmann::json;
 
 // The value at `path` in `j`, or null.
@@ -186,8 +192,7 @@ std::string SummaryWriter::DrainClause(const std::string& mode,
 
 std::string SummaryWriter::ModeSentence(const ReportFigure& f,
                                         bool with_drain) const {
-  // No IO in the measured window (e.g. done within ramp_time): no figure.
-  if (f.iops_median <= 0) return f.mode + ": no IO measured (see the caveats).";
+  if (f.iops_median <= 0) return NoIoMeasured(f.mode) + ".";
   std::string s = f.mode + ": " + FormatRate(f.iops_median) + " " + Unit(f) +
                   " (" + Runs(f.n);
   if (f.n >= 2) s += ", spread " + FormatPct(f.iops_spread_pct);
@@ -251,9 +256,8 @@ std::string SummaryWriter::WorkloadParagraph(
       const ReportFigure* b = run_.Baseline(*probe, kind);
       if (b == nullptr) continue;
       if (b->iops_median <= 0) {
-        base.push_back(std::string("the raw ") +
-                       (kind[0] == 'h' ? "HDD" : "SSD") +
-                       " measured no IO (see the caveats)");
+        base.push_back(NoIoMeasured(std::string("the raw ") +
+                                    (kind[0] == 'h' ? "HDD" : "SSD")));
         continue;
       }
       base.push_back(std::string("the raw ") +

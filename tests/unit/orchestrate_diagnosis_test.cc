@@ -242,6 +242,23 @@ TEST(DiagnosisTest, Rules) {
   }
 }
 
+TEST(DiagnosisTest, MeasurementWithoutIoIsNoFigure) {
+  RunResult r;
+  r.jobs.resize(3);
+  r.jobs[0].name = "seq";  // done within ramp_time: no IO measured
+  r.jobs[1].name = "rand";
+  r.jobs[1].dir[1].ios = 10;
+  r.jobs[2].name = "broken";  // failed: its error says why, not this rule
+  r.jobs[2].error = "EIO";
+  const std::vector<std::string> w = DiagnoseMeasurement(r);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].rfind("job seq did no IO in the measured window", 0), 0u)
+      << w[0];
+  EXPECT_EQ(w[0].find(';'), std::string::npos);
+  r.jobs[0].dir[0].ios = 1;
+  EXPECT_TRUE(DiagnoseMeasurement(r).empty());
+}
+
 TEST(DiagnosisTest, FormatBcacheSizeLikeTheKernel) {
   const struct {
     uint64_t bytes;
