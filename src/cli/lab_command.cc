@@ -285,6 +285,11 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--guest-tests-filter", o.guest_tests_filter,
                   "--gtest_filter for --guest-tests")
       ->capture_default_str();
+  cmd->add_flag("--loop-stack", o.loop_stack,
+                "Test aid: after the compare, run scripts/loop-stack up "
+                "(bcache on two loop files), a short compare on it and "
+                "loop-stack down in the guest (lab/loop-stack.log); a "
+                "failure fails the lab");
   cmd->add_option("--interrupt-signal", o.interrupt_signal,
                   "With --interrupt-compare: INT or TERM (compare restores "
                   "by itself) or KILL (a new compare must refuse the stale "

@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "lab/lab_child.h"
 #include "lab/lab_disk.h"
@@ -126,6 +127,35 @@ std::string JoinTail(const std::deque<std::string>& lines) {
   return s;
 }
 
+// The files of LabOptions::loop_stack, copied from the source tree that
+// holds `scripts_dir` (<src>/scripts/lab) into `dst`: loop-stack (mode
+// kept: the guest runs it through its #!/usr/bin/env bash), the two mode
+// files and the workload its compare uses.
+void AddLoopStackInputs(const std::string& scripts_dir,
+                        const std::string& dst) {
+  fs::path lab = fs::path(scripts_dir).lexically_normal();
+  if (!lab.has_filename()) lab = lab.parent_path();
+  const fs::path scripts = lab.parent_path();
+  const fs::path source = scripts.parent_path();
+  MakeDirs(dst + "/modes");
+  MakeDirs(dst + "/workloads");
+  const std::pair<fs::path, std::string> files[] = {
+      {scripts / "loop-stack", dst + "/loop-stack"},
+      {source / "modes/writethrough.json", dst + "/modes/writethrough.json"},
+      {source / "modes/writearound.json", dst + "/modes/writearound.json"},
+      {source / "workloads/randwrite-4k.fio",
+       dst + "/workloads/randwrite-4k.fio"}};
+  for (const auto& [from, to] : files) {
+    std::error_code ec;
+    fs::copy_file(from, to, ec);
+    if (ec) {
+      throw SysError("Cannot copy an input of --loop-stack. Path: " +
+                     from.string() + "; SysErr: " + ec.message() +
+                     "; Fix: pass --guest-scripts <source tree>/scripts/lab");
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> DiffKnobLines(const std::string& before,
@@ -172,7 +202,8 @@ std::string LabConfText(const LabOptions& options, const std::string& run_id) {
        << "BUCKET='" << options.bucket << "'\n"
        << "INTERRUPT=" << (options.interrupt_compare ? "on-change" : "off")
        << "\n"
-       << "INTERRUPT_SIGNAL=" << options.interrupt_signal << "\n";
+       << "INTERRUPT_SIGNAL=" << options.interrupt_signal << "\n"
+       << "LOOP_STACK=" << (options.loop_stack ? "on" : "off") << "\n";
   if (!options.guest_tests.empty())
     conf << "GUEST_TESTS_FILTER='" << options.guest_tests_filter << "'\n";
   std::string layers;
@@ -328,6 +359,7 @@ LabOutcome LabRunner::Run() {
     RunTool({"strip", "--strip-debug", dst},
             "Cannot strip the guest test binary (binutils' strip)");
   }
+  if (o.loop_stack) AddLoopStackInputs(scripts, in_dir + "/loop-stack");
   WriteTextFile(in_dir + "/lab.conf", LabConfText(o, run_id));
   std::string in_tar = tmp + "/in.tar";
   RunTool({"tar", "-c", "-f", in_tar, "-C", in_dir, "."},
@@ -488,6 +520,16 @@ LabOutcome LabRunner::Run() {
       throw RunError("The tests in the lab guest failed. ExitCode: " +
                      std::to_string(outcome.guest_tests_exit_code) +
                      "; Log: " + run_dir + "/lab/guest-tests.log");
+    }
+  }
+  if (o.loop_stack) {
+    const std::string text = ReadFile(run_dir + "/lab/loop-stack-exit-code");
+    outcome.loop_stack_exit_code = text.empty() ? -1 : std::atoi(text.c_str());
+    if (outcome.loop_stack_exit_code != 0) {
+      throw RunError("scripts/loop-stack in the lab guest failed. ExitCode: " +
+                     std::to_string(outcome.loop_stack_exit_code) +
+                     " (1 up, 2 compare, 3 down); Log: " + run_dir +
+                     "/lab/loop-stack.log");
     }
   }
   if (o.interrupt_compare) {

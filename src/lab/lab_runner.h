@@ -15,7 +15,7 @@
 // --hdd /dev/vda4 --ssd /dev/vdb4 --destructive --results /results
 // --run-id ID <compare_args>`. The lab.conf contract (shell assignments):
 //   RUN_ID='ID'  HDD_SECTORS=N  SSD_SECTORS=N  BUCKET='64k'
-//   INTERRUPT=off|on-change
+//   INTERRUPT=off|on-change  LOOP_STACK=off|on
 //   LAYERS='bcache dm-cache dm-writecache'  (space separated, order kept;
 //     it may hold lvmcache, never together with dm-cache)
 //   PART_BCACHE=1 PART_DMCACHE=2 PART_WRITECACHE=3 PART_RAW=4
@@ -94,6 +94,16 @@ struct LabOptions {
   // info is stripped on the way in.
   std::string guest_tests;
   std::string guest_tests_filter = "*";
+  // Test aid: after the compare (and the guest tests) the guest runs
+  // scripts/loop-stack (the bash script of the source tree of
+  // guest_scripts) `up --layers bcache` on two sparse files in its /tmp, a
+  // short `tierbench compare` on that stack (modes writethrough and
+  // writearound, workload randwrite-4k, 2 s over 8 MiB, --stats-lag 0) and
+  // `loop-stack down`: lab/loop-stack.log (every command and its output;
+  // loop-stack's state file after up), lab/loop-stack-losetup.txt
+  // (`losetup -a` after down) and lab/loop-stack-exit-code (0; 1 up failed,
+  // 2 the compare failed, 3 down failed). Not 0 fails the lab.
+  bool loop_stack = false;
 };
 
 struct LabOutcome {
@@ -110,6 +120,8 @@ struct LabOutcome {
   int restore_exit_code = -1;
   // guest_tests only: the test binary's exit code in the guest (-1: not run).
   int guest_tests_exit_code = -1;
+  // loop_stack only: lab/loop-stack-exit-code (-1: not run).
+  int loop_stack_exit_code = -1;
 };
 
 // The exit status the interrupted compare must end with for `signal`

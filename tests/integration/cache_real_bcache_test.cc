@@ -8,86 +8,17 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <thread>
 
 #include "cache/bcache_device.h"
 #include "cache/bcache_layer.h"
 #include "cache/layer_counters.h"
+#include "real_bcache_stack.h"
 #include "test_env.h"
 #include "util/errors.h"
 
 namespace tierbench::testing {
 namespace {
-
-std::string Base(const std::string& dev) {
-  return dev.substr(dev.rfind('/') + 1);
-}
-
-void WriteSys(const std::string& path, const std::string& value) {
-  std::ofstream out(path);
-  out << value;
-}
-
-// The registered stack; stops the bcache device and the cache set on exit.
-class RealStack {
- public:
-  RealStack() : hdd_(256ull << 20, "/tmp"), ssd_(128ull << 20, "/tmp") {}
-  ~RealStack() {
-    if (!bcache_.empty()) {
-      WriteSys("/sys/block/" + bcache_ + "/bcache/stop", "1");
-    }
-    if (!cset_.empty()) WriteSys("/sys/fs/bcache/" + cset_ + "/stop", "1");
-    // Let the kernel release the loop devices before losetup -d.
-    auto busy = [this] {
-      return (!cset_.empty() &&
-              std::filesystem::exists("/sys/fs/bcache/" + cset_)) ||
-             (!bcache_.empty() &&
-              std::filesystem::exists("/sys/block/" + bcache_));
-    };
-    for (int i = 0; i < 50 && busy(); ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-  }
-
-  // Formats and registers; returns "" or the reason it could not.
-  std::string Build() {
-    if (!hdd_.ok()) return hdd_.error();
-    if (!ssd_.ok()) return ssd_.error();
-    std::string out;
-    if (RunShell("make-bcache --bucket 64k --wipe-bcache -B " + hdd_.device() +
-                     " -C " + ssd_.device() + " 2>&1",
-                 &out) != 0) {
-      return "make-bcache failed: " + out;
-    }
-    WriteSys("/sys/fs/bcache/register", ssd_.device());
-    WriteSys("/sys/fs/bcache/register", hdd_.device());
-    for (int i = 0; i < 100 && bcache_.empty(); ++i) {
-      for (const std::string& name : BcacheDevice::List(Sysfs())) {
-        std::string backing;
-        Sysfs().Read("sys/block/" + name + "/bcache/backing_dev_name",
-                     &backing);
-        if (backing == Base(hdd_.device())) bcache_ = name;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    if (bcache_.empty())
-      return "no /sys/block/bcacheN appeared for " + hdd_.device();
-    cset_ = BcacheDevice(Sysfs(), bcache_).Topology().cset_uuid;
-    return cset_.empty() ? "backing device registered without its cache" : "";
-  }
-
-  const std::string& bcache() const { return bcache_; }
-  const std::string& hdd() const { return hdd_.device(); }
-  const std::string& ssd() const { return ssd_.device(); }
-
- private:
-  LoopDevice hdd_;
-  LoopDevice ssd_;
-  std::string bcache_;
-  std::string cset_;
-};
 
 TEST(CacheRealBcacheTest, ControlsARealStack) {
   TIERBENCH_REQUIRE_ROOT();
@@ -99,15 +30,15 @@ TEST(CacheRealBcacheTest, ControlsARealStack) {
     GTEST_SKIP() << "SKIPPED: make-bcache not found (apt-get install "
                     "bcache-tools)";
   }
-  RealStack stack;
+  RealBcacheStack stack;
   const std::string error = stack.Build();
   ASSERT_EQ("", error);
   BcacheDevice dev(Sysfs(), "/dev/" + stack.bcache());
 
   const BcacheTopology topo = dev.Topology();
-  EXPECT_EQ(Base(stack.hdd()), topo.backing_name);
+  EXPECT_EQ(DeviceBase(stack.hdd()), topo.backing_name);
   ASSERT_EQ(1u, topo.cache_names.size());
-  EXPECT_EQ(Base(stack.ssd()), topo.cache_names[0]);
+  EXPECT_EQ(DeviceBase(stack.ssd()), topo.cache_names[0]);
   EXPECT_EQ(BcacheState::kClean, dev.State());
 
   const KnobSnapshot original = dev.Capture();

@@ -155,6 +155,7 @@ TEST(LabConfText, HoldsLayersInOrderAndThePartitionMap) {
   o.ssd_bytes = 1041ull << 20;
   o.interrupt_compare = true;
   o.interrupt_signal = "KILL";
+  o.loop_stack = true;
   EXPECT_EQ(LabConfText(o, "r1"),
             "RUN_ID='r1'\n"
             "HDD_SECTORS=4194304\n"
@@ -162,6 +163,7 @@ TEST(LabConfText, HoldsLayersInOrderAndThePartitionMap) {
             "BUCKET='64k'\n"
             "INTERRUPT=on-change\n"
             "INTERRUPT_SIGNAL=KILL\n"
+            "LOOP_STACK=on\n"
             "LAYERS='dm-writecache bcache'\n"
             "PART_BCACHE=1\n"
             "PART_DMCACHE=2\n"
@@ -169,6 +171,8 @@ TEST(LabConfText, HoldsLayersInOrderAndThePartitionMap) {
             "PART_RAW=4\n"
             "DMCACHE_META_SECTORS=32768\n");
   EXPECT_EQ(LabOptions().ssd_bytes, LabSsdBytesForCache(256ull << 20));
+  EXPECT_NE(LabConfText(LabOptions(), "r1").find("\nLOOP_STACK=off\n"),
+            std::string::npos);
 }
 
 TEST(LabLabels, NameTheEmulatedMachine) {
