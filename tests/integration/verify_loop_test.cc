@@ -69,7 +69,11 @@ class VerifyLoopTest : public ::testing::Test {
   int Fio(const std::string& job, std::string* console) {
     const std::string file = dir_.path() + "/fio.fio";
     std::ofstream(file) << job;
-    return RunShell("fio --output-format=normal " + file + " 2>&1", console);
+    // In the temporary folder: a failing verify makes fio save its
+    // *-verify.state files in the working directory.
+    return RunShell("cd " + dir_.path() + " && fio --output-format=normal " +
+                        file + " 2>&1",
+                    console);
   }
 
   void Damage(uint64_t offset) {
