@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/option_values.h"
 #include "lab/lab_layers.h"
+#include "lab/lab_power_cut.h"
 #include "lab/lab_runner.h"
 #include "util/errors.h"
 #include "util/log.h"
@@ -62,6 +63,9 @@ struct LabArgs {
   std::string runtime, ramp_time, size, repeat, cache_state, stats_lag;
   std::string working_set;
   std::vector<std::string> extra;
+  bool power_cut = false;
+  // Options of the compare scenario, which --power-cut refuses.
+  std::vector<CLI::Option*> compare_only;
 };
 
 // All *.json files of the shipped modes/ directory, in name order.
@@ -75,7 +79,38 @@ std::vector<std::string> ShippedModes(const std::string& dir) {
   return files;
 }
 
+// --power-cut: the machine, path and layer options only.
+void RunPowerCut(LabArgs& a) {
+  LabOptions& o = a.options;
+  for (const CLI::Option* opt : a.compare_only) {
+    if (opt->count() > 0) {
+      throw ConfigError("--power-cut does not take " + opt->get_name() +
+                        " (an option of the compare). Fix: drop " +
+                        opt->get_name() + ", or drop --power-cut");
+    }
+  }
+  o.layers = PowerCutLayers();
+  if (a.layers_option != nullptr && a.layers_option->count() > 0) {
+    Status s = ParseLabLayers(a.layers, &o.layers);
+    if (s.ok()) s = CheckPowerCutLayers(o.layers);
+    if (!s.ok()) {
+      throw ConfigError("Bad value for --layers with --power-cut: '" +
+                        a.layers + "': " + s.message() +
+                        ". Fix: e.g. --layers bcache,dm-writecache");
+    }
+  }
+  o.hdd_bytes = SizeOption("--hdd-size", a.hdd_size);
+  o.ssd_bytes = SizeOption("--ssd-size", a.ssd_size);
+  o.hdd_bytes_per_sec = SizeOption("--hdd-bw", a.hdd_bw);
+  o.ssd_bytes_per_sec = SizeOption("--ssd-bw", a.ssd_bw);
+  LabPowerCut(o, std::cout).Run();
+}
+
 void RunLab(LabArgs& a) {
+  if (a.power_cut) {
+    RunPowerCut(a);
+    return;
+  }
   LabOptions& o = a.options;
   const std::string source = TIERBENCH_SOURCE_DIR;
   const bool modes_given = !o.mode_files.empty();
@@ -296,6 +331,21 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
                   "state and `tierbench restore` must put it back)")
       ->check(CLI::IsMember({"INT", "TERM", "KILL"}))
       ->capture_default_str();
+  cmd->add_flag(
+      "--power-cut", args->power_cut,
+      "Instead of the compare: per layer (default bcache,dm-cache,"
+      "dm-writecache; not lvmcache) write 16 MiB with crc32c verify headers "
+      "in writeback with writeback held off, kill QEMU while the data is "
+      "dirty, boot again on the same disks, put the stack back and check "
+      "every acknowledged write (power-cut.csv). Takes the machine options "
+      "(--layers, --hdd-*, --ssd-*, --memory, ...), none of the compare's");
+  for (const char* name :
+       {"--quick", "--modes", "--workloads", "--runtime", "--ramp-time",
+        "--size", "--repeat", "--cache-state", "--working-set", "--stats-lag",
+        "--compare-arg", "--interrupt-compare", "--interrupt-signal",
+        "--guest-tests", "--guest-tests-filter", "--loop-stack"}) {
+    args->compare_only.push_back(cmd->get_option(name));
+  }
   cmd->callback([args, exit_code]() {
     RunLab(*args);
     *exit_code = kExitOk;

@@ -76,6 +76,10 @@ LabConsoleLine ParseLabConsoleLine(const std::string& line) {
       {"fail ", LabConsoleLine::Kind::kFail},
       {"done rc=", LabConsoleLine::Kind::kDone},
   };
+  if (rest == "cut") {
+    out.kind = LabConsoleLine::Kind::kCut;
+    return out;
+  }
   for (const Prefix& p : kPrefixes) {
     if (StartsWith(rest, p.word) ||
         (p.kind == LabConsoleLine::Kind::kOut && rest == "out")) {

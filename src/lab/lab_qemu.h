@@ -50,6 +50,7 @@ struct LabConsoleLine {
     kOut,    // "@@LAB:out LINE": a line tierbench printed in the guest
     kFail,   // "@@LAB:fail TEXT": the guest gave up
     kDone,   // "@@LAB:done rc=N": the last line; `code` holds N
+    kCut,    // "@@LAB:cut": cut the power now (lab/lab_power_cut.h)
     kOther,  // kernel messages and anything else
   };
   Kind kind = Kind::kOther;

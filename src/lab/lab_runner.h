@@ -20,6 +20,8 @@
 //     it may hold lvmcache, never together with dm-cache)
 //   PART_BCACHE=1 PART_DMCACHE=2 PART_WRITECACHE=3 PART_RAW=4
 //   DMCACHE_META_SECTORS=32768  (metadata part at the start of vdb2)
+//   SCENARIO=power-cut POWER_CUT_PHASE=write|recover  (lab/lab_power_cut.h
+//     only; absent: the compare below)
 // Stacks: bcache -> /dev/bcache0 (vda1 + vdb1); dm-cache ->
 // /dev/mapper/tb-dmcache over tb-dmcache-meta and tb-dmcache-data (linear
 // over vdb2) and origin vda2; dm-writecache -> /dev/mapper/tb-writecache

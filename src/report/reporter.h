@@ -10,6 +10,8 @@
 //   change; only when there are stacks); OnCell per finished cell;
 //   OnCompareEnd on every exit path after the cells started (also after
 //   an error or an interrupt, from the finished cells); Finalize last.
+//   `tierbench lab --power-cut`: OnPowerCut once, with every layer's
+//   outcome (report/power_cut_reporter.h).
 //   A reporter handles the events that concern it; the others do nothing.
 //
 // Registries:
@@ -46,6 +48,7 @@ struct CellRecord;
 struct ComparisonRow;
 struct CompareOptions;
 struct CompareSetup;
+struct PowerCutRun;
 class Sysfs;
 
 // A planned compare: its validated options and setup, the tree its devices
@@ -95,6 +98,8 @@ class Reporter {
       const std::vector<OriginalSettings>& /*stacks*/) {}
   virtual void OnCell(const CellRecord& /*cell*/) {}
   virtual void OnCompareEnd(const CompareEnd& /*end*/) {}
+  // `tierbench lab --power-cut`: the power cut and its recovery.
+  virtual void OnPowerCut(const PowerCutRun& /*run*/) {}
   // After every reporter's last other event.
   virtual void Finalize() {}
 };

@@ -3,6 +3,7 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/report_csv_writer_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/report_fio_lines_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/report_output_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/report_power_cut_reporter_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/report_result_columns_test.cc
 )
 target_sources(tierbench_tests PRIVATE

@@ -1,0 +1,81 @@
+// BootLabGuest: one boot of the lab's QEMU guest, from start to power-off
+// (or to the host's kill), shared by every lab scenario (lab/lab_runner.h,
+// lab/lab_power_cut.h).
+//
+// It starts QEMU (lab/lab_qemu.h) in its own process group, reads the serial
+// console line by line, writes every line to `console_log`, relays the
+// guest's protocol lines (lab/lab_qemu.h: step -> LogNotice, out -> `out`)
+// and draws a progress line while the guest is silent. It ends when QEMU
+// exits, when the guest printed "@@LAB:cut" and `kill_at_cut` is set (QEMU's
+// process group is killed with SIGKILL at once: the guest gets no shutdown,
+// which is a power cut), or when `timeout_s` passed (QEMU killed, timed_out
+// set).
+//
+// Errors: SysError when QEMU cannot be started; InterruptedError on
+// SIGINT/SIGTERM (QEMU killed first). No QEMU process outlives the call.
+//
+// Also here: small host-side helpers the scenarios share. Thread-safety: no
+// shared state; one boot per thread.
+#ifndef TIERBENCH_LAB_LAB_BOOT_H_
+#define TIERBENCH_LAB_LAB_BOOT_H_
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "lab/lab_qemu.h"
+
+namespace tierbench {
+
+struct LabBootOptions {
+  uint64_t timeout_s = 1800;
+  // SIGKILL QEMU as soon as the guest prints "@@LAB:cut".
+  bool kill_at_cut = false;
+};
+
+struct LabBootResult {
+  int done_rc = -1;           // N of "@@LAB:done rc=N"; -1: never printed
+  std::string guest_failure;  // the text of "@@LAB:fail", if any
+  // The last console lines that were not tierbench output (for messages).
+  std::deque<std::string> tail;
+  bool timed_out = false;
+  bool cut = false;     // "@@LAB:cut" seen (and QEMU killed: kill_at_cut)
+  double cut_at_s = 0;  // seconds from QEMU's start to the kill
+  int qemu_exit = -1;   // QEMU's exit status, 128 + signal when killed
+  double seconds = 0;   // QEMU wall time
+};
+
+LabBootResult BootLabGuest(const LabMachine& machine,
+                           const LabBootOptions& options,
+                           std::ostream& console_log,
+                           const std::function<void(const std::string&)>& out);
+
+// The tail lines joined with " | " (for error messages).
+std::string JoinLabTail(const std::deque<std::string>& lines);
+
+// The running executable (what goes into the guest). Throws SysError.
+std::string LabSelfExecutable();
+
+// True when `program` (a path, or a name looked up on PATH) is executable.
+bool LabOnPath(const std::string& program);
+
+// Creates `dir` and its parents; throws SysError naming it.
+void MakeLabDirs(const std::string& dir);
+
+// Writes `text` to `path`; throws SysError naming it.
+void WriteLabTextFile(const std::string& path, const std::string& text);
+
+// The whole text of `path` ("" when unreadable).
+std::string ReadLabTextFile(const std::string& path);
+
+// Runs argv to completion; throws SysError "<what>. Tool: ...; ExitCode: ...;
+// Output: <last 300 bytes>" when it cannot start or exits non-zero.
+void RunLabToolOrThrow(const std::vector<std::string>& argv,
+                       const std::string& what);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_LAB_LAB_BOOT_H_

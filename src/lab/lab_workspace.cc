@@ -1,0 +1,137 @@
+#include "lab/lab_workspace.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <vector>
+
+#include "lab/lab_boot.h"
+#include "lab/lab_disk.h"
+#include "lab/lab_layers.h"
+#include "util/errors.h"
+#include "util/log.h"
+
+namespace tierbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr uint64_t kMinHddRegionBytes = 64ull << 20;
+constexpr uint64_t kMinSsdCacheBytes = 64ull << 20;
+constexpr uint64_t kOutputDiskBytes = 1ull << 30;
+
+// True when `image` can be opened with O_DIRECT (QEMU's cache=none); older
+// kernels' tmpfs refuses it.
+bool SupportsDirectIo(const std::string& image) {
+  int fd = open(image.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC);
+  if (fd < 0) return false;
+  close(fd);
+  return true;
+}
+
+void CheckStatus(const Status& s, const std::string& what) {
+  if (!s.ok()) throw SysError::From(what, s);
+}
+
+}  // namespace
+
+LabWorkspace::LabWorkspace(const LabOptions& options) : options_(options) {
+  const LabOptions& o = options_;
+  std::vector<LabPartition> hdd_layout, ssd_layout;
+  Status s = LabHddLayout(o.hdd_bytes, kMinHddRegionBytes, &hdd_layout);
+  if (!s.ok()) throw ConfigError("Bad --hdd-size. " + s.message());
+  s = LabSsdLayout(o.ssd_bytes, kMinSsdCacheBytes, &ssd_layout);
+  if (!s.ok()) throw ConfigError("Bad --ssd-size. " + s.message());
+
+  std::string tmp_root = o.tmp_dir;
+  if (tmp_root.empty()) {
+    const char* env = getenv("TMPDIR");
+    tmp_root = env && *env ? env : "/var/tmp";
+  }
+  const std::string tmpl = tmp_root + "/tierbench-lab.XXXXXX";
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  if (mkdtemp(buf.data()) == nullptr) {
+    throw SysError::From("Cannot create the lab's temporary directory. Path: " +
+                             tmpl + "; Fix: pass --tmp-dir DIR",
+                         Status::FromErrno("mkdtemp", errno));
+  }
+  dir_ = buf.data();
+  const bool shm = !o.ssd_dir.empty() && fs::is_directory(o.ssd_dir);
+  ssd_image_ =
+      shm ? o.ssd_dir + "/" + fs::path(dir_).filename().string() + "-ssd.img"
+          : dir_ + "/ssd.img";
+  hdd_image_ = dir_ + "/hdd.img";
+  out_image_ = dir_ + "/out.img";
+  // From here on the destructor does not run if the constructor throws:
+  // clean up by hand.
+  try {
+    CheckStatus(CreateLabDiskImage(hdd_image_, o.hdd_bytes, hdd_layout),
+                "Cannot create the HDD image. Path: " + hdd_image_);
+    CheckStatus(CreateLabDiskImage(ssd_image_, o.ssd_bytes, ssd_layout),
+                "Cannot create the SSD image. Path: " + ssd_image_);
+    CheckStatus(CreateSparseFile(out_image_, kOutputDiskBytes),
+                "Cannot create the output disk. Path: " + out_image_);
+    MakeLabDirs(in_dir());
+  } catch (...) {
+    std::error_code ec;
+    fs::remove(ssd_image_, ec);
+    fs::remove_all(dir_, ec);
+    throw;
+  }
+}
+
+LabWorkspace::~LabWorkspace() {
+  std::error_code ec;
+  fs::remove(ssd_image_, ec);
+  if (options_.keep) {
+    LogNotice("lab: kept " + dir_ + " (--keep); the SSD image was removed");
+  } else {
+    fs::remove_all(dir_, ec);
+  }
+}
+
+void LabWorkspace::PackInput() const {
+  std::error_code ec;
+  fs::remove(in_tar(), ec);
+  RunLabToolOrThrow({"tar", "-c", "-f", in_tar(), "-C", in_dir(), "."},
+                    "Cannot pack the lab input tar");
+}
+
+LabMachine LabWorkspace::Machine(const LabGuest& guest) const {
+  const LabOptions& o = options_;
+  LabMachine m;
+  m.qemu = o.qemu;
+  m.kernel = guest.kernel;
+  m.initrd = guest.initrd;
+  m.memory_mib = o.memory_mib;
+  m.cpus = o.cpus;
+  m.kvm = o.kvm;
+  m.hdd = {hdd_image_, o.hdd_iops, o.hdd_bytes_per_sec,
+           SupportsDirectIo(hdd_image_), false};
+  m.ssd = {ssd_image_, o.ssd_iops, o.ssd_bytes_per_sec,
+           SupportsDirectIo(ssd_image_), false};
+  m.input = {in_tar(), 0, 0, false, true};
+  m.output = {out_image_, 0, 0, false, false};
+  return m;
+}
+
+std::string LabScriptsDir(const LabOptions& o) {
+  return o.guest_scripts.empty()
+             ? std::string(TIERBENCH_SOURCE_DIR) + "/scripts/lab"
+             : o.guest_scripts;
+}
+
+LabGuest EnsureLabGuest(const LabOptions& o) {
+  const std::string self = LabSelfExecutable();
+  const std::string cache_dir =
+      o.cache_dir.empty() ? fs::path(self).parent_path().string() + "/lab"
+                          : o.cache_dir;
+  return LabGuestCache(cache_dir, LabScriptsDir(o), self)
+      .Ensure([](const std::string& line) { LogNotice("lab: " + line); });
+}
+
+}  // namespace tierbench

@@ -1,0 +1,68 @@
+// LabWorkspace: the temporary files of one lab run and the machine that
+// boots on them, shared by every lab scenario (lab/lab_runner.h,
+// lab/lab_power_cut.h).
+//
+// The constructor makes a fresh directory `<tmp>/tierbench-lab.XXXXXX`
+// (tmp: LabOptions::tmp_dir, else $TMPDIR, else /var/tmp) holding the HDD
+// image, the output disk and in/ (the files of the input tar); the SSD image
+// goes to LabOptions::ssd_dir when it is a directory (a name unique to this
+// workspace), else into the workspace. Both disk images get the partition
+// map of lab/lab_layers.h. The destructor removes the SSD image and the
+// directory (the directory stays with LabOptions::keep), on every exit path.
+// Images live as long as the workspace, so several boots can use them.
+//
+// Errors: ConfigError for a disk too small or too large (naming --hdd-size
+// or --ssd-size), SysError when a file cannot be made. Not thread-safe.
+#ifndef TIERBENCH_LAB_LAB_WORKSPACE_H_
+#define TIERBENCH_LAB_LAB_WORKSPACE_H_
+
+#include <string>
+
+#include "lab/lab_guest.h"
+#include "lab/lab_qemu.h"
+#include "lab/lab_runner.h"
+
+namespace tierbench {
+
+class LabWorkspace {
+ public:
+  explicit LabWorkspace(const LabOptions& options);
+  ~LabWorkspace();
+  LabWorkspace(const LabWorkspace&) = delete;
+  LabWorkspace& operator=(const LabWorkspace&) = delete;
+
+  const std::string& dir() const { return dir_; }
+  const std::string& hdd_image() const { return hdd_image_; }
+  const std::string& ssd_image() const { return ssd_image_; }
+  const std::string& out_image() const { return out_image_; }
+  // dir()/in: what PackInput() packs (created empty).
+  std::string in_dir() const { return dir_ + "/in"; }
+  // dir()/in.tar.
+  std::string in_tar() const { return dir_ + "/in.tar"; }
+
+  // Packs in_dir() into in_tar() (replacing it). Throws SysError.
+  void PackInput() const;
+
+  // The machine of `options` with `guest`: vda HDD, vdb SSD (throttled as
+  // the options say), vdc the input tar (read-only), vdd the output disk.
+  LabMachine Machine(const LabGuest& guest) const;
+
+ private:
+  LabOptions options_;
+  std::string dir_;
+  std::string hdd_image_;
+  std::string ssd_image_;
+  std::string out_image_;
+};
+
+// The lab guest for the running tierbench (LabGuestCache::Ensure with the
+// cache and scripts directories of `options`); progress goes to LogNotice.
+LabGuest EnsureLabGuest(const LabOptions& options);
+
+// The guest scripts directory of `options` (scripts/lab of the source tree
+// unless LabOptions::guest_scripts is set).
+std::string LabScriptsDir(const LabOptions& options);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_LAB_LAB_WORKSPACE_H_

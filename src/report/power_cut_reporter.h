@@ -1,0 +1,83 @@
+// PowerCutReporter: the output of `tierbench lab --power-cut`
+// (lab/lab_power_cut.h), behind the Reporter interface (report/reporter.h,
+// event OnPowerCut): power-cut.csv in the run folder and one console line
+// per layer.
+//
+// power-cut.csv (schema_version 1; every column documented in
+// results/README.md), one row per layer in the order the lab ran them:
+//   schema_version, layer, device, blocks_written, block_bytes,
+//   dirty_bytes_at_cut, dirty_at_cut, blocks_origin_lacked, recovery_ms,
+//   blocks_checked, mismatches, result, cut_after_s
+// `result` is PowerCutVerdict(): "intact", "lost" or "unproven".
+//
+// Errors: OnPowerCut throws SysError naming power-cut.csv when it cannot be
+// written. Not thread-safe.
+#ifndef TIERBENCH_REPORT_POWER_CUT_REPORTER_H_
+#define TIERBENCH_REPORT_POWER_CUT_REPORTER_H_
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "report/reporter.h"
+
+namespace tierbench {
+
+inline constexpr int kPowerCutCsvSchemaVersion = 1;
+
+// One cache layer through the power cut.
+struct PowerCutLayer {
+  std::string layer;            // lab layer name, e.g. "bcache"
+  std::string device;           // the stack's device in the guest
+  uint64_t blocks_written = 0;  // acknowledged writes before the cut
+  uint64_t block_bytes = 0;     // bytes per written block
+  std::string write_error;      // the write job's error ("" when none)
+  uint64_t dirty_bytes_at_cut = 0;
+  std::string dirty_at_cut;  // as the layer shows it ("16.0M", "512 x 32 KiB")
+  // Written blocks whose verify header or checksum failed on the bare
+  // origin device before recovery: the data only the cache held.
+  uint64_t blocks_origin_lacked = 0;
+  double recovery_ms = 0;       // re-register/re-create until the device is up
+  uint64_t blocks_checked = 0;  // read back through the recovered stack
+  uint64_t mismatches = 0;      // of those, bad header or checksum
+  std::string verify_error;     // the verify job's error ("" when none)
+};
+
+// A whole power-cut run.
+struct PowerCutRun {
+  std::string run_dir;
+  double cut_after_s = 0;    // seconds from boot 1's start to the kill
+  double guest_seconds = 0;  // both boots
+  std::vector<PowerCutLayer> layers;
+};
+
+// "lost" when a block was not read back intact (mismatches, fewer blocks
+// checked than written, or a failed write/verify job); "unproven" when all
+// came back but the cut found no dirty data or the origin already had every
+// block (the cut tested nothing); else "intact".
+std::string PowerCutVerdict(const PowerCutLayer& layer);
+
+// The column names of power-cut.csv after schema_version, in order.
+std::vector<std::string> PowerCutCsvColumns();
+
+class PowerCutReporter : public Reporter {
+ public:
+  // Writes <run_dir>/power-cut.csv; console lines go to `console`.
+  PowerCutReporter(std::string run_dir, std::ostream& console);
+
+  void OnPowerCut(const PowerCutRun& run) override;
+
+ private:
+  std::string run_dir_;
+  std::ostream& console_;
+};
+
+// The console line of one layer, e.g. "power cut: bcache (/dev/bcache0):
+// 16.0M dirty at the cut, 512 of 512 blocks only in the cache; recovered in
+// 80 ms; 512 blocks checked, 0 mismatches: intact".
+std::string PowerCutConsoleLine(const PowerCutLayer& layer);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_REPORT_POWER_CUT_REPORTER_H_

@@ -1,0 +1,119 @@
+// Unit tests of the power cut's output (report/power_cut_reporter.h): the
+// verdict, power-cut.csv read back by column name, and the console lines.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "report/csv_reader.h"
+#include "report/power_cut_reporter.h"
+
+namespace tierbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+PowerCutLayer Intact() {
+  PowerCutLayer l;
+  l.layer = "dm-cache";
+  l.device = "/dev/mapper/tb-dmcache";
+  l.blocks_written = 512;
+  l.block_bytes = 32768;
+  l.dirty_bytes_at_cut = 512 * 32768;
+  l.dirty_at_cut = "512 x 32 KiB";
+  l.blocks_origin_lacked = 512;
+  l.recovery_ms = 640;
+  l.blocks_checked = 512;
+  return l;
+}
+
+TEST(PowerCutVerdict, IntactLostOrUnproven) {
+  EXPECT_EQ(PowerCutVerdict(Intact()), "intact");
+  PowerCutLayer l = Intact();
+  l.mismatches = 1;
+  EXPECT_EQ(PowerCutVerdict(l), "lost");
+  l = Intact();
+  l.blocks_checked = 511;
+  EXPECT_EQ(PowerCutVerdict(l), "lost");
+  l = Intact();
+  l.verify_error = "io error";
+  EXPECT_EQ(PowerCutVerdict(l), "lost");
+  l = Intact();
+  l.write_error = "io error";
+  EXPECT_EQ(PowerCutVerdict(l), "lost");
+  l = Intact();
+  l.blocks_written = 0;
+  l.blocks_checked = 0;
+  EXPECT_EQ(PowerCutVerdict(l), "lost");
+  l = Intact();
+  l.dirty_bytes_at_cut = 0;
+  EXPECT_EQ(PowerCutVerdict(l), "unproven");
+  l = Intact();
+  l.blocks_origin_lacked = 0;
+  EXPECT_EQ(PowerCutVerdict(l), "unproven");
+}
+
+TEST(PowerCutReporter, WritesTheCsvAndOneConsoleLinePerLayer) {
+  const fs::path dir = fs::temp_directory_path() /
+                       ("tb-pc-report-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  PowerCutRun run;
+  run.run_dir = dir.string();
+  run.cut_after_s = 19.04;
+  PowerCutLayer lost = Intact();
+  lost.layer = "dm-writecache";
+  lost.mismatches = 2;
+  run.layers = {Intact(), lost};
+  std::ostringstream console;
+  PowerCutReporter(dir.string(), console).OnPowerCut(run);
+
+  std::ifstream in(dir / "power-cut.csv");
+  std::stringstream text;
+  text << in.rdbuf();
+  fs::remove_all(dir);
+  const CsvDocument csv = CsvDocument::Parse(text.str(), "power-cut.csv");
+  std::vector<std::string> header = {"schema_version"};
+  for (const std::string& c : PowerCutCsvColumns()) header.push_back(c);
+  EXPECT_EQ(csv.header(), header);
+  ASSERT_EQ(csv.row_count(), 2u);
+  EXPECT_EQ(csv.Get(0, "schema_version"),
+            std::to_string(kPowerCutCsvSchemaVersion));
+  EXPECT_EQ(csv.Get(0, "layer"), "dm-cache");
+  EXPECT_EQ(csv.Get(0, "dirty_bytes_at_cut"), "16777216");
+  EXPECT_EQ(csv.Get(0, "dirty_at_cut"), "512 x 32 KiB");
+  EXPECT_EQ(csv.Get(0, "blocks_origin_lacked"), "512");
+  EXPECT_EQ(csv.Get(0, "recovery_ms"), "640");
+  EXPECT_EQ(csv.Get(0, "blocks_checked"), "512");
+  EXPECT_EQ(csv.Get(0, "mismatches"), "0");
+  EXPECT_EQ(csv.Get(0, "result"), "intact");
+  EXPECT_EQ(csv.Get(0, "cut_after_s"), "19.0");
+  EXPECT_EQ(csv.Get(1, "mismatches"), "2");
+  EXPECT_EQ(csv.Get(1, "result"), "lost");
+
+  EXPECT_EQ(console.str(), PowerCutConsoleLine(run.layers[0]) + "\n" +
+                               PowerCutConsoleLine(run.layers[1]) + "\n");
+  EXPECT_EQ(PowerCutConsoleLine(run.layers[0]),
+            "power cut: dm-cache (/dev/mapper/tb-dmcache): 512 x 32 KiB dirty "
+            "at the cut, 512 of 512 blocks only in the cache; recovered in "
+            "640 ms; 512 blocks checked, 0 mismatches: intact");
+}
+
+TEST(PowerCutReporter, NamesTheFileItCannotWrite) {
+  PowerCutRun run;
+  run.layers = {Intact()};
+  std::ostringstream console;
+  PowerCutReporter reporter("/nonexistent/dir", console);
+  try {
+    reporter.OnPowerCut(run);
+    FAIL() << "no error";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/dir/power-cut.csv"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace tierbench
