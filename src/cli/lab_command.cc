@@ -1,6 +1,7 @@
 // `tierbench lab`: the comparison on real kernel caches (bcache, dm-cache,
 // dm-writecache) inside a QEMU guest (lab/lab_runner.h), for machines whose
-// kernel has none of them.
+// kernel has none of them; with --power-cut, the power cut of
+// lab/lab_power_cut.h instead.
 #include <algorithm>
 #include <filesystem>
 #include <iostream>

@@ -103,6 +103,7 @@ class PowerCutJobRunTest : public ::testing::Test {
     Workload w = ParseJobText(PowerCutJobText(verify_only), "<t>", o);
     RunOptions options;
     options.progress = false;
+    options.report_verify_failures = true;  // as `tierbench run` does
     RunResult r = RunWorkload(w, options);
     EXPECT_EQ(r.jobs.size(), 1u);
     return r.jobs.empty() ? JobResult{} : r.jobs[0];
