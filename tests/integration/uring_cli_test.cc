@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <string>
 
@@ -39,6 +40,7 @@ TEST(UringCliTest, RefusedIoUringIsOneLineAndExit3) {
   text << in.rdbuf();
   const std::string out = text.str();
   ASSERT_NE(rc, -1) << "could not install the seccomp filter";
+  std::cout << "tierbench said: " << out;
   EXPECT_EQ(rc, kExitSystem) << out;
   // One line: "tierbench: Cannot start the IO engine. ... Fix: ...".
   EXPECT_EQ(out.find('\n'), out.size() - 1) << out;
