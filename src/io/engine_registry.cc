@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "io/io_uring_engine.h"
 #include "io/libaio_engine.h"
 #include "io/null_engine.h"
 #include "io/psync_engine.h"
@@ -17,6 +18,11 @@ EngineRegistry& EngineRegistry::Default() {
                  "Linux native asynchronous IO (io_submit/io_getevents), "
                  "batched as fio's libaio",
                  true, [] { return std::make_unique<LibaioEngine>(); }});
+    r->Register({"io_uring",
+                 "Linux io_uring (liburing), with fio's io_uring options "
+                 "(fixedbufs, registerfiles, sqthread_poll, hipri, "
+                 "nonvectored)",
+                 true, [] { return std::make_unique<IoUringEngine>(); }});
     r->Register({"psync",
                  "synchronous pread/pwrite, one IO at a time (fio's default)",
                  true, [] { return std::make_unique<PsyncEngine>(); }});

@@ -2,6 +2,7 @@
 // each with a one-line description and a factory.
 //
 // EngineRegistry::Default() holds the built-in engines:
+//   io_uring   Linux io_uring (liburing), fio's io_uring engine options
 //   libaio  Linux native async IO (io_submit/io_getevents), batched as fio
 //   psync   synchronous pread/pwrite (fio's default engine)
 //   null    no IO at all, completes at once (tests the harness itself)
@@ -40,7 +41,7 @@ class EngineRegistry {
   const EngineInfo* Find(const std::string& name) const;
 
   // The entry for `name`; throws ConfigError "Unknown ioengine '<name>'.
-  // Known: libaio, null, psync; Fix: ..." when it is missing.
+  // Known: io_uring, libaio, null, psync; Fix: ..." when it is missing.
   const EngineInfo& Get(const std::string& name) const;
 
   // A new instance of engine `name` (ConfigError when unknown).

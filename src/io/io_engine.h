@@ -1,6 +1,7 @@
 // IoEngine: how tierbench issues IO, modelled on fio's ioengine_ops.
 //
 // A job thread owns one engine instance and drives it as:
+//   Configure(setup) once, optionally (engine options, files, buffers);
 //   Init(fd, depth) once;
 //   repeatedly: Queue(req) for each prepared request (kQueued/kBusy/
 //   kCompleted), Commit() to submit what is queued, Reap(min, max, timeout,
@@ -24,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "io/engine_options.h"
 #include "io/io_batch_counts.h"
 #include "util/io_dir.h"
 #include "util/status.h"
@@ -53,6 +55,14 @@ class IoEngine {
 
   // Registered name ("libaio", "psync", "null").
   virtual const char* name() const = 0;
+
+  // Takes the engine options and the job's files and buffers before Init()
+  // (io/engine_options.h). Engines without options keep this no-op. A
+  // non-OK Status names the option that cannot be honoured.
+  virtual Status Configure(const EngineSetup& setup) {
+    (void)setup;
+    return Status::Ok();
+  }
 
   // Prepares for IO on `fd` with at most `depth` requests in flight.
   virtual Status Init(int fd, uint32_t depth) = 0;

@@ -17,6 +17,7 @@
 #include "util/errors.h"
 #include "util/strings.h"
 #include "util/units.h"
+#include "workload/job_file_engine.h"
 #include "workload/job_file_options.h"
 #include "workload/job_file_rate.h"
 #include "workload/job_file_subst.h"
@@ -408,6 +409,7 @@ void FinalizeJob(JobDraft* d, std::vector<std::string>* notices) {
                      "add runtime=<seconds> or pass --runtime");
   }
   FinalizeRateOptions(d, notices);
+  FinalizeEngineOptions(d, notices);
   FinalizeVerifyOptions(d, notices);
 }
 

@@ -12,6 +12,7 @@
 #include "util/errors.h"
 #include "util/strings.h"
 #include "util/units.h"
+#include "workload/job_file_engine.h"
 #include "workload/job_file_rate.h"
 #include "workload/job_file_verify.h"
 
@@ -437,7 +438,7 @@ const std::vector<OptionDef>& Options() {
        {},
        [](const Ctx& c) {
          const std::string v = TrimmedCopy(c.Value());
-         if (v == "libaio" || v == "psync" || v == "null") {
+         if (v == "libaio" || v == "io_uring" || v == "psync" || v == "null") {
            c.draft->spec.ioengine = v;
          } else if (v == "sync") {
            c.draft->spec.ioengine = "psync";
@@ -447,7 +448,7 @@ const std::vector<OptionDef>& Options() {
                "(pread/pwrite); the IO pattern is the same");
          } else {
            c.Fail("engine '" + v + "' is not supported by tierbench",
-                  "use ioengine=libaio, psync or null");
+                  "use ioengine=libaio, io_uring, psync or null");
          }
        }},
       {"size",
@@ -690,6 +691,7 @@ void ApplyJobOption(const OptionLine& line, JobDraft* draft,
     return;
   }
   if (ApplyRateOption(line, draft, notices)) return;
+  if (ApplyEngineOption(line, draft, notices)) return;
   if (ApplyVerifyOption(line, draft, notices)) return;
   for (const IgnoredOption& ignored : kIgnored) {
     if (line.name != ignored.name) continue;

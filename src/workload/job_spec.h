@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/engine_options.h"
 #include "stats/steady_state.h"
 #include "util/io_dir.h"
 #include "workload/distribution_spec.h"
@@ -84,6 +85,7 @@ struct JobSpec {
   uint32_t numjobs = 1;
   bool direct = false;
   std::string ioengine = "psync";  // fio's default on Linux
+  IoUringOptions uring;            // fixedbufs= etc. (job_file_engine.h)
   SizeSpec size;                   // unset: the whole target from offset
   SizeSpec offset;                 // start of the job's region
   uint64_t runtime_ns = 0;         // 0: no limit

@@ -137,7 +137,13 @@ JobThread::JobThread(const JobSpec& spec, uint32_t clone_index,
     iolog_ = std::make_unique<IologWriter>(spec.write_iolog, paths);
   }
 
-  Status s = engine_->Init(files_[0].fd, depth_);
+  EngineSetup setup;
+  setup.uring = spec.uring;
+  for (const Slot& slot : files_) setup.fds.push_back(slot.fd);
+  for (const AlignedBuffer& b : buffers_)
+    setup.buffers.push_back(iovec{b.data(), b.size()});
+  Status s = engine_->Configure(setup);
+  if (s.ok()) s = engine_->Init(files_[0].fd, depth_);
   if (!s.ok()) {
     throw SysError::From("Cannot start the IO engine. Job: " + spec.name +
                              "; Engine: " + spec.ioengine +

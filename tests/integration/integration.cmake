@@ -16,6 +16,7 @@ add_executable(tierbench_guest_tests
   ${CMAKE_CURRENT_LIST_DIR}/cache_soak_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/real_bcache_stack.cc
   ${CMAKE_CURRENT_LIST_DIR}/test_env.cc
+  ${CMAKE_CURRENT_LIST_DIR}/uring_loop_test.cc
 )
 target_link_libraries(tierbench_guest_tests PRIVATE tierbench_core GTest::gtest
                       GTest::gtest_main)
@@ -55,6 +56,7 @@ gtest_discover_tests(tierbench_guest_tests PROPERTIES LABELS integration
                      DISCOVERY_TIMEOUT 60)
 target_sources(tierbench_integration_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/run_loop_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/uring_cli_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/device_guard_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/signal_test.cc
 )
@@ -72,3 +74,6 @@ target_sources(tierbench_integration_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/report_browser_test.cc
 )
 target_link_libraries(tierbench_integration_tests PRIVATE ZLIB::ZLIB)
+# tests/seccomp_deny.h
+target_include_directories(tierbench_integration_tests PRIVATE
+                           ${PROJECT_SOURCE_DIR}/tests)

@@ -33,10 +33,11 @@ TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
       Workload("wiki-4k-qd32"), "--runtime", "8", "--ramp-time", "1", "--size",
       "16M", "--stats-lag", "14", "--results", dir.path(), "--run-id",
       "lab-compare",
-      // And, after the compare, the real-sysfs tests and the soak (200 mode
-      // switches under IO) on the guest's kernel, then scripts/loop-stack.
+      // And, after the compare, the real-sysfs tests, the soak (200 mode
+      // switches under IO) and the io_uring engine on a loop device on the
+      // guest's kernel (6.1), then scripts/loop-stack.
       "--guest-tests", TIERBENCH_GUEST_TESTS, "--guest-tests-filter",
-      "CacheRealBcacheTest.*:CacheSoakTest.*", "--loop-stack"};
+      "CacheRealBcacheTest.*:CacheSoakTest.*:UringLoopTest.*", "--loop-stack"};
   TIERBENCH_RUN_LAB(args, 0);
   std::vector<CsvRow> rows = ReadCsv(dir.path() + "/lab-compare/runs.csv");
   ASSERT_FALSE(rows.empty()) << output;
@@ -129,6 +130,14 @@ TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
       << guest_tests;
   EXPECT_EQ(guest_tests.find("SKIPPED"), std::string::npos) << guest_tests;
   EXPECT_EQ(ReadText(lab + "guest-tests-exit-code"), "0\n");
+  // The io_uring engine works on the guest's kernel (issue 12 item 2).
+  EXPECT_NE(
+      guest_tests.find("[       OK ] UringLoopTest.EveryOptionSetMatches"),
+      std::string::npos)
+      << guest_tests;
+  EXPECT_NE(guest_tests.find("[       OK ] UringLoopTest.Qd1LatencyIsMeasured"),
+            std::string::npos)
+      << guest_tests;
   // The soak (issue 11 item 7) passed; its figures go into this test's
   // output and properties.
   EXPECT_NE(guest_tests.find("[       OK ] CacheSoakTest."), std::string::npos)

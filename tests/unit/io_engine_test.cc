@@ -19,7 +19,7 @@ namespace {
 
 TEST(EngineRegistryTest, KnowsBuiltInEngines) {
   const EngineRegistry& r = EngineRegistry::Default();
-  for (const char* name : {"libaio", "psync", "null"}) {
+  for (const char* name : {"io_uring", "libaio", "psync", "null"}) {
     std::unique_ptr<IoEngine> e = r.Create(name);
     ASSERT_NE(e, nullptr) << name;
     EXPECT_STREQ(e->name(), name);
@@ -31,12 +31,12 @@ TEST(EngineRegistryTest, KnowsBuiltInEngines) {
 
 TEST(EngineRegistryTest, UnknownEngineListsKnownOnes) {
   try {
-    EngineRegistry::Default().Create("io_uring");
+    EngineRegistry::Default().Create("posixaio");
     FAIL() << "no error";
   } catch (const ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("'io_uring'"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("'posixaio'"), std::string::npos)
         << e.what();
-    EXPECT_NE(std::string(e.what()).find("libaio, null, psync"),
+    EXPECT_NE(std::string(e.what()).find("io_uring, libaio, null, psync"),
               std::string::npos)
         << e.what();
   }
@@ -119,8 +119,8 @@ TEST_P(EngineFileTest, ReadsWhatIsThere) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Engines, EngineFileTest,
-                         ::testing::Combine(::testing::Values("libaio", "psync",
-                                                              "null"),
+                         ::testing::Combine(::testing::Values("io_uring", "libaio",
+                                                              "psync", "null"),
                                             ::testing::Bool()),
                          [](const auto& info) {
                            return std::string(std::get<0>(info.param)) +

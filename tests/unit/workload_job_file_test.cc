@@ -496,7 +496,7 @@ TEST(JobFileTest, ErrorsNameFileLineAndOption) {
        "multiple of 512"},
       {"[j]\nfilename=f\ndirect=maybe\n", "t.fio:3", "option 'direct'",
        "not a boolean"},
-      {"[j]\nfilename=f\nioengine=io_uring\n", "t.fio:3", "option 'ioengine'",
+      {"[j]\nfilename=f\nioengine=posixaio\n", "t.fio:3", "option 'ioengine'",
        "not supported"},
       {"[j]\nfilename=f\nruntime=fast\n", "t.fio:3", "option 'runtime'",
        "not a duration"},
