@@ -116,7 +116,7 @@ TEST(CompareCliTest, CacheModesNeedTheirLayerInTheKernel) {
 TEST(CompareCliTest, BadVerifySizesAreOneLineErrors) {
   TempDir tmp;
   WriteInputs(tmp.path());
-  for (const std::string& size : {"0", "4097", "6k", "lots", "-4M"}) {
+  for (const char* size : {"0", "4097", "6k", "lots", "-4M"}) {
     std::string out;
     const int rc =
         RunShell(std::string(TIERBENCH_BINARY) + " compare --verify=" + size +
