@@ -59,6 +59,7 @@ LayerKind BcacheKind() {
        "congested_write_threshold_us as read back"},
       {"bcache_cache_available_percent", "cache_available_percent",
        "cache_available_percent of the cache set after the cell"}};
+  k.verify_order = {"writeback", "writethrough", "writearound", "none"};
   return k;
 }
 
@@ -130,6 +131,7 @@ LayerKind CacheTargetKind(const std::string& name, const std::string& summary,
        "cache blocks in use after the cell"},
       {prefix + "_dirty_blocks", "dirty_blocks",
        "dirty cache blocks after the cell"}};
+  k.verify_order = {"writeback", "writethrough", "passthrough"};
   return k;
 }
 
@@ -142,11 +144,16 @@ LayerKind DmCacheKind() {
 }
 
 LayerKind LvmcacheKind() {
-  return CacheTargetKind(
+  LayerKind k = CacheTargetKind(
       kLvmcacheLayerName,
       "LVM cached LV, dm cache target (/dev/VG/LV; the mode is `lvchange "
       "--cachemode`, LVM's default writethrough)",
       "lvmcache");
+  // Each lvchange takes seconds (the lab: 16 s for the whole dm-cache
+  // order); writethrough is the kernel target dm-cache's check already
+  // visits, passthrough is the switch that must write the dirty data back.
+  k.verify_order = {"writeback", "passthrough"};
+  return k;
 }
 
 LayerKind DmWritecacheKind() {
@@ -164,6 +171,7 @@ LayerKind DmWritecacheKind() {
       {"dm_writecache_total_blocks", "total_blocks", "cache blocks in all"},
       {"dm_writecache_writes_blocked", "writes_blocked_on_freelist",
        "writes that waited for a free block during the cell"}};
+  k.verify_order = {"writeback"};
   return k;
 }
 

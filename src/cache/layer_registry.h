@@ -3,7 +3,8 @@
 // lists every layer; everything above src/cache uses these tables.
 //
 // LayerKind: what mode files of the layer may say (modes, knob groups and
-// their validation) and the layer-only CSV columns it adds to runs.csv.
+// their validation), the layer-only CSV columns it adds to runs.csv and the
+// modes `compare --verify` visits (verify_order).
 // An ExtraColumn's value comes from the cell's counter delta `extra[key]`,
 // else from the read-back setting `key`; empty when neither exists.
 //
@@ -51,6 +52,10 @@ struct LayerKind {
                        std::string_view value)>
       check_knob;
   std::vector<ExtraColumn> extra_columns;
+  // compare --verify: the modes the data check visits, in order. The first
+  // is the mode the check data is written in (one that leaves it dirty in
+  // the cache: writeback); the data is read back after switching to each.
+  std::vector<std::string> verify_order;
 };
 
 // Every layer, in a stable order (bcache first).

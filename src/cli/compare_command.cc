@@ -25,6 +25,8 @@ struct CompareArgs {
   std::string cache_state = "cold";
   std::string runtime, ramp_time, size, randseed;
   std::vector<std::string> labels;  // --label KEY=VALUE
+  std::string verify;               // --verify[=SIZE]
+  CLI::Option* verify_option = nullptr;
 };
 
 // The command line as run, from /proc/self/cmdline (for the manifest).
@@ -81,6 +83,14 @@ void Run(CompareArgs& a, int* exit_code) {
     }
   }
   for (const std::string& l : a.labels) LabelOption(l, &o.labels);
+  if (a.verify_option != nullptr && a.verify_option->count() > 0) {
+    o.verify_bytes = SizeOption("--verify", a.verify);
+    if (o.verify_bytes == 0 || o.verify_bytes % 4096 != 0) {
+      throw ConfigError("Bad value for --verify. Value: " + a.verify +
+                        "; Fix: a positive multiple of 4 KiB, e.g. "
+                        "--verify=4M");
+    }
+  }
   o.stacks.insert(o.stacks.end(), a.bcache.begin(), a.bcache.end());
   if (o.mode_paths.empty()) {
     o.mode_paths = DefaultModes();
@@ -167,6 +177,12 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
                   "and set side by side when `tierbench report` merges runs "
                   "(repeatable), e.g. --label ssd=Samsung-980")
       ->allow_extra_args(false);
+  args->verify_option = cmd->add_flag(
+      "--verify{4M}", args->verify,
+      "before the cells, write SIZE (default 4M) of fio "
+      "verify=crc32c blocks to every stack in writeback and read "
+      "them back after each of its modes, a cold cache and a warm "
+      "re-read; a difference fails the run (--verify=SIZE)");
   cmd->add_flag("--destructive", o.destructive,
                 "permit writes: the data on the cache stacks and on the raw "
                 "--hdd/--ssd targets is destroyed");

@@ -58,6 +58,10 @@ struct CompareOptions {
   // when it merges runs (the SSD model, a kernel patch, the lab's disk
   // limits). Keys: letters, digits, '.', '_' and '-'.
   std::map<std::string, std::string> labels;
+  // --verify[=SIZE]: before the cells, write SIZE bytes of checkable data
+  // to every stack and read it back across its modes
+  // (orchestrate/verify_runner.h); 0: no check.
+  uint64_t verify_bytes = 0;
   std::string command_line;  // for the manifest
 };
 
@@ -87,6 +91,12 @@ struct CompareHooks {
   // Called after each finished cell with its index (tests use it to raise
   // an interrupt or fail mid-run). May be empty.
   std::function<void(size_t cell_index)> after_cell;
+  // --verify: called after each step of a stack's data check (tests use it
+  // to change a block behind the cache). May be empty.
+  std::function<void(const std::string& device, const std::string& step)>
+      after_verify_step;
+  // --verify: the nonce mixed into every block's seed; default: random.
+  std::optional<uint64_t> verify_nonce;
 };
 
 }  // namespace tierbench

@@ -9,6 +9,7 @@
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/restore_state.h"
 #include "orchestrate/run_plan.h"
+#include "orchestrate/verify_runner.h"
 #include "report/reporter.h"
 #include "util/clock.h"
 #include "util/errors.h"
@@ -18,6 +19,42 @@ namespace tierbench {
 
 CompareRunner::CompareRunner(CompareOptions options, CompareHooks hooks)
     : options_(std::move(options)), hooks_(std::move(hooks)) {}
+
+void CompareRunner::VerifyStacks(
+    const CompareSetup& setup,
+    const std::vector<std::unique_ptr<Reporter>>& reporters,
+    std::vector<VerifyOutcome>* outcomes) const {
+  VerifyRunOptions vo;
+  vo.bytes = options_.verify_bytes;
+  vo.drain_timeout_s = options_.drain_timeout_s;
+  vo.nonce = hooks_.verify_nonce ? *hooks_.verify_nonce : RandomVerifyNonce();
+  vo.now_ns = hooks_.now_ns;
+  vo.on_start = [&reporters](const VerifyStart& s) {
+    for (const auto& r : reporters) r->OnVerifyStart(s);
+  };
+  vo.on_step = [&reporters](const VerifyStep& s) {
+    for (const auto& r : reporters) r->OnVerifyStep(s);
+  };
+  for (const CompareStack& st : setup.stacks) {
+    if (hooks_.after_verify_step) {
+      vo.after_step = [this, &st](const std::string& step) {
+        hooks_.after_verify_step(st.device, step);
+      };
+    }
+    outcomes->push_back(VerifyRunner(vo).Run(*st.layer, st.device));
+    const VerifyOutcome& o = outcomes->back();
+    if (o.errors > 0) {
+      const VerifyStep& bad = o.steps.back();
+      throw RunError(
+          "--verify: " + std::to_string(bad.errors) + " of " +
+          std::to_string(o.blocks) + " blocks differ on " + st.device + " (" +
+          o.layer + ") after step " + bad.step + " (mode " + bad.mode +
+          "); first: " + bad.mismatches.front() +
+          ". Fix: the cache layer lost or mixed up data; do not trust "
+          "this stack");
+    }
+  }
+}
 
 CompareSummary CompareRunner::Run(std::ostream& out) {
   SetQuiet(options_.quiet);
@@ -99,6 +136,7 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
   }
 
   std::vector<MeasuredRow> measured;
+  std::vector<VerifyOutcome> verified;
   // Tells the reporters what the finished cells gave; used on every exit
   // path.
   auto finish = [&](const std::string& status, bool all_cells_ran) {
@@ -109,13 +147,15 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
                          summary.finished_cells,
                          summary.failed_cells,
                          summary.comparison,
-                         restore_outcome};
+                         restore_outcome,
+                         verified};
     for (const auto& r : reporters) r->OnCompareEnd(end);
     for (const auto& r : reporters) r->Finalize();
   };
 
   CellRunner runner(options_, setup, hooks_, sysfs);
   try {
+    if (options_.verify_bytes > 0) VerifyStacks(setup, reporters, &verified);
     for (size_t i = 0; i < plan.size(); ++i) {
       const CellRecord rec = runner.Run(plan[i]);
       for (const auto& r : reporters) r->OnCell(rec);

@@ -13,10 +13,13 @@
 //      SIGINT/SIGTERM (the interrupt flag of util/interrupt.h stops the
 //      current cell at its next safe point; a second signal aborts at once
 //      without restoring);
-//   4. runs every cell of the plan (run_plan.h) through CellRunner and
+//   4. with --verify, checks every stack's data across its modes
+//      (orchestrate/verify_runner.h; OnVerifyStart/OnVerifyStep); blocks
+//      that differ end the run with a RunError (exit 1) after the restore;
+//   5. runs every cell of the plan (run_plan.h) through CellRunner and
 //      hands each finished cell to the reporters (runs.csv grows, one log
 //      line per cell);
-//   5. compares the finished cells (orchestrate/comparison.h) and tells
+//   6. compares the finished cells (orchestrate/comparison.h) and tells
 //      the reporters the end (status, restore outcome; also when the run
 //      stopped early): comparison.csv, the final manifest.json, and when
 //      every cell ran the console table and the HTML report.
@@ -30,12 +33,15 @@
 #ifndef TIERBENCH_ORCHESTRATE_COMPARE_RUNNER_H_
 #define TIERBENCH_ORCHESTRATE_COMPARE_RUNNER_H_
 
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "orchestrate/compare_options.h"
+#include "orchestrate/compare_setup.h"
 #include "orchestrate/comparison.h"
+#include "report/reporter.h"
 
 namespace tierbench {
 
@@ -57,6 +63,12 @@ class CompareRunner {
   CompareSummary Run(std::ostream& out);
 
  private:
+  // --verify: each stack in turn; appends its outcome to *outcomes, throws
+  // RunError at the first stack whose data differs.
+  void VerifyStacks(const CompareSetup& setup,
+                    const std::vector<std::unique_ptr<Reporter>>& reporters,
+                    std::vector<VerifyOutcome>* outcomes) const;
+
   CompareOptions options_;
   CompareHooks hooks_;
 };

@@ -50,6 +50,11 @@ void CheckOptions(const CompareOptions& o) {
     throw ConfigError(
         "--warm-max must be at least --warm-chunk. Fix: --warm-max 300");
   }
+  if (o.verify_bytes % 4096 != 0) {
+    throw ConfigError("--verify: " + std::to_string(o.verify_bytes) +
+                      " bytes is not a multiple of 4 KiB (the check writes "
+                      "4 KiB blocks). Fix: --verify=4M");
+  }
   if (o.mode_paths.empty()) {
     throw ConfigError("no modes to compare. Fix: --modes modes/hdd.json ...");
   }
@@ -305,6 +310,28 @@ void CheckRawTarget(const std::string& option, const std::string& path,
   }
 }
 
+// --verify writes to every stack: it needs one, --destructive and room.
+void CheckVerify(const CompareOptions& o, const CompareSetup& setup) {
+  if (setup.stacks.empty()) {
+    throw ConfigError(
+        "--verify checks the data of cache stacks, but no cache mode is "
+        "compared. Fix: add --stack and its modes, or drop --verify");
+  }
+  if (!o.destructive) {
+    throw SafetyError(
+        "--verify writes check data to the start of every stack. Fix: add "
+        "--destructive if their contents may be destroyed");
+  }
+  for (const CompareStack& st : setup.stacks) {
+    const uint64_t size = TargetSizeBytes(st.device);
+    if (size > 0 && o.verify_bytes > size) {
+      throw ConfigError("--verify: " + FormatBytes(o.verify_bytes) +
+                        " is bigger than the stack " + st.device + " (" +
+                        FormatBytes(size) + "). Fix: --verify=4M");
+    }
+  }
+}
+
 }  // namespace
 
 bool PreparedWorkload::Writes() const {
@@ -402,6 +429,8 @@ CompareSetup PrepareCompare(const CompareOptions& o, const LayerEnv& env) {
     const bool hdd = m.target == RawTarget::kHdd;
     CheckRawTarget(hdd ? "--hdd" : "--ssd", hdd ? o.hdd : o.ssd, writes, setup);
   }
+
+  if (o.verify_bytes > 0) CheckVerify(o, setup);
 
   targets.clear();
   for (const CompareStack& st : setup.stacks) targets.push_back(st.device);

@@ -18,6 +18,8 @@
 //  7. raw targets: no member of any stack (writing there bypasses the
 //     cache and corrupts it), and for block devices not mounted, held or
 //     carrying a signature (io/device_guard.h);
+//  7b. --verify: a positive multiple of 4 KiB (checked with the options),
+//     a stack to check, --destructive, no bigger than any stack;
 //  8. the results directory <results>/<run-id> does not exist yet;
 //  9. with stacks: no restore state file of an earlier compare
 //     (orchestrate/restore_state.h; SafetyError naming `tierbench restore`).

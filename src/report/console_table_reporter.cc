@@ -8,6 +8,7 @@
 #include "orchestrate/cell_runner.h"
 #include "orchestrate/compare_setup.h"
 #include "util/log.h"
+#include "util/units.h"
 
 namespace tierbench {
 namespace {
@@ -171,7 +172,48 @@ void ConsoleTableReporter::OnCell(const CellRecord& rec) {
   }
 }
 
+void ConsoleTableReporter::OnVerifyStart(const VerifyStart& start) {
+  std::string steps;
+  for (const std::string& s : start.steps) {
+    steps += (steps.empty() ? "" : ", ") + s;
+  }
+  LogNotice("verify " + start.device + " (" + start.layer +
+            "): " + FormatBytes(start.bytes) + " in " +
+            std::to_string(start.blocks) + " blocks; steps " + steps);
+}
+
+void ConsoleTableReporter::OnVerifyStep(const VerifyStep& step) {
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%.1fs", step.seconds);
+  const std::string dirty =
+      step.dirty_bytes < 0
+          ? std::string("unknown")
+          : FormatBytes(static_cast<uint64_t>(step.dirty_bytes));
+  LogNotice(
+      "verify " + step.device + " " +
+      (step.step == "write" ? std::string("write") : "after " + step.step) +
+      " (mode " + step.mode + "): " + std::to_string(step.blocks) +
+      " blocks, " + std::to_string(step.errors) + " differ, dirty " + dirty +
+      ", " + secs);
+  for (const std::string& n : step.notes) {
+    LogNotice("verify " + step.device + ": " + n);
+  }
+  for (const std::string& m : step.mismatches) {
+    LogWarning("verify " + step.device + " after " + step.step + ": " + m);
+  }
+}
+
 void ConsoleTableReporter::OnCompareEnd(const CompareEnd& end) {
+  for (const VerifyOutcome& v : end.verify) {
+    out_ << (v.verified() ? "Verified: " : "VERIFY FAILED: ") << v.device
+         << " (" << v.layer << ") " << v.blocks << " blocks of 4 KiB, "
+         << v.steps.size() << " steps, " << v.errors
+         << " blocks differ, dirty after the writes "
+         << (v.dirty_bytes_after_write < 0 ? std::string("unknown")
+                                           : FormatBytes(static_cast<uint64_t>(
+                                                 v.dirty_bytes_after_write)))
+         << "\n";
+  }
   if (!end.all_cells_ran) return;
   const auto path = [this](const char* file) {
     return (std::filesystem::path(run_dir_) / file).string();

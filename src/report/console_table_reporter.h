@@ -3,6 +3,11 @@
 //     writeback/randwrite-4k #1: randwrite write 5123 IOPS p99 800us
 //     (sustained 1600) time to clean 52.0s", then one warning per warning
 //     of the cell;
+//   - compare --verify: one notice per stack at its start and per step
+//     ("verify /dev/bcache0 after writethrough (mode writethrough): 1024
+//     blocks, 0 differ, dirty 3.7M, 0.2s"), one warning per difference
+//     kept (LBA, expected, found), and at the end one line per stack on
+//     `out` ("Verified: ..." or "VERIFY FAILED: ...");
 //   - when every cell ran: the comparison table and the paths of the result
 //     files on `out` (report.html's follows from HtmlReportReporter), and,
 //     last, a warning when the original settings were not all restored.
@@ -39,6 +44,8 @@ class ConsoleTableReporter : public Reporter {
   explicit ConsoleTableReporter(std::ostream& out) : out_(out) {}
 
   void OnCompareStart(const CompareStart& start) override;
+  void OnVerifyStart(const VerifyStart& start) override;
+  void OnVerifyStep(const VerifyStep& step) override;
   void OnCell(const CellRecord& rec) override;
   void OnCompareEnd(const CompareEnd& end) override;
   void Finalize() override;

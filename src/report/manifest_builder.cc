@@ -187,7 +187,8 @@ ManifestBuilder::ManifestBuilder(const CompareStart& start) {
       {"working_sets", o.working_sets},
       {"reference_cache_bytes", setup.reference_cache_bytes},
       {"warm_chunk_s", o.warm_chunk_s},
-      {"warm_max_s", o.warm_max_s}};
+      {"warm_max_s", o.warm_max_s},
+      {"verify_bytes", o.verify_bytes}};
   json devices = {{"hdd", RawTargetJson(o.hdd, setup, sysfs)},
                   {"ssd", RawTargetJson(o.ssd, setup, sysfs)},
                   {"stacks", json::array()}};
@@ -234,6 +235,9 @@ ManifestBuilder::ManifestBuilder(const CompareStart& start) {
       {"restore",
        {{"attempted", false}, {"ok", nullptr}, {"failures", json::array()}}},
       {"workloads", workloads},
+      {"verify", o.verify_bytes > 0 ? json{{"bytes", o.verify_bytes},
+                                           {"stacks", json::array()}}
+                                    : json(nullptr)},
       {"tool_versions", ToolVersions()},
       {"cells",
        {{"planned", start.planned_cells}, {"finished", 0}, {"failed", 0}}}};
@@ -265,6 +269,34 @@ void ManifestBuilder::SetEnd(const CompareEnd& end) {
     manifest_["restore"] = {{"attempted", true},
                             {"ok", end.restore.ok},
                             {"failures", end.restore.failures}};
+  }
+  if (!end.verify.empty()) {
+    json stacks = json::array();
+    for (const VerifyOutcome& v : end.verify) {
+      json steps = json::array();
+      for (const VerifyStep& st : v.steps) {
+        steps.push_back({{"step", st.step},
+                         {"mode", st.mode},
+                         {"blocks", st.blocks},
+                         {"errors", st.errors},
+                         {"dirty_bytes", st.dirty_bytes},
+                         {"seconds", st.seconds},
+                         {"notes", st.notes},
+                         {"mismatches", st.mismatches}});
+      }
+      stacks.push_back({{"device", v.device},
+                        {"layer", v.layer},
+                        {"verified", v.verified()},
+                        {"complete", v.complete},
+                        {"bytes", v.bytes},
+                        {"blocks", v.blocks},
+                        {"errors", v.errors},
+                        {"nonce", v.nonce},
+                        {"dirty_bytes_after_write", v.dirty_bytes_after_write},
+                        {"seconds", v.seconds},
+                        {"steps", steps}});
+    }
+    manifest_["verify"]["stacks"] = stacks;
   }
   manifest_["status"] = end.status;
   manifest_["end_time"] = UtcNow();

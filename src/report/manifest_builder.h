@@ -8,6 +8,10 @@
 //   queue, member_queues}], stack_warnings, hdd{path, size_bytes, queue},
 //   ssd{...}}, modes[{file, path, readback, stack}],
 //   original_settings{<device>: ...}, restore{attempted, ok, failures},
+//   verify (null without --verify; else {bytes, stacks[{device, layer,
+//   verified, complete, bytes, blocks, errors, nonce,
+//   dirty_bytes_after_write, seconds, steps[{step, mode, blocks, errors,
+//   dirty_bytes, seconds, notes, mismatches}]}]}, filled at the end),
 //   workloads[{..., server}], tool_versions{fio, pgbench, postgres},
 //   cells{planned, finished, failed}.
 // Lifecycle: the constructor gives the static part (status "running",
@@ -43,8 +47,8 @@ class ManifestBuilder {
   // modes[].readback and .stack from the first cache cell of each mode;
   // workloads[].server from the first DB cell that reports its server.
   void AddCell(const CellRecord& rec);
-  // status, end_time (now), cells.finished/failed and, when a restore was
-  // attempted, restore.
+  // status, end_time (now), cells.finished/failed, verify.stacks and, when
+  // a restore was attempted, restore.
   void SetEnd(const CompareEnd& end);
 
   const nlohmann::json& manifest() const { return manifest_; }

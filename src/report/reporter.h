@@ -7,7 +7,9 @@
 //   `tierbench run` / `pgbench`: OnRun once, with the finished run.
 //   `tierbench compare`: OnCompareStart (planned, before any change);
 //   OnOriginalSettings (the stacks' settings, captured before the first
-//   change; only when there are stacks); OnCell per finished cell;
+//   change; only when there are stacks); with --verify, per stack
+//   OnVerifyStart then OnVerifyStep per step done (before the cells);
+//   OnCell per finished cell;
 //   OnCompareEnd on every exit path after the cells started (also after
 //   an error or an interrupt, from the finished cells); Finalize last.
 //   `tierbench lab --power-cut`: OnPowerCut once, with every layer's
@@ -34,6 +36,7 @@
 #define TIERBENCH_REPORT_REPORTER_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -73,6 +76,49 @@ struct RestoreOutcome {
   std::vector<std::string> failures;  // "<device>: <what failed>"
 };
 
+// compare --verify (orchestrate/verify_runner.h): one stack's data check is
+// about to start.
+struct VerifyStart {
+  std::string device;
+  std::string layer;
+  uint64_t bytes = 0;   // checked region, from LBA 0
+  uint64_t blocks = 0;  // 4 KiB blocks
+  // The steps in order: "write", then the modes of the layer's
+  // LayerKind::verify_order, "cold" and "warm".
+  std::vector<std::string> steps;
+};
+
+// One step of a data check: the check data was written ("write") or, after
+// switching to a mode or emptying the cache, read back and checked.
+struct VerifyStep {
+  std::string device;
+  std::string layer;
+  std::string step;
+  std::string mode;          // the cache mode read back during the step
+  uint64_t blocks = 0;       // written or checked
+  uint64_t errors = 0;       // blocks that differ
+  int64_t dirty_bytes = -1;  // the layer's dirty bytes after it; -1 unknown
+  double seconds = 0;
+  std::vector<std::string> notes;  // steps the layer took (e.g. a drain)
+  // The first few differences: "LBA N (byte B): expected ..., found ...".
+  std::vector<std::string> mismatches;
+};
+
+// A stack's data check as it ended (complete or stopped at a bad step).
+struct VerifyOutcome {
+  std::string device;
+  std::string layer;
+  uint64_t bytes = 0;
+  uint64_t blocks = 0;
+  uint64_t errors = 0;  // over every step
+  uint64_t nonce = 0;   // mixed into every block's seed
+  int64_t dirty_bytes_after_write = -1;
+  double seconds = 0;
+  bool complete = false;  // every step ran
+  std::vector<VerifyStep> steps;
+  bool verified() const { return complete && errors == 0; }
+};
+
 // A compare at its end, complete or stopped early.
 struct CompareEnd {
   // "complete", "complete with failed cells", "interrupted" or
@@ -84,6 +130,8 @@ struct CompareEnd {
   size_t failed_cells;  // finished, but the workload failed
   const std::vector<ComparisonRow>& comparison;
   RestoreOutcome restore;
+  // compare --verify: one per stack checked (empty without --verify).
+  std::vector<VerifyOutcome> verify;
 };
 
 class Reporter {
@@ -96,6 +144,8 @@ class Reporter {
   virtual void OnCompareStart(const CompareStart& /*start*/) {}
   virtual void OnOriginalSettings(
       const std::vector<OriginalSettings>& /*stacks*/) {}
+  virtual void OnVerifyStart(const VerifyStart& /*start*/) {}
+  virtual void OnVerifyStep(const VerifyStep& /*step*/) {}
   virtual void OnCell(const CellRecord& /*cell*/) {}
   virtual void OnCompareEnd(const CompareEnd& /*end*/) {}
   // `tierbench lab --power-cut`: the power cut and its recovery.

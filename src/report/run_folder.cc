@@ -180,10 +180,10 @@ RunFolder RunFolder::Read(const std::string& dir) {
                 kRerun);
   }
   RunFolder folder(dir, std::move(runs), std::move(cmp), std::move(manifest));
-  if (runs_schema < kRunsSchema) {
+  if (runs_schema < kRunsSchemaNoVerify) {
     folder.notes_.push_back(
         runs_path + ": schema_version " + std::to_string(runs_schema) +
-        " is older than " + std::to_string(kRunsSchema) +
+        " is older than " + std::to_string(kRunsSchemaNoVerify) +
         ": its time to clean (drain_after_s) was timed after the stats lag "
         "(under-reported by up to the lag), no iops_sustained. Fix: re-run "
         "tierbench compare for times to clean from the IO stop");

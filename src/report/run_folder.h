@@ -1,5 +1,5 @@
 // RunFolder: a `tierbench compare` run folder read back for reporting:
-// runs.csv (schema_version 3), comparison.csv (schema 3, or the older 2
+// runs.csv (schema_version 3 to 5), comparison.csv (schema 3, or the older 2
 // without confidence intervals) and manifest.json (schema 2 or 3), see README
 // "Results in <results>/<run-id>/" and results/README.md.
 //
@@ -68,7 +68,10 @@ struct FailedCell {
 
 class RunFolder {
  public:
-  static constexpr int kRunsSchema = 4;
+  static constexpr int kRunsSchema = 5;
+  // Read as current: 4 lacks only verify_blocks/verify_errors, which the
+  // report does not use (a run without --verify leaves them empty anyway).
+  static constexpr int kRunsSchemaNoVerify = 4;
   // read, time to clean timed after the stats lag, no iops_sustained
   static constexpr int kOldestRunsSchema = 3;
   static constexpr int kComparisonSchema = 4;

@@ -19,6 +19,7 @@ struct RunsRow {
   const JobResult& job;
   IoDir dir;
   const std::vector<std::string>& metrics;  // ResultColumnValues(job, dir)
+  const VerifyOutcome* verify;  // the cell's stack's --verify check, or null
 };
 
 using Column = CsvColumn<RunsRow>;
@@ -180,6 +181,16 @@ void AddCounterColumns(std::vector<Column>* cols) {
       cols->push_back(LayerExtraColumn(kind, c));
     }
   }
+  cols->push_back({"verify_blocks", [](const RunsRow& r) {
+                     return r.verify == nullptr
+                                ? std::string()
+                                : std::to_string(r.verify->blocks);
+                   }});
+  cols->push_back({"verify_errors", [](const RunsRow& r) {
+                     return r.verify == nullptr
+                                ? std::string()
+                                : std::to_string(r.verify->errors);
+                   }});
   cols->push_back({"warnings", [](const RunsRow& r) {
                      return JoinWarnings(r.rec.warnings);
                    }});
@@ -232,7 +243,8 @@ const std::vector<std::string>& SeriesCsvColumns() {
 const std::vector<std::string>& RunsCsvColumns() { return Columns().names(); }
 
 std::vector<std::vector<std::string>> RunsCsvRows(const std::string& run_id,
-                                                  const CellRecord& rec) {
+                                                  const CellRecord& rec,
+                                                  const VerifyOutcome* verify) {
   std::vector<JobResult> jobs = rec.result.jobs;
   if (!rec.error.empty()) {
     // The workload failed before producing results: one row keeps the error.
@@ -245,7 +257,7 @@ std::vector<std::vector<std::string>> RunsCsvRows(const std::string& run_id,
   for (const JobResult& job : jobs) {
     for (IoDir d : ReportedDirections(job)) {
       const std::vector<std::string> metrics = ResultColumnValues(job, d);
-      rows.push_back(Columns().Values({run_id, rec, job, d, metrics}));
+      rows.push_back(Columns().Values({run_id, rec, job, d, metrics, verify}));
     }
   }
   return rows;
@@ -266,8 +278,25 @@ void RunsCsvReporter::OnCompareStart(const CompareStart& start) {
   dir_->Write("series.csv", series_header.str());
 }
 
+void RunsCsvReporter::OnVerifyStart(const VerifyStart& start) {
+  VerifyOutcome& v = verify_[start.device];
+  v.device = start.device;
+  v.layer = start.layer;
+  v.bytes = start.bytes;
+  v.blocks = start.blocks;
+}
+
+void RunsCsvReporter::OnVerifyStep(const VerifyStep& step) {
+  verify_[step.device].errors += step.errors;
+}
+
 void RunsCsvReporter::OnCell(const CellRecord& rec) {
-  for (std::vector<std::string>& row : RunsCsvRows(run_id_, rec)) {
+  const VerifyOutcome* verify = nullptr;
+  if (!rec.mode->is_raw()) {
+    auto it = verify_.find(rec.target);
+    if (it != verify_.end()) verify = &it->second;
+  }
+  for (std::vector<std::string>& row : RunsCsvRows(run_id_, rec, verify)) {
     runs_.AddRow(std::move(row));
   }
   std::ostringstream out;

@@ -19,6 +19,7 @@
 #ifndef TIERBENCH_REPORT_RUNS_CSV_REPORTER_H_
 #define TIERBENCH_REPORT_RUNS_CSV_REPORTER_H_
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,18 +37,23 @@ namespace tierbench {
 // The result columns gained sched_lat_* and ss_attained/ss_criterion.
 // 4: iops_sustained after iops; cell_wall_s and harness_overhead_pct
 // after the metric columns; drain_after_s is timed from the IO stop.
-inline constexpr int kRunsCsvSchemaVersion = 4;
+// 5: verify_blocks and verify_errors before warnings (compare --verify).
+inline constexpr int kRunsCsvSchemaVersion = 5;
 
 // Every runs.csv column (after schema_version), in file order: run_id,
 // mode, layer, cache_mode_readback, workload, working_set,
 // working_set_bytes, repetition, target, cache_state; the metric columns
 // with iops_sustained after iops; cell_wall_s, harness_overhead_pct; the
-// counter, setting and layer columns; warnings.
+// counter, setting and layer columns; verify_blocks, verify_errors (the
+// --verify check of the cell's stack: blocks checked per step and blocks
+// that differed; empty for raw cells and without --verify); warnings.
 const std::vector<std::string>& RunsCsvColumns();
 
-// The runs.csv rows of a finished cell of run `run_id`, in column order.
-std::vector<std::vector<std::string>> RunsCsvRows(const std::string& run_id,
-                                                  const CellRecord& rec);
+// The runs.csv rows of a finished cell of run `run_id`, in column order;
+// `verify`: the --verify check of the cell's stack (may be null).
+std::vector<std::vector<std::string>> RunsCsvRows(
+    const std::string& run_id, const CellRecord& rec,
+    const VerifyOutcome* verify = nullptr);
 
 inline constexpr int kSeriesCsvSchemaVersion = 1;
 
@@ -62,12 +68,16 @@ class RunsCsvReporter : public Reporter {
 
   // Creates the run folder and writes both headers.
   void OnCompareStart(const CompareStart& start) override;
+  // --verify: the stacks' checks, for the verify_* columns.
+  void OnVerifyStart(const VerifyStart& start) override;
+  void OnVerifyStep(const VerifyStep& step) override;
   // Adds the cell's rows and rewrites both files.
   void OnCell(const CellRecord& rec) override;
 
  private:
   std::optional<ResultDir> dir_;
   std::string run_id_;
+  std::map<std::string, VerifyOutcome> verify_;  // by stack device
   CsvTable runs_;
   CsvTable series_;
 };

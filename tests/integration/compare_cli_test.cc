@@ -110,5 +110,27 @@ TEST(CompareCliTest, CacheModesNeedTheirLayerInTheKernel) {
   EXPECT_NE(out.find("tierbench lab"), std::string::npos) << out;
 }
 
+// --verify[=SIZE]: a bad size is one line naming the option and the fix,
+// exit 2, before anything is checked or touched (no root needed). A size
+// bigger than the stack is refused by PrepareCompare (VerifyCompareTest).
+TEST(CompareCliTest, BadVerifySizesAreOneLineErrors) {
+  TempDir tmp;
+  WriteInputs(tmp.path());
+  for (const char* size : {"0", "4097", "6k", "lots", "-4M"}) {
+    std::string out;
+    const int rc =
+        RunShell(std::string(TIERBENCH_BINARY) + " compare --verify=" + size +
+                     " --workloads " + tmp.path() + "/rw4k.fio --results " +
+                     tmp.path() + "/results 2>&1",
+                 &out);
+    EXPECT_EQ(rc, 2) << size << ": " << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1)
+        << size << ": " << out;
+    EXPECT_NE(out.find("--verify"), std::string::npos) << out;
+    EXPECT_NE(out.find("Fix:"), std::string::npos) << out;
+    EXPECT_FALSE(std::filesystem::exists(tmp.path() + "/results"));
+  }
+}
+
 }  // namespace
 }  // namespace tierbench::testing

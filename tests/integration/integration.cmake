@@ -13,6 +13,7 @@ target_sources(tierbench_integration_tests PRIVATE
 # integration suite to build. On a host with bcache they run here too.
 add_executable(tierbench_guest_tests
   ${CMAKE_CURRENT_LIST_DIR}/cache_real_bcache_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/cache_real_verify_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/cache_soak_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/real_bcache_stack.cc
   ${CMAKE_CURRENT_LIST_DIR}/test_env.cc

@@ -9,7 +9,8 @@ add_executable(tierbench_lab_tests
   ${CMAKE_CURRENT_LIST_DIR}/lab_test_util.cc
   ${CMAKE_CURRENT_LIST_DIR}/lab_working_set_test.cc
 )
-target_link_libraries(tierbench_lab_tests PRIVATE GTest::gtest GTest::gtest_main)
+target_link_libraries(tierbench_lab_tests PRIVATE GTest::gtest GTest::gtest_main
+                      nlohmann_json::nlohmann_json)
 target_compile_definitions(tierbench_lab_tests PRIVATE
   TIERBENCH_BINARY="$<TARGET_FILE:tierbench>"
   TIERBENCH_GUEST_TESTS="$<TARGET_FILE:tierbench_guest_tests>"

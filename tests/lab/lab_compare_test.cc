@@ -37,10 +37,15 @@ TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
       // switches under IO) and the io_uring engine on a loop device on the
       // guest's kernel (6.1), then scripts/loop-stack.
       "--guest-tests", TIERBENCH_GUEST_TESTS, "--guest-tests-filter",
-      "CacheRealBcacheTest.*:CacheSoakTest.*:UringLoopTest.*", "--loop-stack"};
+      "CacheRealBcacheTest.*:CacheSoakTest.*:CacheRealVerifyTest.*:"
+      "UringLoopTest.*",
+      "--loop-stack",
+      // Before the cells: 4 MiB of checked data across every bcache mode.
+      kVerifyArg};
   TIERBENCH_RUN_LAB(args, 0);
   std::vector<CsvRow> rows = ReadCsv(dir.path() + "/lab-compare/runs.csv");
   ASSERT_FALSE(rows.empty()) << output;
+  ExpectVerified(dir.path() + "/lab-compare", {"bcache"});
 
   // Every bcache row reads back the mode it asked for.
   int bcache_rows = 0;
@@ -49,6 +54,8 @@ TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
     ++bcache_rows;
     EXPECT_EQ(Get(r, "cache_mode_readback"), Get(r, "mode"))
         << "workload " << Get(r, "workload");
+    EXPECT_EQ(Get(r, "verify_blocks"), "1024");
+    EXPECT_EQ(Get(r, "verify_errors"), "0");
   }
   EXPECT_EQ(bcache_rows, 6);  // 3 bcache modes x 2 single-direction workloads
 
@@ -129,6 +136,10 @@ TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
             std::string::npos)
       << guest_tests;
   EXPECT_EQ(guest_tests.find("SKIPPED"), std::string::npos) << guest_tests;
+  // --verify's check finds a block changed behind real bcache.
+  EXPECT_NE(guest_tests.find("[       OK ] CacheRealVerifyTest."),
+            std::string::npos)
+      << guest_tests;
   EXPECT_EQ(ReadText(lab + "guest-tests-exit-code"), "0\n");
   // The io_uring engine works on the guest's kernel (issue 12 item 2).
   EXPECT_NE(

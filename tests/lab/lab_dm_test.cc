@@ -16,7 +16,8 @@ namespace {
 
 // After warm-up (read passes until smq stops promoting), dm-cache writeback
 // absorbs 4k random writes over a region that fits the cache at SSD speed,
-// passthrough writes to the origin; dm-writecache absorbs them too. Every
+// passthrough writes to the origin; dm-writecache absorbs them too. Before
+// the cells, --verify checks 4 MiB of data across each target's modes. Every
 // table is back as it was afterwards.
 TEST(LabDm, WarmDmCacheWritebackAndWritecacheBeatTheOrigin) {
   TIERBENCH_REQUIRE_LAB();
@@ -43,9 +44,12 @@ TEST(LabDm, WarmDmCacheWritebackAndWritecacheBeatTheOrigin) {
                                    "--results",
                                    dir.path(),
                                    "--run-id",
-                                   "lab-dm"};
+                                   "lab-dm",
+                                   kVerifyArg};
   TIERBENCH_RUN_LAB(args, 0);
   std::vector<CsvRow> rows = ReadCsv(dir.path() + "/lab-dm/runs.csv");
+  // --verify: the data survived every mode switch of both targets.
+  ExpectVerified(dir.path() + "/lab-dm", {"dm-cache", "dm-writecache"});
   const CsvRow* hdd = Find(rows, "hdd", "randwrite-4k", "write");
   const CsvRow* wb = Find(rows, "dm-cache-writeback", "randwrite-4k", "write");
   const CsvRow* pt =

@@ -28,8 +28,10 @@ TEST(LabLvm, LvmcacheModesReadBackAndTheLvIsRestored) {
       "--runtime",    "2",
       "--size",       "16M",
       "--results",    dir.path(),
-      "--run-id",     "lab-lvm"};
+      "--run-id",     "lab-lvm",
+      kVerifyArg};
   TIERBENCH_RUN_LAB(args, 0);
+  ExpectVerified(dir.path() + "/lab-lvm", {"lvmcache"});
   const std::string lab = dir.path() + "/lab-lvm/lab/";
   std::vector<CsvRow> rows = ReadCsv(dir.path() + "/lab-lvm/runs.csv");
   int seen = 0;

@@ -7,6 +7,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace tierbench::labtest {
@@ -125,6 +127,37 @@ ScratchDir::ScratchDir() {
 ScratchDir::~ScratchDir() {
   std::error_code ec;
   if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+}
+
+}  // namespace tierbench::labtest
+
+namespace tierbench::labtest {
+
+void ExpectVerified(const std::string& run_dir,
+                    const std::vector<std::string>& layers) {
+  const std::string text = ReadText(run_dir + "/manifest.json");
+  const nlohmann::json m = nlohmann::json::parse(text, nullptr, false);
+  ASSERT_FALSE(m.is_discarded()) << run_dir << "/manifest.json: " << text;
+  EXPECT_EQ(m["options"]["verify_bytes"], 4 << 20);
+  ASSERT_TRUE(m["verify"].is_object()) << m["verify"].dump();
+  const nlohmann::json& stacks = m["verify"]["stacks"];
+  ASSERT_EQ(stacks.size(), layers.size()) << stacks.dump(1);
+  for (size_t i = 0; i < layers.size(); ++i) {
+    const nlohmann::json& v = stacks[i];
+    EXPECT_EQ(v["layer"], layers[i]);
+    EXPECT_EQ(v["verified"], true) << v.dump(1);
+    EXPECT_EQ(v["errors"], 0) << v.dump(1);
+    EXPECT_EQ(v["blocks"], 1024);
+    EXPECT_GT(v["dirty_bytes_after_write"].get<int64_t>(), 0)
+        << "no dirty data after the writes: the check proved little. "
+        << v.dump(1);
+    std::cout << "verify: " << layers[i] << " dirty after the writes "
+              << v["dirty_bytes_after_write"] << " B, " << v["seconds"]
+              << " s for " << v["steps"].size() << " steps" << std::endl;
+    ::testing::Test::RecordProperty("verify_" + layers[i],
+                                    v["seconds"].dump() + " s, dirty " +
+                                        v["dirty_bytes_after_write"].dump());
+  }
 }
 
 }  // namespace tierbench::labtest

@@ -36,6 +36,17 @@ std::vector<CsvRow> ReadCsv(const std::string& path);
 // The whole text of `path` ("" when unreadable).
 std::string ReadText(const std::string& path);
 
+// The compare option that makes a lab run check its stacks' data across
+// their modes (compare --verify, 4 MiB) before the cells.
+inline const std::string kVerifyArg = "--compare-arg=--verify=4M";
+
+// Checks the manifest.json of run folder `run_dir` for a --verify of 4 MiB
+// that verified each of `layers` (in order) with no block differing and
+// dirty data in the cache after the writes; the per-stack figures go to
+// stdout ("verify: <layer> dirty after the writes N B, S s").
+void ExpectVerified(const std::string& run_dir,
+                    const std::vector<std::string>& layers);
+
 // A fresh directory under the build tree's temp dir, removed on destruction.
 class ScratchDir {
  public:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the fake run folder of the report tests (runs.csv schema 4,
+"""Writes the fake run folder of the report tests (runs.csv schema 5,
 comparison.csv schema 4, manifest.json schema 2, series.csv schema 1) with fixed
 figures: raw HDD
 and SSD, four bcache modes and one dm-cache mode, three workloads (one with a
@@ -46,7 +46,7 @@ COUNTERS = ["read_hits", "read_misses", "read_hit_ratio_pct", "write_hits", "wri
   "dm_cache_used_blocks", "dm_cache_dirty_blocks", "dm_writecache_high_watermark",
   "dm_writecache_free_blocks", "dm_writecache_total_blocks", "dm_writecache_writes_blocked",
   "lvmcache_policy", "lvmcache_migration_threshold", "lvmcache_used_blocks",
-  "lvmcache_dirty_blocks", "warnings"]
+  "lvmcache_dirty_blocks", "verify_blocks", "verify_errors", "warnings"]
 
 MODES = [  # name, layer, readback, target
   ("hdd", "raw", "", "/dev/vdb"), ("ssd", "raw", "", "/dev/vdc"),
@@ -148,7 +148,7 @@ for rep in (1, 2, 3):
 with open(os.path.join(OUT, "runs.csv"), "w", newline="") as f:
     out = csv.writer(f, lineterminator="\n")
     out.writerow(["schema_version"] + LEAD + RUN_RESULT_COLS + TIMING + COUNTERS)
-    for r in rows: out.writerow(["4"] + r)
+    for r in rows: out.writerow(["5"] + r)
 
 # comparison.csv, as orchestrate/comparison.cc computes it.
 H = ["mode", "layer", "baseline", "workload", "job", "direction", "unit", "n", "iops_median",
