@@ -118,14 +118,14 @@ TEST_P(EngineFileTest, ReadsWhatIsThere) {
   close(fd);
 }
 
-INSTANTIATE_TEST_SUITE_P(Engines, EngineFileTest,
-                         ::testing::Combine(::testing::Values("io_uring", "libaio",
-                                                              "psync", "null"),
-                                            ::testing::Bool()),
-                         [](const auto& info) {
-                           return std::string(std::get<0>(info.param)) +
-                                  (std::get<1>(info.param) ? "_direct" : "_buffered");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Engines, EngineFileTest,
+    ::testing::Combine(::testing::Values("io_uring", "libaio", "psync", "null"),
+                       ::testing::Bool()),
+    [](const auto& info) {
+      return std::string(std::get<0>(info.param)) +
+             (std::get<1>(info.param) ? "_direct" : "_buffered");
+    });
 
 TEST(LibaioEngineTest, BusyWhenDepthReachedAndErrorsReported) {
   auto path = std::filesystem::temp_directory_path() /
