@@ -261,7 +261,16 @@ TEST(LabCompare, PgbenchWritebackBeatsNone) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
   ASSERT_FALSE(dir.path().empty());
-  std::vector<std::string> args = {"--modes",
+  // The HDD at 50 IOPS, not the lab's default 150: PostgreSQL in the TCG
+  // guest is CPU-bound near 100-115 tps, and at 150 IOPS the bare HDD already
+  // gives 98 tps against the bare SSD's 115 (2026-12-02), so no mode could
+  // show a lead; the 1.2x once measured here came and went with the host's
+  // speed. At 50 IOPS the commits wait on the HDD: bare HDD 26 tps, bare SSD
+  // 115, writeback 87, none 26 (3.3x; /tmp lab run, `tierbench lab
+  // --hdd-iops 50 --modes writeback none hdd ssd --workloads pgbench-tpcb`).
+  std::vector<std::string> args = {"--hdd-iops",
+                                   "50",
+                                   "--modes",
                                    Mode("writeback"),
                                    Mode("none"),
                                    "--workloads",
@@ -285,16 +294,16 @@ TEST(LabCompare, PgbenchWritebackBeatsNone) {
   ASSERT_TRUE(wb && none) << output;
   const double wb_tps = Num(*wb, "iops"), none_tps = Num(*none, "iops");
   EXPECT_GT(none_tps, 0) << output;
-  // Measured in this guest until 2026-12-01: 1.2x-1.5x (121.5 vs 101.6 tps,
-  // 1.196x). On 2026-12-02 three fresh-clone runs gave 1.09x, 1.00x and,
-  // alone on the machine, 0.94x (84.7 vs 90.3 tps): the lead is not
-  // reproduced and the cause is open (issue notes). Until it is found the
-  // test asks only that writeback is not far behind none; the ratio is
-  // recorded as a property so CI logs show it.
   ::testing::Test::RecordProperty("writeback_over_none",
                                   std::to_string(wb_tps / none_tps));
-  EXPECT_GE(wb_tps, 0.8 * none_tps)
+  // Writeback commits on the SSD, none on the HDD. The margin leaves room
+  // for a slower host or a busy machine (writeback's side is CPU-bound in
+  // TCG, none's is the HDD's 50 IOPS).
+  EXPECT_GE(wb_tps, 1.8 * none_tps)
       << "writeback " << wb_tps << " tps, none " << none_tps << " tps";
+  // Writeback left dirty data, and the drain was timed.
+  EXPECT_GT(Num(*wb, "dirty_after_bytes"), 0);
+  EXPECT_GT(Num(*wb, "drain_after_s"), 0);
 }
 
 }  // namespace
