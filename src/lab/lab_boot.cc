@@ -138,6 +138,22 @@ bool LabOnPath(const std::string& program) {
   return false;
 }
 
+std::string CheckLabRunStart(const std::string& results_dir,
+                             const std::string& run_id,
+                             const std::string& qemu) {
+  const std::string run_dir = results_dir + "/" + run_id;
+  if (fs::exists(run_dir)) {
+    throw ConfigError(
+        "The results directory of this run exists already. Path: " + run_dir +
+        "; Fix: pass another --run-id or remove it");
+  }
+  if (!LabOnPath(qemu)) {
+    throw SysError("QEMU not found. Program: " + qemu +
+                   "; Fix: ./scripts/install-deps (package qemu-system-x86)");
+  }
+  return run_dir;
+}
+
 void MakeLabDirs(const std::string& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);

@@ -62,6 +62,13 @@ std::string LabSelfExecutable();
 // True when `program` (a path, or a name looked up on PATH) is executable.
 bool LabOnPath(const std::string& program);
 
+// The checks every lab run makes before it boots: returns
+// `results_dir`/`run_id`, and throws ConfigError when that directory exists
+// already (the fix: another --run-id) or SysError when `qemu` is not found.
+std::string CheckLabRunStart(const std::string& results_dir,
+                             const std::string& run_id,
+                             const std::string& qemu);
+
 // Creates `dir` and its parents; throws SysError naming it.
 void MakeLabDirs(const std::string& dir);
 

@@ -113,16 +113,7 @@ PowerCutRun LabPowerCut::Run() {
   }
   const std::string run_id =
       o.run_id.empty() ? FormatUtcNow("lab-power-cut-%Y%m%d-%H%M%S") : o.run_id;
-  const std::string run_dir = o.results_dir + "/" + run_id;
-  if (fs::exists(run_dir)) {
-    throw ConfigError(
-        "The results directory of this run exists already. Path: " + run_dir +
-        "; Fix: pass another --run-id or remove it");
-  }
-  if (!LabOnPath(o.qemu)) {
-    throw SysError("QEMU not found. Program: " + o.qemu +
-                   "; Fix: ./scripts/install-deps (package qemu-system-x86)");
-  }
+  const std::string run_dir = CheckLabRunStart(o.results_dir, run_id, o.qemu);
 
   const LabGuest guest = EnsureLabGuest(o);
   LabWorkspace ws(o);
@@ -178,26 +169,7 @@ PowerCutRun LabPowerCut::Run() {
   }
 
   // Results back: guest 2 wrote both boots' files.
-  const std::string extract = ws.dir() + "/out";
-  MakeLabDirs(extract);
-  if (boot2.done_rc >= 0) {
-    RunLabToolOrThrow({"tar", "-x", "-f", ws.out_image(), "-C", extract},
-                      "Cannot read the results the lab guest wrote. Image: " +
-                          ws.out_image());
-  }
-  MakeLabDirs(o.results_dir);
-  if (fs::is_directory(extract + "/" + run_id)) {
-    std::error_code ec;
-    fs::rename(extract + "/" + run_id, run_dir, ec);
-    if (ec) {
-      fs::copy(extract + "/" + run_id, run_dir, fs::copy_options::recursive,
-               ec);
-    }
-    if (ec) {
-      throw SysError("Cannot store the lab results. Path: " + run_dir +
-                     "; SysErr: " + ec.message());
-    }
-  }
+  ws.StoreResults(boot2.done_rc >= 0, run_id, run_dir);
   keep_consoles();
   CheckBoot(boot2, kPhaseRecover, o.timeout_s, run_dir + "/lab/console-2.log");
 

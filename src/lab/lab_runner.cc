@@ -152,16 +152,7 @@ LabOutcome LabRunner::Run() {
     }
   }
   std::string run_id = o.run_id.empty() ? DefaultRunId() : o.run_id;
-  std::string run_dir = o.results_dir + "/" + run_id;
-  if (fs::exists(run_dir)) {
-    throw ConfigError(
-        "The results directory of this run exists already. Path: " + run_dir +
-        "; Fix: pass another --run-id or remove it");
-  }
-  if (!LabOnPath(o.qemu)) {
-    throw SysError("QEMU not found. Program: " + o.qemu +
-                   "; Fix: ./scripts/install-deps (package qemu-system-x86)");
-  }
+  const std::string run_dir = CheckLabRunStart(o.results_dir, run_id, o.qemu);
 
   // --- the guest, the disks, the input tar ---------------------------------
   LabGuest guest = EnsureLabGuest(o);
@@ -215,7 +206,6 @@ LabOutcome LabRunner::Run() {
   ws.PackInput();
 
   // --- boot -----------------------------------------------------------------
-  const std::string out_image = ws.out_image();
   LogNotice("lab: booting kernel " + guest.kernel_release + " in QEMU (" +
             (o.kvm ? "KVM" : "TCG") + ", " + std::to_string(o.cpus) +
             " CPUs, " + std::to_string(o.memory_mib) + " MiB); HDD " +
@@ -238,26 +228,8 @@ LabOutcome LabRunner::Run() {
   outcome.compare_exit_code = done_rc;
 
   // --- results back ---------------------------------------------------------
-  std::string extract = tmp + "/out";
-  MakeLabDirs(extract);
-  if (done_rc >= 0) {
-    RunLabToolOrThrow(
-        {"tar", "-x", "-f", out_image, "-C", extract},
-        "Cannot read the results the lab guest wrote. Image: " + out_image);
-  }
-  MakeLabDirs(o.results_dir);
+  ws.StoreResults(done_rc >= 0, run_id, run_dir);
   std::error_code ec;
-  if (fs::is_directory(extract + "/" + run_id)) {
-    fs::rename(extract + "/" + run_id, run_dir, ec);
-    if (ec) {
-      fs::copy(extract + "/" + run_id, run_dir, fs::copy_options::recursive,
-               ec);
-    }
-    if (ec) {
-      throw SysError("Cannot store the lab results. Path: " + run_dir +
-                     "; SysErr: " + ec.message());
-    }
-  }
   bool failed = timed_out || done_rc != 0 || !guest_failure.empty();
   const int interrupted_rc = ExpectedInterruptExitCode(o.interrupt_signal);
   if (o.interrupt_compare && done_rc == interrupted_rc &&

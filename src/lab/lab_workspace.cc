@@ -101,6 +101,29 @@ void LabWorkspace::PackInput() const {
                     "Cannot pack the lab input tar");
 }
 
+void LabWorkspace::StoreResults(bool guest_finished, const std::string& run_id,
+                                const std::string& run_dir) const {
+  const std::string extract = dir_ + "/out";
+  MakeLabDirs(extract);
+  if (guest_finished) {
+    RunLabToolOrThrow(
+        {"tar", "-x", "-f", out_image_, "-C", extract},
+        "Cannot read the results the lab guest wrote. Image: " + out_image_);
+  }
+  MakeLabDirs(fs::path(run_dir).parent_path().string());
+  if (!fs::is_directory(extract + "/" + run_id)) return;
+  std::error_code ec;
+  fs::rename(extract + "/" + run_id, run_dir, ec);
+  if (ec) {
+    ec.clear();
+    fs::copy(extract + "/" + run_id, run_dir, fs::copy_options::recursive, ec);
+  }
+  if (ec) {
+    throw SysError("Cannot store the lab results. Path: " + run_dir +
+                   "; SysErr: " + ec.message());
+  }
+}
+
 LabMachine LabWorkspace::Machine(const LabGuest& guest) const {
   const LabOptions& o = options_;
   LabMachine m;

@@ -47,6 +47,14 @@ class LabWorkspace {
   // the options say), vdc the input tar (read-only), vdd the output disk.
   LabMachine Machine(const LabGuest& guest) const;
 
+  // After the guest: when `guest_finished` (it wrote the output disk),
+  // extracts the output disk's tar into dir()/out, then moves its `run_id`
+  // folder to `run_dir` (creating `run_dir`'s parent). Nothing is moved
+  // when the guest wrote no such folder. Throws SysError naming the image
+  // or `run_dir`.
+  void StoreResults(bool guest_finished, const std::string& run_id,
+                    const std::string& run_dir) const;
+
  private:
   LabOptions options_;
   std::string dir_;

@@ -94,6 +94,20 @@ json RateOptionsToJson(const JobSpec& j) {
           {"ss_ramp_ns", ss.ramp_ns}};
 }
 
+// The io_uring engine's options (fio's names), or null for other engines.
+json EngineOptionsToJson(const JobSpec& j) {
+  if (j.ioengine != "io_uring") return nullptr;
+  const IoUringOptions& u = j.uring;
+  return {{"fixedbufs", u.fixedbufs},
+          {"registerfiles", u.registerfiles},
+          {"sqthread_poll", u.sqthread_poll},
+          {"sqthread_poll_cpu",
+           u.sqthread_poll_cpu < 0 ? json(nullptr) : json(u.sqthread_poll_cpu)},
+          {"hipri", u.hipri},
+          {"nonvectored",
+           u.nonvectored < 0 ? json("probe") : json(u.nonvectored == 1)}};
+}
+
 json JobToJson(const JobSpec& j) {
   return {{"name", j.name},
           {"origin", j.origin},
@@ -110,6 +124,7 @@ json JobToJson(const JobSpec& j) {
           {"numjobs", j.numjobs},
           {"direct", j.direct},
           {"ioengine", j.ioengine},
+          {"engine_options", EngineOptionsToJson(j)},
           {"size_bytes", SizeToJson(j.size)},
           {"offset_bytes", SizeToJson(j.offset)},
           {"runtime_ns", j.runtime_ns},

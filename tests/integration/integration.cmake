@@ -52,7 +52,8 @@ ${_guest_mode_entries}};
 #endif  // TIERBENCH_GUEST_MODE_FILES_H_
 " @ONLY)
 target_include_directories(tierbench_guest_tests PRIVATE
-                           ${CMAKE_CURRENT_BINARY_DIR}/guest)
+                           ${CMAKE_CURRENT_BINARY_DIR}/guest
+                           ${PROJECT_SOURCE_DIR}/tests)
 gtest_discover_tests(tierbench_guest_tests PROPERTIES LABELS integration
                      DISCOVERY_TIMEOUT 60)
 target_sources(tierbench_integration_tests PRIVATE

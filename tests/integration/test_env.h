@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "ci_skip.h"  // TIERBENCH_SKIP_OR_FAIL_IN_CI
+
 namespace tierbench::testing {
 
 bool IsRoot();
@@ -50,16 +52,6 @@ class TempDir {
 };
 
 }  // namespace tierbench::testing
-
-// Skips with a visible reason on a developer's machine; with CI=true a
-// missing need FAILS the test (CI runs as root with scripts/install-deps).
-#define TIERBENCH_SKIP_OR_FAIL_IN_CI(why)                                  \
-  do {                                                                     \
-    const char* ci_env = std::getenv("CI");                                \
-    if (ci_env != nullptr && std::string(ci_env) == "true")                \
-      GTEST_FAIL() << "under CI=true a skip would hide the test: " << why; \
-    GTEST_SKIP() << "SKIPPED: " << why;                                    \
-  } while (0)
 
 #define TIERBENCH_REQUIRE_ROOT()                                   \
   do {                                                             \

@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "ci_skip.h"
 #include "io/aligned_buffer.h"
 #include "seccomp_deny.h"
 
@@ -27,15 +28,12 @@ namespace tierbench {
 namespace {
 
 // Skips (fails under CI=true) where io_uring is blocked for the whole test.
-#define REQUIRE_IO_URING()                                                  \
-  do {                                                                      \
-    const Status avail = IoUringEngine::Available();                        \
-    if (!avail.ok()) {                                                      \
-      const char* ci = std::getenv("CI");                                   \
-      if (ci != nullptr && std::string(ci) == "true")                       \
-        GTEST_FAIL() << "io_uring unavailable: " << avail.message();        \
-      GTEST_SKIP() << "SKIPPED: io_uring unavailable: " << avail.message(); \
-    }                                                                       \
+#define REQUIRE_IO_URING()                                    \
+  do {                                                        \
+    const Status avail = IoUringEngine::Available();          \
+    if (!avail.ok())                                          \
+      TIERBENCH_SKIP_OR_FAIL_IN_CI("io_uring unavailable: " + \
+                                   avail.message());          \
   } while (0)
 
 // A 256 KiB file of 4 KiB blocks where block i holds byte `tag+i`.

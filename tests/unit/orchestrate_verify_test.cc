@@ -43,7 +43,8 @@ void Scribble(const std::string& path, uint64_t block, char byte) {
   f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
 }
 
-class VerifyTest : public ::testing::Test {
+// A fake bcache sysfs tree and a 1 MiB file standing for /dev/bcache0.
+class FakeBcacheDeviceTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ResetInterruptForTest();
@@ -51,10 +52,20 @@ class VerifyTest : public ::testing::Test {
     device_ = fake_.root() + "/dev/bcache0";
     std::ofstream(device_).close();
     fs::resize_file(device_, 1 << 20);
+  }
+  void TearDown() override { ResetInterruptForTest(); }
+
+  FakeBcacheSysfs fake_;
+  std::string device_;
+};
+
+class VerifyTest : public FakeBcacheDeviceTest {
+ protected:
+  void SetUp() override {
+    FakeBcacheDeviceTest::SetUp();
     layer_ = OpenCacheStack(LayerEnv{fake_.sysfs(), nullptr, nullptr}, device_);
     layer_->set_sleep([](double) {});
   }
-  void TearDown() override { ResetInterruptForTest(); }
 
   VerifyRunOptions Options(uint64_t nonce) {
     VerifyRunOptions o;
@@ -65,8 +76,6 @@ class VerifyTest : public ::testing::Test {
     return o;
   }
 
-  FakeBcacheSysfs fake_;
-  std::string device_;
   std::unique_ptr<CacheLayer> layer_;
   std::vector<std::string> seen_;
 };
@@ -162,17 +171,8 @@ TEST_F(VerifyTest, AnInterruptStopsTheCheck) {
   EXPECT_EQ(seen_, (std::vector<std::string>{"write", "writeback"}));
 }
 
-class VerifyCompareTest : public ::testing::Test {
+class VerifyCompareTest : public FakeBcacheDeviceTest {
  protected:
-  void SetUp() override {
-    ResetInterruptForTest();
-    fs::create_directories(fake_.root() + "/dev");
-    device_ = fake_.root() + "/dev/bcache0";
-    std::ofstream(device_).close();
-    fs::resize_file(device_, 1 << 20);
-  }
-  void TearDown() override { ResetInterruptForTest(); }
-
   CompareOptions Options(const std::string& run_id) {
     CompareOptions o = scratch_.Options(
         {device_},
@@ -197,9 +197,7 @@ class VerifyCompareTest : public ::testing::Test {
         ReadAll(scratch_.dir() + "/results/" + run_id + "/manifest.json"));
   }
 
-  FakeBcacheSysfs fake_;
   CompareScratch scratch_{fake_.root()};
-  std::string device_;
 };
 
 TEST_F(VerifyCompareTest, VerifiedRunRecordsTheCheckAndRestoresTheMode) {

@@ -11,6 +11,8 @@
 #include <string>
 
 #include "io/io_uring_engine.h"
+#include "job_text.h"
+#include "report/manifest_builder.h"
 #include "util/errors.h"
 #include "workload/job_file.h"
 #include "workload/runner.h"
@@ -18,18 +20,8 @@
 namespace tierbench {
 namespace {
 
-Workload Parse(const std::string& text) {
-  return ParseJobText(text, "t.fio", JobOverrides{});
-}
-
-std::string ErrorOf(const std::string& text) {
-  try {
-    Parse(text);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+Workload Parse(const std::string& text) { return ParseJobTextForTest(text); }
+std::string ErrorOf(const std::string& text) { return JobTextError(text); }
 
 const char* kJob = "[j]\nfilename=/dev/null\nsize=1m\n";
 
@@ -142,6 +134,29 @@ TEST(JobEngineOptionsTest, RunsAndVerifiesWithFixedBuffersAndFiles) {
   EXPECT_EQ(j.dir[1].ios, 512u);  // 2 MiB of 4 KiB blocks
   EXPECT_EQ(j.verify_errors, 0u);
   EXPECT_EQ(j.verify_blocks, 512u);
+}
+
+TEST(JobEngineOptionsTest, ManifestRecordsTheIoUringOptions) {
+  PreparedWorkload w;
+  w.io = Parse(std::string(kJob) +
+               "ioengine=io_uring\nfixedbufs\nsqthread_poll=1\n"
+               "sqthread_poll_cpu=1\nnonvectored=0\n");
+  const nlohmann::json o = WorkloadToJson(w)["jobs"][0]["engine_options"];
+  EXPECT_EQ(o["fixedbufs"], true);
+  EXPECT_EQ(o["registerfiles"], false);
+  EXPECT_EQ(o["sqthread_poll"], true);
+  EXPECT_EQ(o["sqthread_poll_cpu"], 1);
+  EXPECT_EQ(o["hipri"], false);
+  EXPECT_EQ(o["nonvectored"], false);
+  // Unset: nonvectored is probed, no poll CPU; libaio has no such options.
+  w.io = Parse(std::string(kJob) + "ioengine=io_uring\n");
+  EXPECT_EQ(WorkloadToJson(w)["jobs"][0]["engine_options"]["nonvectored"],
+            "probe");
+  EXPECT_TRUE(
+      WorkloadToJson(w)["jobs"][0]["engine_options"]["sqthread_poll_cpu"]
+          .is_null());
+  w.io = Parse(kJob);
+  EXPECT_TRUE(WorkloadToJson(w)["jobs"][0]["engine_options"].is_null());
 }
 
 }  // namespace

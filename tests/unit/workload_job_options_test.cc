@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "job_text.h"
 #include "util/errors.h"
 #include "util/units.h"
 #include "workload/job_file.h"
@@ -24,18 +25,8 @@ namespace fs = std::filesystem;
 constexpr uint64_t kKiB = 1024;
 constexpr uint64_t kMiB = 1024 * kKiB;
 
-Workload Parse(const std::string& text) {
-  return ParseJobText(text, "t.fio", JobOverrides{});
-}
-
-std::string ErrorOf(const std::string& text) {
-  try {
-    Parse(text);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+Workload Parse(const std::string& text) { return ParseJobTextForTest(text); }
+std::string ErrorOf(const std::string& text) { return JobTextError(text); }
 
 TEST(JobOptionsTest, DefaultFilesPerCloneAndFileNumber) {
   const Workload w = Parse("[test]\nsize=8M\nnrfiles=4\nnumjobs=2\n");

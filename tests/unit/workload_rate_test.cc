@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "job_text.h"
 #include "util/errors.h"
 #include "util/units.h"
 #include "workload/job_file.h"
@@ -110,18 +111,8 @@ TEST(RatePacerTest, SkipIdleShiftsTheSchedule) {
   EXPECT_EQ(p.due_ns(), 55 * kNsPerMs);
 }
 
-Workload Parse(const std::string& text) {
-  return ParseJobText(text, "t.fio", JobOverrides{});
-}
-
-std::string ErrorOf(const std::string& text) {
-  try {
-    Parse(text);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+Workload Parse(const std::string& text) { return ParseJobTextForTest(text); }
+std::string ErrorOf(const std::string& text) { return JobTextError(text); }
 
 const char* kHead = "[j]\nfilename=/dev/null\nioengine=null\n";
 
