@@ -169,7 +169,7 @@ PowerCutRun LabPowerCut::Run() {
   }
 
   // Results back: guest 2 wrote both boots' files.
-  ws.StoreResults(boot2.done_rc >= 0, run_id, run_dir);
+  ws.StoreResults(boot2.done_rc >= 0, run_dir);
   keep_consoles();
   CheckBoot(boot2, kPhaseRecover, o.timeout_s, run_dir + "/lab/console-2.log");
 

@@ -228,7 +228,7 @@ LabOutcome LabRunner::Run() {
   outcome.compare_exit_code = done_rc;
 
   // --- results back ---------------------------------------------------------
-  ws.StoreResults(done_rc >= 0, run_id, run_dir);
+  ws.StoreResults(done_rc >= 0, run_dir);
   std::error_code ec;
   bool failed = timed_out || done_rc != 0 || !guest_failure.empty();
   const int interrupted_rc = ExpectedInterruptExitCode(o.interrupt_signal);

@@ -101,9 +101,10 @@ void LabWorkspace::PackInput() const {
                     "Cannot pack the lab input tar");
 }
 
-void LabWorkspace::StoreResults(bool guest_finished, const std::string& run_id,
+void LabWorkspace::StoreResults(bool guest_finished,
                                 const std::string& run_dir) const {
   const std::string extract = dir_ + "/out";
+  const std::string run_id = fs::path(run_dir).filename().string();
   MakeLabDirs(extract);
   if (guest_finished) {
     RunLabToolOrThrow(

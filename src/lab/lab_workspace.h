@@ -48,12 +48,11 @@ class LabWorkspace {
   LabMachine Machine(const LabGuest& guest) const;
 
   // After the guest: when `guest_finished` (it wrote the output disk),
-  // extracts the output disk's tar into dir()/out, then moves its `run_id`
-  // folder to `run_dir` (creating `run_dir`'s parent). Nothing is moved
-  // when the guest wrote no such folder. Throws SysError naming the image
-  // or `run_dir`.
-  void StoreResults(bool guest_finished, const std::string& run_id,
-                    const std::string& run_dir) const;
+  // extracts the output disk's tar into dir()/out, then moves the folder
+  // named as `run_dir`'s last component (the run id) to `run_dir` (creating
+  // `run_dir`'s parent). Nothing is moved when the guest wrote no such
+  // folder. Throws SysError naming the image or `run_dir`.
+  void StoreResults(bool guest_finished, const std::string& run_dir) const;
 
  private:
   LabOptions options_;
