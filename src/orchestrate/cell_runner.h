@@ -14,7 +14,9 @@
 //   2. apply the mode and its knobs, each read back (a mismatch is a
 //      SysError); the read-back is recorded in every row;
 //   2a. warm-until-steady only: the cell's own workload runs in chunks of
-//      --warm-chunk seconds under the mode, until SteadyStateTracker says
+//      --warm-chunk seconds under the mode, each chunk on its own draw
+//      stream (JobSpec::draw_stream: new offsets over the same hot set, none
+//      of which the measured run replays), until SteadyStateTracker says
 //      IOPS and the share of reads served without the origin (from the
 //      stack's and the origin's block counters, which do not lag) are
 //      steady, or --warm-max seconds (or that many chunks' worth) passed (a

@@ -31,6 +31,8 @@ class GaussGenerator {
   uint64_t NextPoint();
   // The next block, in [0, n).
   uint64_t Next();
+  // Restarts the draws from `seed` (the center stays).
+  void ReseedDraws(uint64_t seed) { rng_ = Rng(seed); }
 
   uint64_t size() const { return n_; }
   uint64_t spread() const { return spread_; }

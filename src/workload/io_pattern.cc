@@ -34,6 +34,15 @@ uint64_t StreamSeed(uint64_t seed, uint64_t stream) {
   return Rng::Mix64(seed + 0x9e3779b97f4a7c15ULL * stream);
 }
 
+// The seed of draw stream `stream` of a clone: the clone's own streams for
+// draw_stream 0, else streams of an independent family (JobSpec::
+// draw_stream).
+uint64_t DrawSeed(uint64_t seed, uint64_t draw_stream, uint64_t stream) {
+  if (draw_stream == 0) return StreamSeed(seed, stream);
+  return StreamSeed(Rng::Mix64(seed ^ (0x64726177ULL << 32) ^ draw_stream),
+                    stream);  // "draw"
+}
+
 bool DirUsed(RwPattern p, IoDir d) {
   return d == IoDir::kRead ? PatternReads(p) : PatternWrites(p);
 }
@@ -50,9 +59,9 @@ IoPattern::IoPattern(const JobSpec& spec, uint64_t target_bytes,
                      uint32_t clone_index)
     : spec_(spec),
       seed_(CloneSeed(spec, clone_index)),
-      dir_rng_(StreamSeed(seed_, 1)),
-      size_rng_(StreamSeed(seed_, 2)),
-      mode_rng_(StreamSeed(seed_, 3)) {
+      dir_rng_(DrawSeed(seed_, spec.draw_stream, 1)),
+      size_rng_(DrawSeed(seed_, spec.draw_stream, 2)),
+      mode_rng_(DrawSeed(seed_, spec.draw_stream, 3)) {
   for (int d = 0; d < kNumDirs; ++d) {
     if (DirUsed(spec.rw, static_cast<IoDir>(d))) sizes_[d].emplace(spec.bs[d]);
   }
@@ -123,6 +132,9 @@ IoPattern::IoPattern(const JobSpec& spec, uint64_t target_bytes,
     }
     pickers_[d].emplace(dist, dir, blocks, Align(dir), !spec.norandommap,
                         StreamSeed(seed_, 4 + d));
+    // Another draw stream: new draws over the blocks the seed placed.
+    if (spec.draw_stream != 0)
+      pickers_[d]->ReseedDraws(DrawSeed(seed_, spec.draw_stream, 4 + d));
     picker_index_[d] = d;
   }
 }

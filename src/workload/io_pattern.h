@@ -41,7 +41,9 @@
 //    constant (same sequence on every run); else the clock. The clone index
 //    is mixed in so clones differ. Direction, length, offset and the
 //    random/sequential choice use separate streams, so changing one option
-//    does not reshuffle the others.
+//    does not reshuffle the others. A non-zero JobSpec::draw_stream draws
+//    all of them from an independent family of streams, except what the
+//    seed places: the zipf/pareto offset (the hot blocks) and the zones.
 //
 // Thread-safety: none; each clone owns its IoPattern.
 #ifndef TIERBENCH_WORKLOAD_IO_PATTERN_H_

@@ -97,6 +97,13 @@ struct JobSpec {
   bool randrepeat = true;
   bool randseed_set = false;
   uint64_t randseed = 0;
+  // Not a job-file option: the stream the random draws (offsets,
+  // directions, block sizes) come from. 0 is the seed's own stream (fio's);
+  // n > 0 an independent one, while the hot-set placement (zipf/pareto's
+  // offset) stays the seed's. A cell warmed until steady runs its chunks on
+  // streams 1, 2, ..., so each chunk reads new draws of the same hot set
+  // and the measured run (stream 0) replays none of them.
+  uint64_t draw_stream = 0;
   bool group_reporting = false;
   bool stonewall = false;          // waits for earlier jobs; new group
   uint64_t thinktime_ns = 0;       // pause after each IO (fio: usec default)

@@ -47,6 +47,11 @@ RandomBlockPicker::RandomBlockPicker(uint64_t n, bool cover_each_once,
       rng_(seed),
       permutation_(n_, rng_.Next()) {}
 
+void RandomBlockPicker::ReseedDraws(uint64_t seed) {
+  rng_ = Rng(seed);
+  permutation_.Reset(rng_.Next());
+}
+
 uint64_t RandomBlockPicker::Next() {
   if (!cover_each_once_) return rng_.Uniform(n_);
   if (permutation_.PassDone()) permutation_.Reset(rng_.Next());

@@ -59,6 +59,8 @@ class RandomBlockPicker {
   uint64_t Next();
   // Starts a new pass (a new order when covering each block once).
   void NewPass();
+  // Restarts from `seed`: a new order (or new draws) from the next block on.
+  void ReseedDraws(uint64_t seed);
 
  private:
   uint64_t n_;

@@ -103,4 +103,12 @@ void RandomDistribution::NewPass() {
   if (uniform_) uniform_->NewPass();
 }
 
+void RandomDistribution::ReseedDraws(uint64_t seed) {
+  if (uniform_) uniform_->ReseedDraws(seed);
+  if (zipf_) zipf_->ReseedDraws(seed);
+  if (gauss_) gauss_->ReseedDraws(seed);
+  zone_rng_ = Rng(Rng::Mix64(seed ^ 0x7a6f6e65ULL));
+  block_rng_ = Rng(seed);
+}
+
 }  // namespace tierbench

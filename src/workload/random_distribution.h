@@ -57,6 +57,9 @@ class RandomDistribution {
   // A new pass: a new order for "random" with the random map; the other
   // distributions have no passes and continue their streams.
   void NewPass();
+  // Restarts every draw from `seed`; what the seed placed (the zipf/pareto
+  // offset, the zones) stays, so the hot blocks are the same.
+  void ReseedDraws(uint64_t seed);
 
   uint64_t size() const { return n_; }
 

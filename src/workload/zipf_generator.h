@@ -50,6 +50,8 @@ class ZipfGenerator {
   uint64_t NextRank();
   // The next block, in [0, n): the next rank, scattered.
   uint64_t Next() { return Scatter(NextRank()); }
+  // Restarts the draws from `seed`, keeping the offset (the hot blocks).
+  void ReseedDraws(uint64_t seed) { rng_ = Rng(seed); }
   // Where `rank` lands: (HashRank(rank) % n + offset) % n.
   uint64_t Scatter(uint64_t rank) const;
 

@@ -81,17 +81,23 @@ TEST(LabWorkingSet, ZipfReadsFitInTheCacheThenFallOffTheCliff) {
       << "writeback@25% " << fit_iops << " IOPS, hdd " << hdd_iops
       << "; warnings: " << Get(*fit, "warnings");
 
-  // 400%: the cliff. zipf:1.2 is so skewed that most reads still hit
-  // (measured: 97.9% vs 98.6% by bcache's counters) and the share of read
-  // bytes the HDD serves moves by a point or two either way between runs
-  // (2.5% vs 1.0% in one run, 1.80% vs 1.95% in another), so it is
-  // reported, not asserted; the robust sign is IOPS: every miss costs an
-  // HDD seek, and IOPS fell 2.6x (3021 vs 7983) in the measured run.
+  // 400%: the cliff. Every warm-up chunk draws anew over the same hot set
+  // (JobSpec::draw_stream); when each chunk replayed one sequence, the
+  // measured run read back what the warm-up had just cached, most reads
+  // hit even at 400% (97.9% vs 98.6%) and the HDD's share of the read bytes
+  // moved a point or two either way between runs. Measured with fresh
+  // draws: 1407 vs 8377 IOPS (5.9x), 88.7% vs 99.5% hits, the HDD serving
+  // 10.4% vs 0.45% of the read bytes. A guest short of CPU (work beside it
+  // on the host) lowers the 25% cell most (it is CPU-bound under TCG; 3756
+  // IOPS seen), hence 1.5x.
   const double cliff_iops = Num(*cliff, "iops");
   EXPECT_LT(cliff_iops, fit_iops / 1.5)
       << "writeback@400% " << cliff_iops << " IOPS vs " << fit_iops
       << " at 25%; HDD share of read bytes " << 100 - ServedWithoutHdd(*cliff)
       << "% vs " << 100 - ServedWithoutHdd(*fit) << "%";
+  EXPECT_GT(100 - ServedWithoutHdd(*cliff),
+            2 * (100 - ServedWithoutHdd(*fit)) + 1)
+      << "HDD share of the read bytes at 400% vs 25%";
   EXPECT_LT(Num(*cliff, "read_hit_ratio_pct"), 100);
 }
 

@@ -237,14 +237,16 @@ TEST_F(WarmSteadyCompareTest, WorkingSetsSizeTheRegionAndChunksWarmToSteady) {
   CompareHooks hooks;
   hooks.sysfs = fake_.sysfs();
   hooks.sleep = [](double) {};
-  std::vector<std::string> runs;  // target size time_based runtime
+  // target size [tb] runtime s<draw stream>
+  std::vector<std::string> runs;
   int chunk = 0;
   hooks.run_workload = [&](const Workload& w, const RunOptions&) {
     const JobSpec& j = w.jobs[0];
     runs.push_back(fs::path(j.filename).filename().string() + " " +
                    std::to_string(j.size.bytes) + " " +
                    (j.time_based ? "tb " : "") +
-                   std::to_string(j.runtime_ns / 1000000000));
+                   std::to_string(j.runtime_ns / 1000000000) + " s" +
+                   std::to_string(j.draw_stream));
     RunResult r;
     JobResult jr;
     jr.name = j.name;
@@ -261,12 +263,16 @@ TEST_F(WarmSteadyCompareTest, WorkingSetsSizeTheRegionAndChunksWarmToSteady) {
   CompareRunner(o, hooks).Run(out);
   // Chunks give 200, 400, ..., 1000, 1000, 1000 IOPS: steady at the 7th
   // (the fake stack counts no reads, so IOPS alone decide); the second
-  // working set is steady after 3.
-  std::vector<std::string> expected = {"hdd.img 835584 0", "hdd.img 262144 0"};
-  for (int i = 0; i < 7; ++i) expected.push_back("bcache0 835584 tb 2");
-  expected.push_back("bcache0 835584 0");
-  for (int i = 0; i < 3; ++i) expected.push_back("bcache0 262144 tb 2");
-  expected.push_back("bcache0 262144 0");
+  // working set is steady after 3. Chunk n draws from stream n, the
+  // measured runs from the seed's own stream 0 (none replays a chunk).
+  std::vector<std::string> expected = {"hdd.img 835584 0 s0",
+                                       "hdd.img 262144 0 s0"};
+  for (int i = 1; i <= 7; ++i)
+    expected.push_back("bcache0 835584 tb 2 s" + std::to_string(i));
+  expected.push_back("bcache0 835584 0 s0");
+  for (int i = 1; i <= 3; ++i)
+    expected.push_back("bcache0 262144 tb 2 s" + std::to_string(i));
+  expected.push_back("bcache0 262144 0 s0");
   EXPECT_EQ(runs, expected);
   const std::string csv = ReadAll(dir_ + "/results/t/runs.csv");
   EXPECT_NE(csv.find("r@1%,1%,838860,"), std::string::npos) << csv;

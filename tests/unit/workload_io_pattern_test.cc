@@ -13,6 +13,7 @@
 #include "util/errors.h"
 #include "util/rng.h"
 #include "workload/block_size_picker.h"
+#include "workload/distribution_spec.h"
 #include "workload/io_pattern.h"
 #include "workload/offset_generator.h"
 
@@ -294,6 +295,62 @@ TEST(IoPatternTest, RepeatableWithRandrepeatAndClonesDiffer) {
   const std::vector<Io> seeded = Drain(c, 5000);
   EXPECT_EQ(seeded, Drain(d, 5000));
   EXPECT_NE(seeded, first);
+}
+
+// A draw stream (JobSpec::draw_stream, the chunks of a warm-until-steady
+// cell) draws new offsets over the same hot set: zipf's scattering offset
+// comes from the seed, so the hottest blocks stay where they were, while the
+// sequences share almost nothing position by position.
+TEST(IoPatternTest, DrawStreamsDrawAnewOverTheSameHotBlocks) {
+  JobSpec s = Spec(RwPattern::kRandRead, 4 * kKiB);
+  s.size = SizeSpec{true, false, 64 * kMiB, 0};
+  std::string why, fix;
+  ASSERT_TRUE(
+      ParseDistributionSpec("zipf:1.2", &s.random_distribution, &why, &fix))
+      << why;
+  s.norandommap = true;
+  auto hottest = [](const std::vector<Io>& ios) {
+    std::map<uint64_t, int> counts;
+    for (const Io& io : ios) ++counts[io.offset];
+    uint64_t best = 0;
+    int most = 0;
+    for (const auto& [offset, n] : counts) {
+      if (n > most) most = n, best = offset;
+    }
+    return best;
+  };
+  IoPattern base(s, 64 * kMiB, 0);
+  const std::vector<Io> stream0 = Drain(base, 20000);
+  s.draw_stream = 1;
+  IoPattern one(s, 64 * kMiB, 0), again(s, 64 * kMiB, 0);
+  const std::vector<Io> stream1 = Drain(one, 20000);
+  s.draw_stream = 2;
+  IoPattern two(s, 64 * kMiB, 0);
+  const std::vector<Io> stream2 = Drain(two, 20000);
+  EXPECT_EQ(stream1, Drain(again, 20000));  // repeatable
+  EXPECT_EQ(hottest(stream0), hottest(stream1));
+  EXPECT_EQ(hottest(stream0), hottest(stream2));
+  // Outside the hottest blocks the draws differ: position by position the
+  // streams agree only where both drew a hot block.
+  size_t same01 = 0, same12 = 0;
+  for (size_t i = 0; i < stream0.size(); ++i) {
+    same01 += stream0[i] == stream1[i];
+    same12 += stream1[i] == stream2[i];
+  }
+  EXPECT_LT(same01, stream0.size() * 9 / 10);
+  EXPECT_LT(same12, stream0.size() * 9 / 10);
+  // Uniform draws (with the random map) get a new order too.
+  JobSpec u = Spec(RwPattern::kRandRead, 4 * kKiB);
+  u.size = SizeSpec{true, false, 4 * kMiB, 0};
+  IoPattern u0(u, 4 * kMiB, 0);
+  u.draw_stream = 3;
+  IoPattern u3(u, 4 * kMiB, 0);
+  const std::vector<Io> a = Drain(u0, 1024), b = Drain(u3, 1024);
+  EXPECT_NE(a, b);
+  std::set<uint64_t> blocks_a, blocks_b;
+  for (const Io& io : a) blocks_a.insert(io.offset);
+  for (const Io& io : b) blocks_b.insert(io.offset);
+  EXPECT_EQ(blocks_a, blocks_b);  // each block once per pass, in both
 }
 
 TEST(IoPatternTest, RwmixreadAndPercentageRandomRatios) {
