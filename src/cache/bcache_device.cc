@@ -399,16 +399,17 @@ RestoreReport BcacheDevice::Restore(const KnobSnapshot& snapshot) noexcept {
   if (!snapshot.cache_mode.empty()) {
     attempt("cache_mode", [&] { SetCacheMode(snapshot.cache_mode); });
   }
-  for (const auto& [name, value] : snapshot.knobs) {
-    attempt(name, [&] { SetKnob(name, value); });
+  // Pairs, not structured bindings: clang before 16 cannot capture those.
+  for (const auto& knob : snapshot.knobs) {
+    attempt(knob.first, [&] { SetKnob(knob.first, knob.second); });
   }
   if (!snapshot.cache_set_knobs.empty() && CacheSetDir().empty()) {
     report.failures.push_back(
         "cache-set knobs not restored: no cache set attached to /dev/" + name_);
     return report;
   }
-  for (const auto& [name, value] : snapshot.cache_set_knobs) {
-    attempt(name, [&] { SetCacheSetKnob(name, value); });
+  for (const auto& knob : snapshot.cache_set_knobs) {
+    attempt(knob.first, [&] { SetCacheSetKnob(knob.first, knob.second); });
   }
   return report;
 }

@@ -49,8 +49,8 @@ TEST(DbScriptTest, TpcbLikeIsPgbenchsScript) {
       "SELECT abalance FROM pgbench_accounts WHERE aid = 123",
       "UPDATE pgbench_tellers SET tbalance = tbalance + -42 WHERE tid = 17",
       "UPDATE pgbench_branches SET bbalance = bbalance + -42 WHERE bid = 2",
-      "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (17, "
-      "2, 123, -42, CURRENT_TIMESTAMP)",
+      ("INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (17, "
+       "2, 123, -42, CURRENT_TIMESTAMP)"),
       "END"};
   for (size_t i = 0; i < 4; ++i) {
     EXPECT_EQ(s.commands[i].type, ScriptCommandType::kSet) << i;
