@@ -70,8 +70,19 @@ TEST(LabWorkingSet, ZipfReadsFitInTheCacheThenFallOffTheCliff) {
   EXPECT_EQ(Get(*cliff, "working_set"), "400%");
   EXPECT_EQ(Get(*fit, "cache_state"), "warm-until-steady");
 
-  // 25%: warmed to steady, mostly hits, at least 3x the bare HDD.
-  EXPECT_EQ(Get(*fit, "warm_steady"), "1") << Get(*fit, "warnings");
+  // 25%: warmed until every read hits, at least 3x the bare HDD. Steady
+  // state also asks the chunks' IOPS to stay within +-10%; served from the
+  // cache this cell is CPU-bound in the TCG guest, and beside the suite's
+  // background work its chunks swung +-19% at 100% hits (a fresh-clone
+  // run: 7870..11523 IOPS, not steady after 57 s). The tool then rightly
+  // warns; the test accepts that and checks that the cache is warm.
+  const bool steady = Get(*fit, "warm_steady") == "1";
+  EXPECT_TRUE(steady || Num(*fit, "warm_hit_ratio_pct") >= 99)
+      << Get(*fit, "warnings");
+  if (!steady) {
+    EXPECT_NE(Get(*fit, "warnings").find("not steady after"),
+              std::string::npos);
+  }
   EXPECT_GT(Num(*fit, "warm_s"), 0);
   EXPECT_GT(Num(*fit, "warm_passes"), 2);
   EXPECT_GT(Num(*fit, "read_hit_ratio_pct"), 50) << Get(*fit, "warnings");
