@@ -32,6 +32,11 @@ std::vector<Layout> LayOut(const DistributionSpec& spec,
   return out;
 }
 
+// The zone picker's seed: its own stream, apart from the block draws.
+uint64_t ZoneSeed(uint64_t seed) {
+  return Rng::Mix64(seed ^ 0x7a6f6e65ULL);  // "zone"
+}
+
 }  // namespace
 
 std::string RandomDistribution::CheckFits(const DistributionSpec& spec,
@@ -56,9 +61,7 @@ std::string RandomDistribution::CheckFits(const DistributionSpec& spec,
 RandomDistribution::RandomDistribution(const DistributionSpec& spec, IoDir dir,
                                        uint64_t n, uint64_t align,
                                        bool random_map, uint64_t seed)
-    : n_(n == 0 ? 1 : n),
-      zone_rng_(Rng::Mix64(seed ^ 0x7a6f6e65ULL)),  // "zone"
-      block_rng_(seed) {
+    : n_(n == 0 ? 1 : n), zone_rng_(ZoneSeed(seed)), block_rng_(seed) {
   switch (spec.kind) {
     case DistributionKind::kRandom:
       uniform_.emplace(n_, random_map, seed);
@@ -107,7 +110,7 @@ void RandomDistribution::ReseedDraws(uint64_t seed) {
   if (uniform_) uniform_->ReseedDraws(seed);
   if (zipf_) zipf_->ReseedDraws(seed);
   if (gauss_) gauss_->ReseedDraws(seed);
-  zone_rng_ = Rng(Rng::Mix64(seed ^ 0x7a6f6e65ULL));
+  zone_rng_ = Rng(ZoneSeed(seed));
   block_rng_ = Rng(seed);
 }
 
