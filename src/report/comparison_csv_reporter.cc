@@ -9,14 +9,6 @@
 namespace tierbench {
 namespace {
 
-std::string Opt(const std::optional<double>& v, int decimals) {
-  return v ? CsvNumber(*v, decimals) : std::string();
-}
-
-std::string Flag(const std::optional<bool>& v) {
-  return v ? (*v ? "1" : "0") : "";
-}
-
 // The low, high (or df) value of an interval; "" without one.
 std::string Low(const std::optional<ChangeInterval>& ci) {
   return ci ? CsvNumber(ci->low_pct, 2) : std::string();
@@ -52,26 +44,28 @@ const ColumnTable<ComparisonRow>& Columns() {
       {"iops_spread_pct",
        [](R c) { return CsvNumber(c.iops.rel_spread_pct, 2); }},
       {"iops_sustained_median",
-       [](R c) { return Opt(c.iops_sustained_median, 3); }},
+       [](R c) { return CsvOptional(c.iops_sustained_median, 3); }},
       {"iops_sustained_vs_hdd_pct",
-       [](R c) { return Opt(c.iops_sustained_vs_hdd_pct, 2); }},
+       [](R c) { return CsvOptional(c.iops_sustained_vs_hdd_pct, 2); }},
       {"iops_sustained_vs_ssd_pct",
-       [](R c) { return Opt(c.iops_sustained_vs_ssd_pct, 2); }},
+       [](R c) { return CsvOptional(c.iops_sustained_vs_ssd_pct, 2); }},
       {"bw_mib_s_median", [](R c) { return CsvNumber(c.bw_mib_s_median, 3); }},
       {"lat_mean_us_median",
        [](R c) { return CsvNumber(c.lat_mean_us_median, 3); }},
       {"lat_p99_us_median", [](R c) { return CsvNumber(c.p99.median, 3); }},
       {"lat_p99_us_min", [](R c) { return CsvNumber(c.p99.min, 3); }},
       {"lat_p99_us_max", [](R c) { return CsvNumber(c.p99.max, 3); }},
-      {"iops_vs_hdd_pct", [](R c) { return Opt(c.iops_vs_hdd_pct, 2); }},
-      {"iops_vs_ssd_pct", [](R c) { return Opt(c.iops_vs_ssd_pct, 2); }},
-      {"iops_position", [](R c) { return Opt(c.iops_position, 4); }},
-      {"p99_vs_hdd_pct", [](R c) { return Opt(c.p99_vs_hdd_pct, 2); }},
-      {"p99_vs_ssd_pct", [](R c) { return Opt(c.p99_vs_ssd_pct, 2); }},
-      {"p99_position", [](R c) { return Opt(c.p99_position, 4); }},
-      {"noise", [](R c) { return Flag(AnyNoise(c)); }},
-      {"noise_vs_hdd", [](R c) { return Flag(c.noise_vs_hdd); }},
-      {"noise_vs_ssd", [](R c) { return Flag(c.noise_vs_ssd); }},
+      {"iops_vs_hdd_pct",
+       [](R c) { return CsvOptional(c.iops_vs_hdd_pct, 2); }},
+      {"iops_vs_ssd_pct",
+       [](R c) { return CsvOptional(c.iops_vs_ssd_pct, 2); }},
+      {"iops_position", [](R c) { return CsvOptional(c.iops_position, 4); }},
+      {"p99_vs_hdd_pct", [](R c) { return CsvOptional(c.p99_vs_hdd_pct, 2); }},
+      {"p99_vs_ssd_pct", [](R c) { return CsvOptional(c.p99_vs_ssd_pct, 2); }},
+      {"p99_position", [](R c) { return CsvOptional(c.p99_position, 4); }},
+      {"noise", [](R c) { return CsvFlag(AnyNoise(c)); }},
+      {"noise_vs_hdd", [](R c) { return CsvFlag(c.noise_vs_hdd); }},
+      {"noise_vs_ssd", [](R c) { return CsvFlag(c.noise_vs_ssd); }},
       {"iops_vs_hdd_ci_low_pct", [](R c) { return Low(c.iops_vs_hdd_ci); }},
       {"iops_vs_hdd_ci_high_pct", [](R c) { return High(c.iops_vs_hdd_ci); }},
       {"iops_vs_ssd_ci_low_pct", [](R c) { return Low(c.iops_vs_ssd_ci); }},
@@ -82,8 +76,8 @@ const ColumnTable<ComparisonRow>& Columns() {
       {"p99_vs_hdd_ci_high_pct", [](R c) { return High(c.p99_vs_hdd_ci); }},
       {"p99_vs_ssd_ci_low_pct", [](R c) { return Low(c.p99_vs_ssd_ci); }},
       {"p99_vs_ssd_ci_high_pct", [](R c) { return High(c.p99_vs_ssd_ci); }},
-      {"significant_vs_hdd", [](R c) { return Flag(c.significant_vs_hdd); }},
-      {"significant_vs_ssd", [](R c) { return Flag(c.significant_vs_ssd); }},
+      {"significant_vs_hdd", [](R c) { return CsvFlag(c.significant_vs_hdd); }},
+      {"significant_vs_ssd", [](R c) { return CsvFlag(c.significant_vs_ssd); }},
       {"warnings", [](R c) { return JoinWarnings(c.warnings); }},
   });
   return kColumns;

@@ -53,6 +53,14 @@ std::string CsvNumber(double value, int decimals) {
 
 std::string CsvNumber(uint64_t value) { return std::to_string(value); }
 
+std::string CsvOptional(const std::optional<double>& v, int decimals) {
+  return v ? CsvNumber(*v, decimals) : std::string();
+}
+
+std::string CsvFlag(const std::optional<bool>& v) {
+  return v ? (*v ? "1" : "0") : "";
+}
+
 std::string JoinWarnings(const std::vector<std::string>& warnings) {
   std::string out;
   for (const std::string& w : warnings) out += (out.empty() ? "" : ";") + w;

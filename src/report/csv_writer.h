@@ -13,6 +13,7 @@
 #define TIERBENCH_REPORT_CSV_WRITER_H_
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -54,6 +55,12 @@ std::string CsvNumber(double value, int decimals);
 
 // Formats an integer for a CSV cell.
 std::string CsvNumber(uint64_t value);
+
+// CsvNumber(*v, decimals), or "" (an empty cell) without a value.
+std::string CsvOptional(const std::optional<double>& v, int decimals);
+
+// "1" / "0", or "" without a value.
+std::string CsvFlag(const std::optional<bool>& v);
 
 // A `warnings` cell: the warnings joined with ';' (read back by
 // SplitWarnings, report/run_folder.h).

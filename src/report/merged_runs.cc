@@ -5,6 +5,8 @@
 #include <sstream>
 #include <tuple>
 
+#include "report/csv_writer.h"
+
 namespace tierbench {
 namespace {
 
@@ -13,14 +15,6 @@ using Key =
 
 Key KeyOf(const ReportFigure& f) {
   return {f.layer, f.mode, f.workload, f.job, f.direction};
-}
-
-std::string Opt(const std::optional<double>& v, int decimals) {
-  return v ? CsvNumber(*v, decimals) : std::string();
-}
-
-std::string Flag(const std::optional<bool>& v) {
-  return v ? (*v ? "1" : "0") : "";
 }
 
 std::string Hostname(const RunFolder& run) {
@@ -228,14 +222,14 @@ std::string MergedRuns::Csv() const {
                                          CsvNumber(f->iops_max, 3),
                                          CsvNumber(f->iops_spread_pct, 2),
                                          CsvNumber(f->p99_us, 3),
-                                         Opt(f->iops_vs_hdd_pct, 2),
-                                         Opt(f->iops_vs_ssd_pct, 2),
-                                         Opt(c.vs_first_pct, 2),
+                                         CsvOptional(f->iops_vs_hdd_pct, 2),
+                                         CsvOptional(f->iops_vs_ssd_pct, 2),
+                                         CsvOptional(c.vs_first_pct, 2),
                                          ci ? CsvNumber(ci->low_pct, 2) : "",
                                          ci ? CsvNumber(ci->high_pct, 2) : "",
                                          ci ? CsvNumber(ci->df, 2) : "",
-                                         ci ? Flag(ci->significant()) : "",
-                                         Flag(c.ranges_overlap)};
+                                         ci ? CsvFlag(ci->significant()) : "",
+                                         CsvFlag(c.ranges_overlap)};
         v.insert(v.end(), more.begin(), more.end());
       }
       table.AddRow(std::move(v));
