@@ -28,6 +28,8 @@ int main(int argc, char** argv) {
       "  pgbench   pgbench-style TPC-B driver on PostgreSQL\n"
       "  list      engines, modes and workloads tierbench knows\n"
       "  report    HTML report, SVG charts and summary.md of a compare run\n"
+      "  restore   put back what a killed compare left changed\n"
+      "  replay-log  replay a dm-log-writes log onto a device up to a mark\n"
       "\n"
       "EXIT STATUS\n"
       "  0 success; 1 the run failed; 2 usage or configuration error;\n"
@@ -46,6 +48,7 @@ int main(int argc, char** argv) {
   RegisterListCommand(app, &exit_code);
   RegisterRestoreCommand(app, &exit_code);
   RegisterReportCommand(app, &exit_code);
+  RegisterReplayLogCommand(app, &exit_code);
 
   InstallInterruptHandlers();
   try {

@@ -18,6 +18,7 @@ void RegisterPgbenchCommand(CLI::App& app, int* exit_code);
 void RegisterListCommand(CLI::App& app, int* exit_code);
 void RegisterReportCommand(CLI::App& app, int* exit_code);
 void RegisterRestoreCommand(CLI::App& app, int* exit_code);
+void RegisterReplayLogCommand(CLI::App& app, int* exit_code);
 
 }  // namespace tierbench
 

@@ -1,5 +1,9 @@
 #include "fuzz_entries.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
 #include <memory>
 
 #include "cache/bcache_values.h"
@@ -7,6 +11,7 @@
 #include "cache/mode_file.h"
 #include "db/db_workload.h"
 #include "db/pgbench_script.h"
+#include "io/write_log.h"
 #include "util/errors.h"
 #include "util/status.h"
 #include "workload/iolog.h"
@@ -64,6 +69,30 @@ void RunPgbenchScript(std::string_view data) {
     set.AddText(std::string(data), "<fuzz>.sql", "fuzz", 1);
     set.Finish();
   });
+}
+
+// A dm-log-writes log in a memfd: read, described and, when it reads,
+// replayed onto a 1 MiB memfd (a log reaching further is refused before
+// anything is written).
+void RunWriteLog(std::string_view data) {
+  const int log = ::memfd_create("fuzz-write-log", 0);
+  const int target = ::memfd_create("fuzz-write-log-target", 0);
+  constexpr uint64_t kTargetBytes = 1 << 20;
+  if (log < 0 || target < 0 || ::ftruncate(target, kTargetBytes) != 0 ||
+      ::pwrite(log, data.data(), data.size(), 0) !=
+          static_cast<ssize_t>(data.size())) {
+    throw std::runtime_error("fuzz write_log: cannot set up the memfds");
+  }
+  WriteLog wl;
+  const Status read = ReadWriteLog(log, data.size(), &wl);
+  CheckStatus(read);
+  if (read.ok()) {
+    DescribeWriteLog(wl);
+    WriteLogReplay r;
+    CheckStatus(ReplayWriteLog(wl, log, UINT64_MAX, target, kTargetBytes, &r));
+  }
+  ::close(log);
+  ::close(target);
 }
 
 // The first byte picks the parser, the rest is the value text.
@@ -144,6 +173,7 @@ const std::vector<FuzzEntry>& FuzzEntries() {
       {"sysfs_values", RunSysfsValues},
       {"iolog", RunIoLog},
       {"pgbench_script", RunPgbenchScript},
+      {"write_log", RunWriteLog},
   };
   return entries;
 }

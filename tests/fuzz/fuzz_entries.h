@@ -5,12 +5,13 @@
 // Contract of every entry: parse `data` with the production parser. A
 // rejection is fine when it is the parser's documented error -- a
 // ConfigError (job files, mode and DB workload JSON, iologs, pgbench scripts)
-// or a failed Status (sysfs and dm status values) -- with a message that is
-// one non-empty line (a line break or an empty message is reported as a bug:
-// FuzzBug is thrown). Any other exception escapes (std::out_of_range, ...),
-// which libFuzzer reports as a crash and the regression test as a failure.
-// Entries never touch devices; they read no files except what the input
-// names (a job file's include).
+// or a failed Status (sysfs and dm status values, dm-log-writes logs) -- with
+// a message that is one non-empty line (a line break or an empty message is
+// reported as a bug: FuzzBug is thrown). Any other exception escapes
+// (std::out_of_range, ...), which libFuzzer reports as a crash and the
+// regression test as a failure. Entries never touch devices; they read no files
+// except what the input names (a job file's include); write_log works on
+// memfds.
 #ifndef TIERBENCH_TESTS_FUZZ_FUZZ_ENTRIES_H_
 #define TIERBENCH_TESTS_FUZZ_FUZZ_ENTRIES_H_
 

@@ -51,8 +51,10 @@ TEST(FuzzRegressionsTest, EveryCommittedInputIsHandled) {
       }
     }
   }
-  // The sysfs value seeds are committed: none found means a wrong path.
+  // The sysfs value and write log seeds are committed: none found means a
+  // wrong path.
   EXPECT_FALSE(InputsOf("sysfs_values").empty());
+  EXPECT_FALSE(InputsOf("write_log").empty());
 }
 
 TEST(FuzzRegressionsTest, RegressionDirectoriesNameKnownTargets) {
