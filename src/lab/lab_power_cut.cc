@@ -93,7 +93,8 @@ std::string PowerCutConfText(const LabOptions& options,
                              const std::string& run_id,
                              const std::string& phase) {
   return LabConfText(options, run_id) + "SCENARIO=power-cut\n" +
-         "POWER_CUT_PHASE=" + phase + "\n";
+         "POWER_CUT_PHASE=" + phase + "\n" +
+         "LR_ROUNDS=" + std::to_string(kLogReplayRounds) + "\n";
 }
 
 LabPowerCut::LabPowerCut(LabOptions options, std::ostream& console)
@@ -121,6 +122,11 @@ PowerCutRun LabPowerCut::Run() {
   CopyInput(LabScriptsDir(o) + "/power-cut", in + "/power-cut");
   WriteLabTextFile(in + "/power-cut-write.fio", PowerCutJobText(false));
   WriteLabTextFile(in + "/power-cut-verify.fio", PowerCutJobText(true));
+  for (int r = 0; r < kLogReplayRounds; ++r) {
+    const std::string base = in + "/log-replay-r" + std::to_string(r);
+    WriteLabTextFile(base + "-write.fio", LogReplayJobText(r, false));
+    WriteLabTextFile(base + "-verify.fio", LogReplayJobText(r, true));
+  }
   LabBootOptions boot_options;
   boot_options.timeout_s = o.timeout_s;
   const LabMachine machine = ws.Machine(guest);
@@ -196,6 +202,23 @@ PowerCutRun LabPowerCut::Run() {
     }
     run.layers.push_back(row);
   }
+  if (std::find(o.layers.begin(), o.layers.end(), kLabLayerBcache) !=
+      o.layers.end()) {
+    Status s = LogReplayFromGuest(
+        record, kLogReplayRounds,
+        [&](const std::string& name) {
+          const std::string path = lab + "log-replay/" + name;
+          std::error_code ec;
+          return fs::exists(path, ec) ? ReadLabTextFile(path) : std::string();
+        },
+        &run.log_replay, &run.log_replay_dirty);
+    if (!s.ok()) {
+      throw SysError(
+          "The log-replay check left incomplete results: " + s.message() +
+          ". Files: " + lab + "power-cut.txt, log-replay/; Console: " + lab +
+          "console-2.log");
+    }
+  }
   PowerCutReporter reporter(run_dir, console_);
   reporter.OnPowerCut(run);
   reporter.Finalize();
@@ -207,19 +230,27 @@ PowerCutRun LabPowerCut::Run() {
     if (verdict == "unproven")
       unproven += (unproven.empty() ? "" : ", ") + l.layer;
   }
+  for (const LogReplayMark& m : run.log_replay) {
+    const std::string verdict = LogReplayVerdict(m);
+    const std::string what = m.layer + " log replay at " + m.mark;
+    if (verdict == "lost") lost += (lost.empty() ? "" : ", ") + what;
+    if (verdict == "unproven")
+      unproven += (unproven.empty() ? "" : ", ") + what;
+  }
   if (!lost.empty()) {
     throw RunError(
         "Acknowledged writes did not survive the power cut. "
         "Layers: " +
-        lost + "; Results: " + run_dir + "/power-cut.csv; Logs: " + lab +
-        "power-cut/");
+        lost + "; Results: " + run_dir +
+        "/power-cut.csv and log-replay.csv; Logs: " + lab +
+        "power-cut/, log-replay/");
   }
   if (!unproven.empty()) {
     throw RunError(
         "The power cut proved nothing for some layers: no dirty data at the "
         "cut, or the origin already held every block. Layers: " +
-        unproven + "; Results: " + run_dir + "/power-cut.csv; Record: " + lab +
-        "power-cut.txt");
+        unproven + "; Results: " + run_dir +
+        "/power-cut.csv and log-replay.csv; Record: " + lab + "power-cut.txt");
   }
   LogNotice("lab: power cut done in " + Seconds(run.guest_seconds) +
             " s (both guests, kernel " + guest.kernel_release +

@@ -21,15 +21,26 @@
 // reporters (report/power_cut_reporter.h: power-cut.csv and a console line
 // per layer).
 //
-// The limit: killing QEMU keeps what QEMU already wrote to the image files,
-// so this models losing the machine's memory, not a disk's volatile write
-// cache (dm-log-writes replay would; not done).
+// Killing QEMU keeps what QEMU already wrote to the image files, so the cut
+// models losing the machine's memory, not a disk's volatile write cache.
+// For that, boot 2 then runs the log-replay check when bcache is among the
+// layers (scripts/lab/power-cut lr_check, on the raw partitions the cut
+// leaves unused): a second bcache stack has its cache device under
+// dm-log-writes; kLogReplayRounds verified rounds are written, each flushed
+// and marked; then per mark the cache device is rebuilt from the log up to
+// that mark alone (`tierbench replay-log`, io/write_log.h), bcache is
+// registered on it and on a copy of the backing device, every round before
+// the mark must read back intact and the round after it must be missing.
+// The rows go to log-replay.csv (report/power_cut_reporter.h). Its limit:
+// only the cache device is logged; the backing device keeps its last state
+// (with writeback held off, only its superblock changes).
 //
 // Errors: ConfigError (a layer without a power-cut, e.g. lvmcache; the run
 // directory exists), SysError (QEMU or the guest failed, timed out, the
 // guest never cut, or left results that do not parse; messages name the
 // console log), RunError when a layer lost a write or the cut proved
-// nothing (no dirty data, or the origin had every block): the results and
+// nothing (no dirty data, or the origin had every block), and when a log
+// replay mark lost a block or held the round after it: the results and
 // reports are written first. InterruptedError on SIGINT/SIGTERM.
 //
 // Thread-safety: one LabPowerCut per thread.

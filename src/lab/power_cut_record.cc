@@ -1,5 +1,6 @@
 #include "lab/power_cut_record.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -39,19 +40,32 @@ std::string KiB(uint64_t bytes) {
 }  // namespace
 
 std::string PowerCutJobText(bool verify_only) {
+  return VerifiedWriteJobText("power-cut", 0, kPowerCutBytes, verify_only);
+}
+
+std::string LogReplayJobText(int round, bool verify_only) {
+  return VerifiedWriteJobText(
+      "log-replay-r" + std::to_string(round),
+      static_cast<uint64_t>(round) * kLogReplayRoundBytes, kLogReplayRoundBytes,
+      verify_only);
+}
+
+std::string VerifiedWriteJobText(const std::string& name, uint64_t offset,
+                                 uint64_t bytes, bool verify_only) {
   std::ostringstream job;
   job << "; tierbench lab --power-cut: "
       << (verify_only ? "read back and check"
                       : "write, acknowledged and "
                         "flushed,")
-      << " " << kPowerCutBytes / (1 << 20) << " MiB with fio's crc32c verify "
-      << "headers\n"
+      << " " << bytes / 1024 << " KiB at " << offset / 1024
+      << " KiB with fio's crc32c verify headers\n"
       << "[global]\n"
       << "ioengine=libaio\n"
       << "direct=1\n"
       << "rw=write\n"
       << "bs=" << kPowerCutBlockBytes / 1024 << "k\n"
-      << "size=" << kPowerCutBytes / (1 << 20) << "m\n"
+      << "offset=" << offset / 1024 << "k\n"
+      << "size=" << bytes / 1024 << "k\n"
       << "iodepth=4\n"
       << "verify=crc32c\n";
   if (verify_only) {
@@ -61,7 +75,7 @@ std::string PowerCutJobText(bool verify_only) {
     job << "do_verify=0\n"
         << "end_fsync=1\n";
   }
-  job << "\n[power-cut]\n";
+  job << "\n[" << name << "]\n";
   return job.str();
 }
 
@@ -214,6 +228,67 @@ Status PowerCutLayerFromGuest(const std::string& layer,
   l.mismatches = verify.verify_errors;
   l.verify_error = verify.error;
   *out = l;
+  return Status::Ok();
+}
+
+Status LogReplayFromGuest(
+    const PowerCutRecord& record, int rounds,
+    const std::function<std::string(const std::string&)>& read_json,
+    std::vector<LogReplayMark>* out, std::string* dirty) {
+  out->clear();
+  const std::string* marks = Find(record, "bcache", "lr_marks");
+  if (marks == nullptr || *marks != std::to_string(rounds)) {
+    return Status::InvalidArgument(
+        "bcache.lr_marks is '" + (marks ? *marks : std::string("missing")) +
+        "', not " + std::to_string(rounds) + ": the log replay did not finish");
+  }
+  const std::string* d = Find(record, "bcache", "lr_dirty");
+  *dirty = d == nullptr ? "" : *d;
+  const uint64_t per_round = kLogReplayRoundBytes / kPowerCutBlockBytes;
+  for (int k = 0; k < rounds; ++k) {
+    LogReplayMark m;
+    m.layer = "bcache";
+    m.mark = "r" + std::to_string(k);
+    const std::string key = "lr_m" + std::to_string(k) + "_replay";
+    const std::string* replay = Find(record, "bcache", key);
+    // "replay-log: 1234 of 2345 entries replayed onto ..."
+    const std::string prefix = "replay-log: ";
+    if (replay == nullptr || replay->rfind(prefix, 0) != 0) {
+      return Status::InvalidArgument("no bcache." + key +
+                                     " line from replay-log");
+    }
+    m.entries_replayed =
+        std::strtoull(replay->c_str() + prefix.size(), nullptr, 10);
+    if (const std::string* st =
+            Find(record, "bcache", "lr_m" + std::to_string(k) + "_state")) {
+      m.state_after_replay = *st;
+    }
+    m.blocks_expected = per_round * static_cast<uint64_t>(k + 1);
+    for (int r = 0; r <= k + 1 && r < rounds; ++r) {
+      const std::string name =
+          "m" + std::to_string(k) + "-r" + std::to_string(r) + ".json";
+      const std::string json = read_json(name);
+      PowerCutJobReport rep;
+      Status s = json.empty() ? Status::InvalidArgument("missing or empty")
+                              : ParsePowerCutJobReport(json, &rep);
+      if (!s.ok()) {
+        return Status::InvalidArgument("log-replay/" + name + ": " +
+                                       s.message());
+      }
+      if (r <= k) {
+        m.blocks_checked += rep.verify_blocks;
+        m.mismatches += rep.verify_errors;
+        if (!rep.error.empty() && rep.verify_errors == 0) m.error = rep.error;
+      } else {
+        // Blocks that did not verify, or that the job never reached.
+        m.next_round_blocks = per_round;
+        m.next_round_lacked =
+            rep.verify_errors +
+            (per_round - std::min(per_round, rep.verify_blocks));
+      }
+    }
+    out->push_back(m);
+  }
   return Status::Ok();
 }
 

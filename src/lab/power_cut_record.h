@@ -10,17 +10,20 @@
 //                             status (`dmsetup table|status` lines)
 //   boot 2 (after the cut)    origin_rc, recovery_ms, recovered (bcache
 //                             state or dm status line), verify_rc
-// and, per layer, the JSON reports (`tierbench run --output-format json`)
-// of three runs of the jobs below: lab/power-cut/<layer>-write.json (boot
-// 1, through the stack), <layer>-origin.json (boot 2, the bare origin
-// before the stack is put back) and <layer>-verify.json (boot 2, through
-// the recovered stack).
+// and, when bcache ran, the log-replay check's bcache.lr_* lines (see
+// LogReplayFromGuest); and, per layer, the JSON reports (`tierbench run
+// --output-format json`) of three runs of the jobs below:
+// lab/power-cut/<layer>-write.json (boot 1, through the stack),
+// <layer>-origin.json (boot 2, the bare origin before the stack is put back)
+// and <layer>-verify.json (boot 2, through the recovered stack).
 #ifndef TIERBENCH_LAB_POWER_CUT_RECORD_H_
 #define TIERBENCH_LAB_POWER_CUT_RECORD_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "report/power_cut_reporter.h"
 #include "util/status.h"
@@ -37,6 +40,17 @@ inline constexpr uint64_t kPowerCutBlockBytes = 32ull << 10;
 // same job reads everything back and checks it instead (verify_only=1,
 // continue_on_error=verify: every bad block is counted, none stops it).
 std::string PowerCutJobText(bool verify_only);
+
+// The same job named `name` on [offset, offset + bytes) (whole KiB).
+std::string VerifiedWriteJobText(const std::string& name, uint64_t offset,
+                                 uint64_t bytes, bool verify_only);
+
+// The log-replay check (scripts/lab/power-cut lr_check): kLogReplayRounds
+// rounds of kLogReplayRoundBytes each, round N at N x kLogReplayRoundBytes,
+// each acknowledged, flushed and then marked "rN" in the dm-log-writes log.
+inline constexpr int kLogReplayRounds = 4;
+inline constexpr uint64_t kLogReplayRoundBytes = 2ull << 20;
+std::string LogReplayJobText(int round, bool verify_only);
 
 // "<layer>.<key>" -> value of power-cut.txt. Lines without '=' or without
 // a '.' before it are ignored; a later line wins.
@@ -71,6 +85,18 @@ Status PowerCutLayerFromGuest(const std::string& layer,
                               const std::string& origin_json,
                               const std::string& verify_json,
                               PowerCutLayer* out);
+
+// The marks of the log-replay check from bcache.lr_* record lines
+// (lr_marks = the number of rounds when it finished, lr_dirty,
+// lr_m<K>_replay = replay-log's line, lr_m<K>_state = bcache's state and
+// dirty_data on the replayed cache) and the verify reports
+// log-replay/m<K>-r<N>.json (mark K, round N <= K + 1), which `read_json`
+// returns by name ("" when missing). *dirty is lr_dirty. InvalidArgument
+// naming what is missing or malformed.
+Status LogReplayFromGuest(
+    const PowerCutRecord& record, int rounds,
+    const std::function<std::string(const std::string&)>& read_json,
+    std::vector<LogReplayMark>* out, std::string* dirty);
 
 }  // namespace tierbench
 

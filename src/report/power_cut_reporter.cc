@@ -38,7 +38,71 @@ const ColumnTable<PowerCutLayer>& Table() {
   return table;
 }
 
+const ColumnTable<LogReplayMark>& ReplayTable() {
+  static const ColumnTable<LogReplayMark> table({
+      {"layer", [](const LogReplayMark& m) { return m.layer; }},
+      {"mark", [](const LogReplayMark& m) { return m.mark; }},
+      {"entries_replayed",
+       [](const LogReplayMark& m) { return CsvNumber(m.entries_replayed); }},
+      {"state_after_replay",
+       [](const LogReplayMark& m) { return m.state_after_replay; }},
+      {"blocks_expected",
+       [](const LogReplayMark& m) { return CsvNumber(m.blocks_expected); }},
+      {"blocks_checked",
+       [](const LogReplayMark& m) { return CsvNumber(m.blocks_checked); }},
+      {"mismatches",
+       [](const LogReplayMark& m) { return CsvNumber(m.mismatches); }},
+      {"next_round_blocks",
+       [](const LogReplayMark& m) { return CsvNumber(m.next_round_blocks); }},
+      {"next_round_lacked",
+       [](const LogReplayMark& m) { return CsvNumber(m.next_round_lacked); }},
+      {"result", [](const LogReplayMark& m) { return LogReplayVerdict(m); }},
+  });
+  return table;
+}
+
+// Writes `csv` to `path`; SysError naming it when that fails.
+void WriteCsvFile(const CsvTable& csv, const std::string& path) {
+  std::ofstream file(path);
+  csv.Write(file);
+  file.flush();
+  if (!file) {
+    throw SysError("Cannot write " + path.substr(path.rfind('/') + 1) +
+                   ". Path: " + path +
+                   "; Fix: check that the results directory is writable");
+  }
+}
+
 }  // namespace
+
+std::string LogReplayVerdict(const LogReplayMark& m) {
+  if (!m.error.empty() || m.mismatches > 0 || m.blocks_expected == 0 ||
+      m.blocks_checked < m.blocks_expected) {
+    return "lost";
+  }
+  if (m.next_round_lacked < m.next_round_blocks) return "unproven";
+  return "intact";
+}
+
+std::vector<std::string> LogReplayCsvColumns() { return ReplayTable().names(); }
+
+std::string LogReplayConsoleLine(const LogReplayMark& m) {
+  std::string line = "log replay: " + m.layer + " at mark " + m.mark + ": " +
+                     std::to_string(m.entries_replayed) + " log entries" +
+                     (m.state_after_replay.empty()
+                          ? ""
+                          : " (registered: " + m.state_after_replay + ")") +
+                     "; " + std::to_string(m.blocks_checked) + " of " +
+                     std::to_string(m.blocks_expected) + " blocks checked, " +
+                     std::to_string(m.mismatches) + " mismatches";
+  if (m.next_round_blocks > 0) {
+    line += "; the next round's " + std::to_string(m.next_round_lacked) +
+            " of " + std::to_string(m.next_round_blocks) + " blocks missing";
+  }
+  line += ": " + LogReplayVerdict(m);
+  if (!m.error.empty()) line += "; failed: " + m.error;
+  return line;
+}
 
 std::string PowerCutVerdict(const PowerCutLayer& l) {
   if (!l.write_error.empty() || !l.verify_error.empty() || l.mismatches > 0 ||
@@ -83,16 +147,25 @@ void PowerCutReporter::OnPowerCut(const PowerCutRun& run) {
     values.push_back(CsvNumber(run.cut_after_s, 1));
     csv.AddRow(std::move(values));
   }
-  const std::string path = run_dir_ + "/power-cut.csv";
-  std::ofstream file(path);
-  csv.Write(file);
-  file.flush();
-  if (!file) {
-    throw SysError("Cannot write power-cut.csv. Path: " + path +
-                   "; Fix: check that the results directory is writable");
+  WriteCsvFile(csv, run_dir_ + "/power-cut.csv");
+  if (!run.log_replay.empty()) {
+    CsvTable replay(LogReplayCsvColumns(), kLogReplayCsvSchemaVersion);
+    for (const LogReplayMark& m : run.log_replay) {
+      replay.AddRow(ReplayTable().Values(m));
+    }
+    WriteCsvFile(replay, run_dir_ + "/log-replay.csv");
   }
   for (const PowerCutLayer& l : run.layers) {
     console_ << PowerCutConsoleLine(l) << "\n";
+  }
+  if (!run.log_replay.empty()) {
+    console_ << "log replay: " << run.log_replay[0].layer << " held "
+             << (run.log_replay_dirty.empty() ? "?" : run.log_replay_dirty)
+             << " dirty when its log stopped; its cache device rebuilt from "
+                "the log up to each mark:\n";
+  }
+  for (const LogReplayMark& m : run.log_replay) {
+    console_ << LogReplayConsoleLine(m) << "\n";
   }
   console_.flush();
 }

@@ -10,6 +10,13 @@
 //   blocks_checked, mismatches, result, cut_after_s
 // `result` is PowerCutVerdict(): "intact", "lost" or "unproven".
 //
+// log-replay.csv (schema_version 1; results/README.md), written when the run
+// has a log-replay check (lab/log_replay_record.h), one row per mark:
+//   schema_version, layer, mark, entries_replayed, state_after_replay,
+//   blocks_expected, blocks_checked, mismatches, next_round_blocks,
+//   next_round_lacked, result
+// `result` is LogReplayVerdict().
+//
 // Errors: OnPowerCut throws SysError naming power-cut.csv when it cannot be
 // written. Not thread-safe.
 #ifndef TIERBENCH_REPORT_POWER_CUT_REPORTER_H_
@@ -25,6 +32,7 @@
 namespace tierbench {
 
 inline constexpr int kPowerCutCsvSchemaVersion = 1;
+inline constexpr int kLogReplayCsvSchemaVersion = 1;
 
 // One cache layer through the power cut.
 struct PowerCutLayer {
@@ -44,12 +52,35 @@ struct PowerCutLayer {
   std::string verify_error;     // the verify job's error ("" when none)
 };
 
+// One mark of the log-replay check: the cache device rebuilt from its
+// dm-log-writes log up to the mark (what a disk that honours flushes holds
+// after a power cut there), the stack put back on it, and the rounds
+// written before the mark read back; the round after the mark must be
+// missing, or the replay did not stop at the mark.
+struct LogReplayMark {
+  std::string layer;               // "bcache"
+  std::string mark;                // "r0"
+  uint64_t entries_replayed = 0;   // log entries up to the mark
+  uint64_t blocks_expected = 0;    // acknowledged blocks of rounds 0..mark
+  uint64_t blocks_checked = 0;     // of those, read back
+  uint64_t mismatches = 0;         // bad header or checksum
+  uint64_t next_round_blocks = 0;  // 0 after the last mark
+  uint64_t next_round_lacked = 0;  // of those, not there (bad or missing)
+  std::string error;               // a failed replay or verify job
+  // bcache's state and dirty_data once registered on the replayed cache
+  // ("dirty 3.6M"): the dirty data it found in the replayed journal, less
+  // what writeback wrote before it was held off.
+  std::string state_after_replay;
+};
+
 // A whole power-cut run.
 struct PowerCutRun {
   std::string run_dir;
   double cut_after_s = 0;    // seconds from boot 1's start to the kill
   double guest_seconds = 0;  // both boots
   std::vector<PowerCutLayer> layers;
+  std::string log_replay_dirty;  // dirty data when the log stopped ("8.0M")
+  std::vector<LogReplayMark> log_replay;  // empty: no log-replay check
 };
 
 // "lost" when a block was not read back intact (mismatches, fewer blocks
@@ -61,9 +92,23 @@ std::string PowerCutVerdict(const PowerCutLayer& layer);
 // The column names of power-cut.csv after schema_version, in order.
 std::vector<std::string> PowerCutCsvColumns();
 
+// "lost" when a block up to the mark was not read back intact (or a job
+// failed); "unproven" when the round after the mark was there (the replay
+// held writes from after the mark: the check proved nothing); else
+// "intact".
+std::string LogReplayVerdict(const LogReplayMark& mark);
+
+// The column names of log-replay.csv after schema_version, in order.
+std::vector<std::string> LogReplayCsvColumns();
+
+// "log replay: bcache at mark r1: 1,234 log entries; 128 of 128 blocks
+// checked, 0 mismatches; the next round's 64 of 64 blocks missing: intact".
+std::string LogReplayConsoleLine(const LogReplayMark& mark);
+
 class PowerCutReporter : public Reporter {
  public:
-  // Writes <run_dir>/power-cut.csv; console lines go to `console`.
+  // Writes <run_dir>/power-cut.csv (and log-replay.csv when the run has
+  // marks); console lines go to `console`.
   PowerCutReporter(std::string run_dir, std::ostream& console);
 
   void OnPowerCut(const PowerCutRun& run) override;

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -250,6 +251,108 @@ TEST(PowerCutLayerFromGuest, BuildsTheRowFromTheRecordAndTheReports) {
                              JobReport(0, 512, 512), JobReport(0, 512, 0), &l);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("recovery_ms"), std::string::npos);
+}
+
+// The rounds' jobs: disjoint regions, one after another, same verify
+// layout as the power cut's.
+TEST(LogReplayJobText, WritesEachRoundInItsOwnRegion) {
+  for (int r = 0; r < kLogReplayRounds; ++r) {
+    SCOPED_TRACE(r);
+    const Workload w =
+        ParseJobText(LogReplayJobText(r, false), "<w>", JobOverrides{});
+    ASSERT_EQ(w.jobs.size(), 1u);
+    EXPECT_EQ(w.jobs[0].name, "log-replay-r" + std::to_string(r));
+    EXPECT_EQ(w.jobs[0].offset.bytes, r * kLogReplayRoundBytes);
+    EXPECT_EQ(w.jobs[0].size.bytes, kLogReplayRoundBytes);
+    EXPECT_TRUE(w.jobs[0].end_fsync);
+    const Workload v =
+        ParseJobText(LogReplayJobText(r, true), "<v>", JobOverrides{});
+    EXPECT_TRUE(v.jobs[0].verify.verify_only);
+    EXPECT_EQ(v.jobs[0].offset.bytes, r * kLogReplayRoundBytes);
+  }
+}
+
+// Rounds of 64 blocks; at mark K rounds 0..K are checked and round K + 1
+// must be missing.
+class LogReplayFromGuestTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    record_["bcache.lr_marks"] = "3";
+    record_["bcache.lr_dirty"] = "6.0M";
+    for (int k = 0; k < 3; ++k) {
+      const std::string m = std::to_string(k);
+      record_["bcache.lr_m" + m + "_replay"] =
+          "replay-log: " + std::to_string(100 * (k + 1)) +
+          " of 400 entries replayed onto /tmp/lr-cache.img (up to mark r" + m +
+          ")";
+      record_["bcache.lr_m" + m + "_state"] = "dirty " + m + ".6M";
+      for (int r = 0; r <= k + 1 && r < 3; ++r) {
+        json_["m" + m + "-r" + std::to_string(r) + ".json"] =
+            r <= k ? JobReport(0, 64, 0) : JobReport(0, 64, 64);
+      }
+    }
+  }
+  Status Parse() {
+    return LogReplayFromGuest(
+        record_, 3,
+        [this](const std::string& n) {
+          auto it = json_.find(n);
+          return it == json_.end() ? std::string() : it->second;
+        },
+        &marks_, &dirty_);
+  }
+  PowerCutRecord record_;
+  std::map<std::string, std::string> json_;
+  std::vector<LogReplayMark> marks_;
+  std::string dirty_;
+};
+
+TEST_F(LogReplayFromGuestTest, BuildsOneRowPerMark) {
+  ASSERT_TRUE(Parse().ok());
+  EXPECT_EQ(dirty_, "6.0M");
+  ASSERT_EQ(marks_.size(), 3u);
+  EXPECT_EQ(marks_[0].layer, "bcache");
+  EXPECT_EQ(marks_[0].mark, "r0");
+  EXPECT_EQ(marks_[0].entries_replayed, 100u);
+  EXPECT_EQ(marks_[1].state_after_replay, "dirty 1.6M");
+  EXPECT_EQ(marks_[0].blocks_expected, 64u);
+  EXPECT_EQ(marks_[0].blocks_checked, 64u);
+  EXPECT_EQ(marks_[0].next_round_blocks, 64u);
+  EXPECT_EQ(marks_[0].next_round_lacked, 64u);
+  EXPECT_EQ(marks_[2].blocks_expected, 192u);
+  EXPECT_EQ(marks_[2].blocks_checked, 192u);
+  EXPECT_EQ(marks_[2].next_round_blocks, 0u);  // the last mark
+  for (const LogReplayMark& m : marks_)
+    EXPECT_EQ(LogReplayVerdict(m), "intact");
+}
+
+TEST_F(LogReplayFromGuestTest, ALostBlockOrAPresentNextRoundShows) {
+  json_["m1-r0.json"] = JobReport(0, 64, 1);
+  json_["m0-r1.json"] = JobReport(0, 64, 0);  // round 1 there at mark r0
+  ASSERT_TRUE(Parse().ok());
+  EXPECT_EQ(marks_[1].mismatches, 1u);
+  EXPECT_EQ(LogReplayVerdict(marks_[1]), "lost");
+  EXPECT_EQ(marks_[0].next_round_lacked, 0u);
+  EXPECT_EQ(LogReplayVerdict(marks_[0]), "unproven");
+}
+
+TEST_F(LogReplayFromGuestTest, RefusesAnUnfinishedCheck) {
+  record_["bcache.lr_marks"] = "1";
+  Status s = Parse();
+  EXPECT_NE(s.message().find("the log replay did not finish"),
+            std::string::npos)
+      << s.message();
+  record_["bcache.lr_marks"] = "3";
+  json_.erase("m2-r1.json");
+  s = Parse();
+  EXPECT_NE(s.message().find("log-replay/m2-r1.json: missing"),
+            std::string::npos)
+      << s.message();
+  json_["m2-r1.json"] = JobReport(0, 64, 0);
+  record_.erase("bcache.lr_m1_replay");
+  s = Parse();
+  EXPECT_NE(s.message().find("no bcache.lr_m1_replay line"), std::string::npos)
+      << s.message();
 }
 
 }  // namespace

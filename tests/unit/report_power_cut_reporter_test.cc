@@ -115,5 +115,82 @@ TEST(PowerCutReporter, NamesTheFileItCannotWrite) {
   }
 }
 
+LogReplayMark Marked(const std::string& mark, uint64_t next_lacked) {
+  LogReplayMark m;
+  m.layer = "bcache";
+  m.mark = mark;
+  m.entries_replayed = 1234;
+  m.state_after_replay = "dirty 3.6M";
+  m.blocks_expected = 128;
+  m.blocks_checked = 128;
+  m.next_round_blocks = 64;
+  m.next_round_lacked = next_lacked;
+  return m;
+}
+
+TEST(LogReplayVerdict, IntactLostOrUnproven) {
+  EXPECT_EQ(LogReplayVerdict(Marked("r1", 64)), "intact");
+  LogReplayMark m = Marked("r1", 64);
+  m.next_round_blocks = 0;  // the last mark
+  m.next_round_lacked = 0;
+  EXPECT_EQ(LogReplayVerdict(m), "intact");
+  m = Marked("r1", 64);
+  m.mismatches = 1;
+  EXPECT_EQ(LogReplayVerdict(m), "lost");
+  m = Marked("r1", 64);
+  m.blocks_checked = 127;
+  EXPECT_EQ(LogReplayVerdict(m), "lost");
+  m = Marked("r1", 64);
+  m.error = "io error";
+  EXPECT_EQ(LogReplayVerdict(m), "lost");
+  EXPECT_EQ(LogReplayVerdict(Marked("r1", 63)), "unproven");
+}
+
+// log-replay.csv only when the run has marks, one row and console line
+// per mark after the layers'.
+TEST(PowerCutReporter, WritesTheLogReplayCsvWhenThereAreMarks) {
+  const fs::path dir = fs::temp_directory_path() /
+                       ("tb-lr-report-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  PowerCutRun run;
+  run.layers = {Intact()};
+  std::ostringstream console;
+  PowerCutReporter(dir.string(), console).OnPowerCut(run);
+  EXPECT_FALSE(fs::exists(dir / "log-replay.csv"));
+
+  run.log_replay = {Marked("r0", 64), Marked("r1", 10)};
+  run.log_replay_dirty = "8.0M";
+  console.str("");
+  PowerCutReporter(dir.string(), console).OnPowerCut(run);
+  std::ifstream in(dir / "log-replay.csv");
+  std::stringstream text;
+  text << in.rdbuf();
+  fs::remove_all(dir);
+  const CsvDocument csv = CsvDocument::Parse(text.str(), "log-replay.csv");
+  std::vector<std::string> header = {"schema_version"};
+  for (const std::string& c : LogReplayCsvColumns()) header.push_back(c);
+  EXPECT_EQ(csv.header(), header);
+  ASSERT_EQ(csv.row_count(), 2u);
+  EXPECT_EQ(csv.Get(0, "layer"), "bcache");
+  EXPECT_EQ(csv.Get(0, "mark"), "r0");
+  EXPECT_EQ(csv.Get(0, "entries_replayed"), "1234");
+  EXPECT_EQ(csv.Get(0, "state_after_replay"), "dirty 3.6M");
+  EXPECT_EQ(csv.Get(0, "blocks_checked"), "128");
+  EXPECT_EQ(csv.Get(0, "next_round_lacked"), "64");
+  EXPECT_EQ(csv.Get(0, "result"), "intact");
+  EXPECT_EQ(csv.Get(1, "result"), "unproven");
+  EXPECT_EQ(console.str(), PowerCutConsoleLine(run.layers[0]) + "\n" +
+                               "log replay: bcache held 8.0M dirty when its "
+                               "log stopped; its cache device rebuilt from "
+                               "the log up to each mark:\n" +
+                               LogReplayConsoleLine(run.log_replay[0]) + "\n" +
+                               LogReplayConsoleLine(run.log_replay[1]) + "\n");
+  EXPECT_EQ(LogReplayConsoleLine(run.log_replay[0]),
+            "log replay: bcache at mark r0: 1234 log entries (registered: "
+            "dirty 3.6M); 128 of 128 "
+            "blocks checked, 0 mismatches; the next round's 64 of 64 blocks "
+            "missing: intact");
+}
+
 }  // namespace
 }  // namespace tierbench
