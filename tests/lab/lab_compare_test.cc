@@ -235,11 +235,12 @@ TEST(LabCompare, KilledCompareIsRestoredByTierbenchRestore) {
   EXPECT_NE(before.find(" 64 1 writethrough smq 0"), std::string::npos)
       << before;
   EXPECT_NE(before.find("\ndm:tb-writecache=0 "), std::string::npos) << before;
-  // Mid-run the mode really was switched (else the test proves nothing)...
+  // Mid-run compare had changed a knob (the guest waits for the first
+  // changed line, which may be a knob set before cache_mode: ci-run8 caught
+  // one under load)...
   EXPECT_NE(ReadText(lab + "knobs-during.txt"), before);
-  EXPECT_NE(ReadText(lab + "knobs-during.txt").find("[writeback]"),
-            std::string::npos);
-  // The kill left it changed (else restore proves nothing)...
+  // ...the kill, 2 s later, left the mode switched (else restore proves
+  // nothing)...
   EXPECT_NE(ReadText(lab + "knobs-killed.txt").find("[writeback]"),
             std::string::npos)
       << ReadText(lab + "knobs-killed.txt");
