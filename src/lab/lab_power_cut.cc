@@ -202,22 +202,23 @@ PowerCutRun LabPowerCut::Run() {
     }
     run.layers.push_back(row);
   }
-  if (std::find(o.layers.begin(), o.layers.end(), kLabLayerBcache) !=
-      o.layers.end()) {
+  for (const std::string& layer : o.layers) {
+    std::vector<LogReplayMark> marks;
     Status s = LogReplayFromGuest(
-        record, kLogReplayRounds,
+        layer, record, kLogReplayRounds,
         [&](const std::string& name) {
           const std::string path = lab + "log-replay/" + name;
           std::error_code ec;
           return fs::exists(path, ec) ? ReadLabTextFile(path) : std::string();
         },
-        &run.log_replay, &run.log_replay_dirty);
+        &marks);
     if (!s.ok()) {
       throw SysError(
           "The log-replay check left incomplete results: " + s.message() +
           ". Files: " + lab + "power-cut.txt, log-replay/; Console: " + lab +
           "console-2.log");
     }
+    run.log_replay.insert(run.log_replay.end(), marks.begin(), marks.end());
   }
   PowerCutReporter reporter(run_dir, console_);
   reporter.OnPowerCut(run);

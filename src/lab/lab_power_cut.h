@@ -23,17 +23,17 @@
 //
 // Killing QEMU keeps what QEMU already wrote to the image files, so the cut
 // models losing the machine's memory, not a disk's volatile write cache.
-// For that, boot 2 then runs the log-replay check when bcache is among the
-// layers (scripts/lab/power-cut lr_check, on the raw partitions the cut
-// leaves unused): a second bcache stack has its cache device under
-// dm-log-writes; kLogReplayRounds verified rounds are written, each flushed
-// and marked; then per mark the cache device is rebuilt from the log up to
-// that mark alone (`tierbench replay-log`, io/write_log.h), bcache is
-// registered on it and on a copy of the backing device, every round before
-// the mark must read back intact and the round after it must be missing.
-// The rows go to log-replay.csv (report/power_cut_reporter.h). Its limit:
-// only the cache device is logged; the backing device keeps its last state
-// (with writeback held off, only its superblock changes).
+// For that, boot 2 then runs the log-replay check per layer
+// (scripts/lab/power-cut lr_layer, on the raw partitions the cut leaves
+// unused): a second stack has its whole cache side under dm-log-writes;
+// kLogReplayRounds verified rounds are written, each flushed and marked;
+// then per mark the cache side is rebuilt from the log up to that mark
+// alone (`tierbench replay-log`, io/write_log.h), the stack is put back on
+// it and on a copy of the origin, every round before the mark must read
+// back intact and the round after it must be missing. The rows go to
+// log-replay.csv (report/power_cut_reporter.h). Its limit: only the cache
+// side is logged; the origin keeps its last state (with writeback held
+// off, only bcache's superblock changes there).
 //
 // Errors: ConfigError (a layer without a power-cut, e.g. lvmcache; the run
 // directory exists), SysError (QEMU or the guest failed, timed out, the

@@ -232,41 +232,39 @@ Status PowerCutLayerFromGuest(const std::string& layer,
 }
 
 Status LogReplayFromGuest(
-    const PowerCutRecord& record, int rounds,
+    const std::string& layer, const PowerCutRecord& record, int rounds,
     const std::function<std::string(const std::string&)>& read_json,
-    std::vector<LogReplayMark>* out, std::string* dirty) {
+    std::vector<LogReplayMark>* out) {
   out->clear();
-  const std::string* marks = Find(record, "bcache", "lr_marks");
+  const std::string* marks = Find(record, layer, "lr_marks");
   if (marks == nullptr || *marks != std::to_string(rounds)) {
     return Status::InvalidArgument(
-        "bcache.lr_marks is '" + (marks ? *marks : std::string("missing")) +
+        layer + ".lr_marks is '" + (marks ? *marks : std::string("missing")) +
         "', not " + std::to_string(rounds) + ": the log replay did not finish");
   }
-  const std::string* d = Find(record, "bcache", "lr_dirty");
-  *dirty = d == nullptr ? "" : *d;
   const uint64_t per_round = kLogReplayRoundBytes / kPowerCutBlockBytes;
   for (int k = 0; k < rounds; ++k) {
     LogReplayMark m;
-    m.layer = "bcache";
+    m.layer = layer;
     m.mark = "r" + std::to_string(k);
     const std::string key = "lr_m" + std::to_string(k) + "_replay";
-    const std::string* replay = Find(record, "bcache", key);
+    const std::string* replay = Find(record, layer, key);
     // "replay-log: 1234 of 2345 entries replayed onto ..."
     const std::string prefix = "replay-log: ";
     if (replay == nullptr || replay->rfind(prefix, 0) != 0) {
-      return Status::InvalidArgument("no bcache." + key +
+      return Status::InvalidArgument("no " + layer + "." + key +
                                      " line from replay-log");
     }
     m.entries_replayed =
         std::strtoull(replay->c_str() + prefix.size(), nullptr, 10);
     if (const std::string* st =
-            Find(record, "bcache", "lr_m" + std::to_string(k) + "_state")) {
+            Find(record, layer, "lr_m" + std::to_string(k) + "_state")) {
       m.state_after_replay = *st;
     }
     m.blocks_expected = per_round * static_cast<uint64_t>(k + 1);
     for (int r = 0; r <= k + 1 && r < rounds; ++r) {
       const std::string name =
-          "m" + std::to_string(k) + "-r" + std::to_string(r) + ".json";
+          layer + "/m" + std::to_string(k) + "-r" + std::to_string(r) + ".json";
       const std::string json = read_json(name);
       PowerCutJobReport rep;
       Status s = json.empty() ? Status::InvalidArgument("missing or empty")

@@ -10,8 +10,8 @@
 //                             status (`dmsetup table|status` lines)
 //   boot 2 (after the cut)    origin_rc, recovery_ms, recovered (bcache
 //                             state or dm status line), verify_rc
-// and, when bcache ran, the log-replay check's bcache.lr_* lines (see
-// LogReplayFromGuest); and, per layer, the JSON reports (`tierbench run
+// and the log-replay check's <layer>.lr_* lines (see LogReplayFromGuest);
+// and, per layer, the JSON reports (`tierbench run
 // --output-format json`) of three runs of the jobs below:
 // lab/power-cut/<layer>-write.json (boot 1, through the stack),
 // <layer>-origin.json (boot 2, the bare origin before the stack is put back)
@@ -86,17 +86,16 @@ Status PowerCutLayerFromGuest(const std::string& layer,
                               const std::string& verify_json,
                               PowerCutLayer* out);
 
-// The marks of the log-replay check from bcache.lr_* record lines
-// (lr_marks = the number of rounds when it finished, lr_dirty,
-// lr_m<K>_replay = replay-log's line, lr_m<K>_state = bcache's state and
-// dirty_data on the replayed cache) and the verify reports
-// log-replay/m<K>-r<N>.json (mark K, round N <= K + 1), which `read_json`
-// returns by name ("" when missing). *dirty is lr_dirty. InvalidArgument
-// naming what is missing or malformed.
+// The marks of `layer`'s log-replay check from its <layer>.lr_* record
+// lines (lr_marks = the number of rounds when it finished, lr_m<K>_replay
+// = replay-log's line, lr_m<K>_state = the layer's state on the replayed
+// cache) and the verify reports log-replay/<layer>/m<K>-r<N>.json (mark K,
+// round N <= K + 1), which `read_json` returns by that name ("" when
+// missing). InvalidArgument naming what is missing or malformed.
 Status LogReplayFromGuest(
-    const PowerCutRecord& record, int rounds,
+    const std::string& layer, const PowerCutRecord& record, int rounds,
     const std::function<std::string(const std::string&)>& read_json,
-    std::vector<LogReplayMark>* out, std::string* dirty);
+    std::vector<LogReplayMark>* out);
 
 }  // namespace tierbench
 

@@ -91,7 +91,7 @@ std::string LogReplayConsoleLine(const LogReplayMark& m) {
                      std::to_string(m.entries_replayed) + " log entries" +
                      (m.state_after_replay.empty()
                           ? ""
-                          : " (registered: " + m.state_after_replay + ")") +
+                          : " (after replay: " + m.state_after_replay + ")") +
                      "; " + std::to_string(m.blocks_checked) + " of " +
                      std::to_string(m.blocks_expected) + " blocks checked, " +
                      std::to_string(m.mismatches) + " mismatches";
@@ -157,12 +157,6 @@ void PowerCutReporter::OnPowerCut(const PowerCutRun& run) {
   }
   for (const PowerCutLayer& l : run.layers) {
     console_ << PowerCutConsoleLine(l) << "\n";
-  }
-  if (!run.log_replay.empty()) {
-    console_ << "log replay: " << run.log_replay[0].layer << " held "
-             << (run.log_replay_dirty.empty() ? "?" : run.log_replay_dirty)
-             << " dirty when its log stopped; its cache device rebuilt from "
-                "the log up to each mark:\n";
   }
   for (const LogReplayMark& m : run.log_replay) {
     console_ << LogReplayConsoleLine(m) << "\n";

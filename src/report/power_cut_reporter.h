@@ -58,7 +58,7 @@ struct PowerCutLayer {
 // written before the mark read back; the round after the mark must be
 // missing, or the replay did not stop at the mark.
 struct LogReplayMark {
-  std::string layer;               // "bcache"
+  std::string layer;               // lab layer name, e.g. "bcache"
   std::string mark;                // "r0"
   uint64_t entries_replayed = 0;   // log entries up to the mark
   uint64_t blocks_expected = 0;    // acknowledged blocks of rounds 0..mark
@@ -67,9 +67,10 @@ struct LogReplayMark {
   uint64_t next_round_blocks = 0;  // 0 after the last mark
   uint64_t next_round_lacked = 0;  // of those, not there (bad or missing)
   std::string error;               // a failed replay or verify job
-  // bcache's state and dirty_data once registered on the replayed cache
-  // ("dirty 3.6M"): the dirty data it found in the replayed journal, less
-  // what writeback wrote before it was held off.
+  // What the layer says once put back on the replayed cache: bcache's
+  // state and dirty_data ("dirty 3.6M": the dirty data it found in the
+  // replayed journal, less what writeback wrote before it was held off),
+  // a dm layer's status line.
   std::string state_after_replay;
 };
 
@@ -79,7 +80,6 @@ struct PowerCutRun {
   double cut_after_s = 0;    // seconds from boot 1's start to the kill
   double guest_seconds = 0;  // both boots
   std::vector<PowerCutLayer> layers;
-  std::string log_replay_dirty;  // dirty data when the log stopped ("8.0M")
   std::vector<LogReplayMark> log_replay;  // empty: no log-replay check
 };
 
@@ -101,8 +101,9 @@ std::string LogReplayVerdict(const LogReplayMark& mark);
 // The column names of log-replay.csv after schema_version, in order.
 std::vector<std::string> LogReplayCsvColumns();
 
-// "log replay: bcache at mark r1: 1,234 log entries; 128 of 128 blocks
-// checked, 0 mismatches; the next round's 64 of 64 blocks missing: intact".
+// "log replay: bcache at mark r1: 271 log entries (after replay: dirty
+// 3.6M); 128 of 128 blocks checked, 0 mismatches; the next round's 64 of
+// 64 blocks missing: intact".
 std::string LogReplayConsoleLine(const LogReplayMark& mark);
 
 class PowerCutReporter : public Reporter {

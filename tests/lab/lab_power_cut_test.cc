@@ -56,41 +56,48 @@ TEST(LabPowerCut, PowerCutKeepsEveryAcknowledgedWriteOnEveryLayer) {
   EXPECT_NE(ReadText(run + "lab/boot-1/power-cut.txt").find("bcache.dirty="),
             std::string::npos);
 
-  // The log replay: bcache's cache device rebuilt from its dm-log-writes
+  // The log replay: each layer's cache side rebuilt from its dm-log-writes
   // log up to each mark holds every round flushed before the mark (64
   // blocks of 32 KiB each) and none written after it.
   std::vector<CsvRow> marks = ReadCsv(run + "log-replay.csv");
-  ASSERT_EQ(marks.size(), 4u) << output;
+  ASSERT_EQ(marks.size(), 12u) << output;
   uint64_t entries_before = 0;
-  for (size_t k = 0; k < marks.size(); ++k) {
-    const CsvRow& m = marks[k];
-    SCOPED_TRACE(Get(m, "mark"));
+  for (size_t i = 0; i < marks.size(); ++i) {
+    const CsvRow& m = marks[i];
+    const size_t k = i % 4;
+    SCOPED_TRACE(Get(m, "layer") + " " + Get(m, "mark"));
     EXPECT_EQ(Get(m, "schema_version"), "1");
-    EXPECT_EQ(Get(m, "layer"), "bcache");
+    EXPECT_EQ(Get(m, "layer"), layers[i / 4]);
     EXPECT_EQ(Get(m, "mark"), "r" + std::to_string(k));
     // Each mark lies further into the log.
     const double entries = Num(m, "entries_replayed");
-    EXPECT_GT(entries, entries_before);
+    if (k > 0) {
+      EXPECT_GT(entries, entries_before);
+    }
     entries_before = static_cast<uint64_t>(entries);
-    // bcache found dirty data in the replayed journal.
-    EXPECT_EQ(Get(m, "state_after_replay").rfind("dirty ", 0), 0u);
+    EXPECT_FALSE(Get(m, "state_after_replay").empty());
     EXPECT_EQ(Num(m, "blocks_expected"), 64.0 * (k + 1));
     EXPECT_EQ(Num(m, "blocks_checked"), 64.0 * (k + 1));
     EXPECT_EQ(Num(m, "mismatches"), 0);
     // The round after the mark is missing: the replay stopped there.
-    EXPECT_EQ(Num(m, "next_round_blocks"), k + 1 < marks.size() ? 64 : 0);
+    EXPECT_EQ(Num(m, "next_round_blocks"), k < 3 ? 64 : 0);
     EXPECT_EQ(Num(m, "next_round_lacked"), Num(m, "next_round_blocks"));
     EXPECT_EQ(Get(m, "result"), "intact");
-    EXPECT_NE(
-        output.find("log replay: bcache at mark r" + std::to_string(k) + ": "),
-        std::string::npos)
+    EXPECT_NE(output.find("log replay: " + Get(m, "layer") + " at mark r" +
+                          std::to_string(k) + ": "),
+              std::string::npos)
         << output;
   }
-  // The log was the kernel's: replay-log listed its marks.
-  const std::string log = ReadText(run + "lab/log-replay/log.txt");
-  EXPECT_NE(log.find("mark r3 (entry "), std::string::npos) << log;
-  EXPECT_NE(log.find("mark dm-log-writes-end (entry "), std::string::npos)
-      << log;
+  // bcache found its dirty data in the replayed journal.
+  EXPECT_EQ(Get(marks[1], "state_after_replay").rfind("dirty ", 0), 0u);
+  // The logs were the kernel's: replay-log listed their marks.
+  for (const char* layer : layers) {
+    const std::string log =
+        ReadText(run + "lab/log-replay/" + layer + "/log.txt");
+    EXPECT_NE(log.find("mark r3 (entry "), std::string::npos) << log;
+    EXPECT_NE(log.find("mark dm-log-writes-end (entry "), std::string::npos)
+        << log;
+  }
 }
 
 // Refused before any guest boots: one line naming the option and the fix.

@@ -278,7 +278,6 @@ class LogReplayFromGuestTest : public ::testing::Test {
  protected:
   void SetUp() override {
     record_["bcache.lr_marks"] = "3";
-    record_["bcache.lr_dirty"] = "6.0M";
     for (int k = 0; k < 3; ++k) {
       const std::string m = std::to_string(k);
       record_["bcache.lr_m" + m + "_replay"] =
@@ -287,29 +286,27 @@ class LogReplayFromGuestTest : public ::testing::Test {
           ")";
       record_["bcache.lr_m" + m + "_state"] = "dirty " + m + ".6M";
       for (int r = 0; r <= k + 1 && r < 3; ++r) {
-        json_["m" + m + "-r" + std::to_string(r) + ".json"] =
+        json_["bcache/m" + m + "-r" + std::to_string(r) + ".json"] =
             r <= k ? JobReport(0, 64, 0) : JobReport(0, 64, 64);
       }
     }
   }
   Status Parse() {
     return LogReplayFromGuest(
-        record_, 3,
+        "bcache", record_, 3,
         [this](const std::string& n) {
           auto it = json_.find(n);
           return it == json_.end() ? std::string() : it->second;
         },
-        &marks_, &dirty_);
+        &marks_);
   }
   PowerCutRecord record_;
   std::map<std::string, std::string> json_;
   std::vector<LogReplayMark> marks_;
-  std::string dirty_;
 };
 
 TEST_F(LogReplayFromGuestTest, BuildsOneRowPerMark) {
   ASSERT_TRUE(Parse().ok());
-  EXPECT_EQ(dirty_, "6.0M");
   ASSERT_EQ(marks_.size(), 3u);
   EXPECT_EQ(marks_[0].layer, "bcache");
   EXPECT_EQ(marks_[0].mark, "r0");
@@ -327,8 +324,8 @@ TEST_F(LogReplayFromGuestTest, BuildsOneRowPerMark) {
 }
 
 TEST_F(LogReplayFromGuestTest, ALostBlockOrAPresentNextRoundShows) {
-  json_["m1-r0.json"] = JobReport(0, 64, 1);
-  json_["m0-r1.json"] = JobReport(0, 64, 0);  // round 1 there at mark r0
+  json_["bcache/m1-r0.json"] = JobReport(0, 64, 1);
+  json_["bcache/m0-r1.json"] = JobReport(0, 64, 0);  // round 1 there at mark r0
   ASSERT_TRUE(Parse().ok());
   EXPECT_EQ(marks_[1].mismatches, 1u);
   EXPECT_EQ(LogReplayVerdict(marks_[1]), "lost");
@@ -343,12 +340,12 @@ TEST_F(LogReplayFromGuestTest, RefusesAnUnfinishedCheck) {
             std::string::npos)
       << s.message();
   record_["bcache.lr_marks"] = "3";
-  json_.erase("m2-r1.json");
+  json_.erase("bcache/m2-r1.json");
   s = Parse();
-  EXPECT_NE(s.message().find("log-replay/m2-r1.json: missing"),
+  EXPECT_NE(s.message().find("log-replay/bcache/m2-r1.json: missing"),
             std::string::npos)
       << s.message();
-  json_["m2-r1.json"] = JobReport(0, 64, 0);
+  json_["bcache/m2-r1.json"] = JobReport(0, 64, 0);
   record_.erase("bcache.lr_m1_replay");
   s = Parse();
   EXPECT_NE(s.message().find("no bcache.lr_m1_replay line"), std::string::npos)
