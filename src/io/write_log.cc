@@ -190,6 +190,31 @@ Status FindWriteLogMark(const WriteLog& log, const std::string& name,
                           "'; its marks: " + (marks.empty() ? "none" : marks));
 }
 
+namespace {
+
+// Adds entry `e` to `totals` (all but `entries`): a mark, or a write or
+// discard with its flush and FUA flags; a zero-length write or discard
+// (a bare flush) counts only its flags. The one count ReplayWriteLog
+// reports and DescribeWriteLog prints.
+void CountWriteLogEntry(const WriteLogEntry& e, uint64_t sectorsize,
+                        WriteLogReplay* totals) {
+  if (e.flags & kWriteLogMark) {
+    ++totals->marks;
+    return;
+  }
+  if (e.flags & kWriteLogFlush) ++totals->flushes;
+  if (e.flags & kWriteLogFua) ++totals->fua;
+  if (e.nr_sectors == 0) return;
+  if (e.flags & kWriteLogDiscard) {
+    ++totals->discards;
+  } else {
+    ++totals->writes;
+    totals->bytes += e.nr_sectors * sectorsize;
+  }
+}
+
+}  // namespace
+
 Status ReplayWriteLog(const WriteLog& log, int log_fd, uint64_t end,
                       int target_fd, uint64_t target_bytes,
                       WriteLogReplay* out) {
@@ -217,22 +242,12 @@ Status ReplayWriteLog(const WriteLog& log, int log_fd, uint64_t end,
   for (size_t i = 0; i < count; ++i) {
     const WriteLogEntry& e = log.entries[i];
     ++out->entries;
-    if (e.flags & kWriteLogMark) {
-      ++out->marks;
-      continue;
-    }
-    if (e.flags & kWriteLogFlush) ++out->flushes;
-    if (e.flags & kWriteLogFua) ++out->fua;
+    CountWriteLogEntry(e, ss, out);
+    if (e.flags & kWriteLogMark) continue;
     const uint64_t bytes = e.nr_sectors * ss;
     if (bytes == 0) continue;
     const bool discard = (e.flags & kWriteLogDiscard) != 0;
-    if (discard) {
-      ++out->discards;
-      std::fill(buf.begin(), buf.end(), 0);
-    } else {
-      ++out->writes;
-      out->bytes += bytes;
-    }
+    if (discard) std::fill(buf.begin(), buf.end(), 0);
     for (uint64_t done = 0; done < bytes;) {
       const size_t n = static_cast<size_t>(
           std::min<uint64_t>(bytes - done, static_cast<uint64_t>(buf.size())));
@@ -256,27 +271,18 @@ Status ReplayWriteLog(const WriteLog& log, int log_fd, uint64_t end,
 
 std::string DescribeWriteLog(const WriteLog& log) {
   std::string text;
-  uint64_t writes = 0, bytes = 0, flushes = 0, fua = 0, discards = 0, marks = 0;
+  WriteLogReplay t;
   for (const WriteLogEntry& e : log.entries) {
+    CountWriteLogEntry(e, log.sectorsize, &t);
     if (e.flags & kWriteLogMark) {
-      ++marks;
       text += "mark " + e.mark + " (entry " + std::to_string(e.index) + ")\n";
-      continue;
-    }
-    if (e.flags & kWriteLogFlush) ++flushes;
-    if (e.flags & kWriteLogFua) ++fua;
-    if (e.flags & kWriteLogDiscard) {
-      ++discards;
-    } else if (e.nr_sectors > 0) {
-      ++writes;
-      bytes += e.nr_sectors * log.sectorsize;
     }
   }
   text += Count(log.entries.size()) + " entries (sectorsize " +
-          std::to_string(log.sectorsize) + "): " + Count(writes) + " writes (" +
-          FormatBytes(bytes) + "), " + Count(flushes) + " flushes, " +
-          Count(fua) + " FUA, " + Count(discards) + " discards, " +
-          Count(marks) + " marks; the device reaches " +
+          std::to_string(log.sectorsize) + "): " + Count(t.writes) +
+          " writes (" + FormatBytes(t.bytes) + "), " + Count(t.flushes) +
+          " flushes, " + Count(t.fua) + " FUA, " + Count(t.discards) +
+          " discards, " + Count(t.marks) + " marks; the device reaches " +
           FormatBytes(log.device_end) + "\n";
   return text;
 }
