@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -70,9 +71,13 @@ LabBootResult BootLabGuest(const LabMachine& m, const LabBootOptions& options,
     console_log << line << "\n";
     const LabConsoleLine c = ParseLabConsoleLine(line);
     switch (c.kind) {
-      case LabConsoleLine::Kind::kStep:
-        LogNotice("lab: guest: " + c.text);
+      case LabConsoleLine::Kind::kStep: {
+        // The seconds since QEMU started: where a lab run's time goes.
+        char at[32];
+        std::snprintf(at, sizeof at, "lab: guest at %.0f s: ", elapsed_s());
+        LogNotice(at + c.text);
         break;
+      }
       case LabConsoleLine::Kind::kOut:
         ClearProgressLine();
         out(c.text);

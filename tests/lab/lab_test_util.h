@@ -26,7 +26,8 @@ std::string LabUnavailableReason();
 bool KernelPackageUnavailable(const std::string& output);
 
 // Runs `tierbench lab <args>` to completion; returns its exit status and
-// stores stdout+stderr in *output.
+// stores stdout+stderr in *output. With TIERBENCH_LAB_LOGS set, also
+// appends the command and its output to $TIERBENCH_LAB_LOGS/<Suite>.<Test>.log.
 int RunLab(const std::vector<std::string>& args, std::string* output);
 
 // A CSV file as rows of column name -> value (RFC 4180 quoting).
