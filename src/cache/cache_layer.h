@@ -118,7 +118,10 @@ class CacheLayer {
                                   bool cold_or_warm) const = 0;
 
   // Seconds the layer's counters lag behind the IO (bcache: ~13.6 s; the
-  // dm targets: 0). The compare waits --stats-lag when this is > 0.
+  // dm targets: 0). When this is > 0 the layer's own counters (common and
+  // the non-gauge extras) change only when it folds what it counted into
+  // them, and the compare waits, after a cell's IO, for the first fold
+  // (LayerOwnCountersMoved) or --stats-lag, whichever comes first.
   virtual double CounterLagSeconds() const = 0;
 
   // Captures the mode and every setting to restore. Throws SysError.

@@ -80,6 +80,14 @@ LayerDelta DiffLayerCounters(const LayerCounters& before,
                              const LayerCounters& after,
                              const std::set<std::string>& gauges = {});
 
+// True when one of the layer's own counters (`common`, and the `extra`
+// names not in `gauges`) differs between `a` and `b`; the block counters
+// and the gauges do not count. A layer whose counters lag
+// (CacheLayer::CounterLagSeconds() > 0) moves them only when it folds what
+// it counted into them, so two readings that differ bracket a fold.
+bool LayerOwnCountersMoved(const LayerCounters& a, const LayerCounters& b,
+                           const std::set<std::string>& gauges = {});
+
 }  // namespace tierbench
 
 #endif  // TIERBENCH_CACHE_LAYER_COUNTERS_H_

@@ -187,9 +187,10 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
                 "permit writes: the data on the cache stacks and on the raw "
                 "--hdd/--ssd targets is destroyed");
   cmd->add_option("--stats-lag", o.stats_lag_s,
-                  "seconds after each cell's IO stop before reading bcache's "
-                  "counters (bcache folds them every ~13.6 s); the "
-                  "time-to-clean drain runs meanwhile")
+                  "longest wait after each cell's IO stop for bcache's "
+                  "counters: they are read at bcache's first fold after the "
+                  "stop (every ~13.6 s), or after this many seconds when "
+                  "none came; the time-to-clean drain runs meanwhile")
       ->default_val(15)
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--drain-timeout", o.drain_timeout_s,

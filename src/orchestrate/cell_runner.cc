@@ -21,6 +21,8 @@ namespace tierbench {
 namespace {
 
 constexpr double kDrainPollSeconds = 1.0;
+// How often the wait for a lagging layer's fold reads its counters.
+constexpr double kFoldPollSeconds = 0.2;
 constexpr uint64_t kPrefillBlock = 64 * 1024;
 
 CellObservation Observe(const CellRecord& rec) {
@@ -463,19 +465,43 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
   const uint64_t io_stop_ns = Now();
   ThrowIfInterrupted("after " + label);
   // Step 6: the drain starts at the IO stop. Step 7, overlapping it: the
-  // counters "after" are read --stats-lag after the IO stop (at the first
-  // poll past it) while the drain goes on; at once when they do not lag.
+  // counters "after", at once when they do not lag; else at the first fold
+  // after the IO stop (the layer's own counters moved since the reading
+  // taken at the stop: everything the cell counted is in them), or
+  // --stats-lag after the stop, whichever comes first. Checked at every
+  // drain poll, and every kFoldPollSeconds once the drain is over.
   const double lag_s =
       layer.CounterLagSeconds() > 0 ? options_.stats_lag_s : 0.0;
   const auto since_stop_s = [this, io_stop_ns] {
     return static_cast<double>(Now() - io_stop_ns) / 1e9;
   };
+  const std::set<std::string> gauges = layer.GaugeKeys();
   std::optional<LayerCounters> after;
-  if (lag_s <= 0) after = layer.TakeCounters();
+  std::optional<LayerCounters> at_stop;
+  if (lag_s <= 0) {
+    after = layer.TakeCounters();
+  } else {
+    at_stop = layer.TakeCounters();
+  }
+  // `elapsed_s`: seconds since the IO stop.
+  const auto check_after = [&](double elapsed_s) {
+    if (after) return;
+    LayerCounters now = layer.TakeCounters();
+    if (elapsed_s >= lag_s) {
+      after = std::move(now);
+    } else if (LayerOwnCountersMoved(*at_stop, now, gauges)) {
+      // A fold after the stop. Read once more: this reading may have
+      // caught the fold half-way (one sysfs file before it, one after).
+      after = layer.TakeCounters();
+    } else {
+      return;
+    }
+    rec.counters_after_s = elapsed_s;
+  };
   int polls = 0;
   const auto on_poll = [&] {
     ++polls;
-    if (!after && since_stop_s() >= lag_s) after = layer.TakeCounters();
+    check_after(since_stop_s());
   };
   Drain(layer, label, &rec.drain_after_timed_out, &sampler, on_poll);
   // Clean at the first poll: nothing was left to drain.
@@ -485,15 +511,23 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
     const int64_t dirty = layer.DirtyBytes();
     rec.dirty_left_after_drain = dirty < 0 ? 0 : static_cast<uint64_t>(dirty);
   }
-  if (!after) {
-    // The drain ended before the lag: only what is left of it.
-    rec.lag_wait_s = std::max(0.0, lag_s - since_stop_s());
-    Sleep(rec.lag_wait_s);
+  // The drain ended before the fold and the lag: wait for either. The
+  // time waited counts by the clock or by the sleeps, whichever says more
+  // (a test's sleep hook need not move the clock).
+  const double waited_from_s = since_stop_s();
+  double slept_s = 0;
+  while (!after) {
+    const double left_s =
+        lag_s - std::max(since_stop_s(), waited_from_s + slept_s);
+    const double step_s = std::min(kFoldPollSeconds, std::max(0.0, left_s));
+    Sleep(step_s);
+    slept_s += step_s;
     ThrowIfInterrupted("while waiting for " + layer.layer() +
                        "'s counters after " + label);
-    after = layer.TakeCounters();
+    check_after(std::max(since_stop_s(), waited_from_s + slept_s));
   }
-  rec.delta = DiffLayerCounters(before, *after, layer.GaugeKeys());
+  rec.lag_wait_s = std::max(0.0, rec.counters_after_s - waited_from_s);
+  rec.delta = DiffLayerCounters(before, *after, gauges);
   rec.has_counters = true;
   for (std::string& warning : DiagnoseCell(Observe(rec), &layer)) {
     rec.warnings.push_back(std::move(warning));

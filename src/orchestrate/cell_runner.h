@@ -31,11 +31,13 @@
 //      first poll already found the layer clean; dirty data left is
 //      recorded;
 //   7. counters "after", overlapping step 6: at once when the layer's
-//      counters do not lag; else --stats-lag after the IO stop, at the
-//      first drain poll past it, or, when the drain ended sooner, after
-//      waiting what is left of the lag. A cell thus takes max(lag, drain)
-//      after its IO, not lag + drain; the delta is the cell's, read when
-//      it was read before the drain was overlapped.
+//      counters do not lag; else at the first fold after the IO stop (the
+//      layer's own counters moved since a reading taken at the stop, seen
+//      at a drain poll or, once the drain is over, at a poll every 0.2 s),
+//      or --stats-lag after the stop when no fold was seen by then
+//      (counters_after_s says which). A cell thus takes max(fold or lag,
+//      drain) after its IO, not lag + drain; its counters hold all it did,
+//      since bcache counts an IO before completing it.
 // Timings of every cell: io_s (the measured workload's wall time),
 // warm_io_s (prefill passes and warm-up chunks), cell_wall_s (the whole
 // Run); the harness overhead is cell_wall_s - io_s - warm_io_s -
@@ -96,11 +98,15 @@ struct CellRecord {
   bool drain_after_timed_out = false;
   uint64_t dirty_left_after_drain = 0;
   // Seconds: the measured workload's wall time (its call to its return;
-  // -1 when not run), the IO of prefill passes / warm-up chunks, the rest
-  // of --stats-lag waited after the drain, and the whole cell.
+  // -1 when not run), the IO of prefill passes / warm-up chunks, the wait
+  // for the counters after the drain, and the whole cell.
   double io_s = -1;
   double warm_io_s = 0;
   double lag_wait_s = 0;
+  // Seconds after the IO stop at which the counters "after" were read: 0
+  // when they do not lag; else the first fold seen after the stop, or
+  // --stats-lag.
+  double counters_after_s = 0;
   double cell_wall_s = -1;
   RunResult result;
   DbCellInfo db_info;  // DB workloads

@@ -68,9 +68,10 @@ struct FailedCell {
 
 class RunFolder {
  public:
-  static constexpr int kRunsSchema = 5;
-  // Read as current: 4 lacks only verify_blocks/verify_errors, which the
-  // report does not use (a run without --verify leaves them empty anyway).
+  static constexpr int kRunsSchema = 6;
+  // Read as current: 5 lacks only counters_after_s and 4 also
+  // verify_blocks/verify_errors, which the report does not use (a run
+  // without --verify leaves them empty anyway).
   static constexpr int kRunsSchemaNoVerify = 4;
   // read, time to clean timed after the stats lag, no iops_sustained
   static constexpr int kOldestRunsSchema = 3;

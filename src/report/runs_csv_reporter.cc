@@ -148,6 +148,8 @@ void AddCounterColumns(std::vector<Column>* cols) {
                     [](R c) { return CsvNumber(c.drain_before_s, 1); }),
       CounterColumn("drain_after_s",
                     [](R c) { return CsvNumber(c.drain_after_s, 1); }),
+      CounterColumn("counters_after_s",
+                    [](R c) { return CsvNumber(c.counters_after_s, 1); }),
       BytesColumn("stack_read_bytes", &LayerDelta::stack,
                   &BlockStat::read_bytes),
       BytesColumn("stack_write_bytes", &LayerDelta::stack,

@@ -38,7 +38,9 @@ namespace tierbench {
 // 4: iops_sustained after iops; cell_wall_s and harness_overhead_pct
 // after the metric columns; drain_after_s is timed from the IO stop.
 // 5: verify_blocks and verify_errors before warnings (compare --verify).
-inline constexpr int kRunsCsvSchemaVersion = 5;
+// 6: counters_after_s after drain_after_s (the counters of a lagging layer
+// are read at its first fold after the IO stop, not always --stats-lag).
+inline constexpr int kRunsCsvSchemaVersion = 6;
 
 // Every runs.csv column (after schema_version), in file order: run_id,
 // mode, layer, cache_mode_readback, workload, working_set,

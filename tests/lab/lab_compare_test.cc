@@ -58,6 +58,19 @@ TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
     EXPECT_EQ(Get(r, "verify_errors"), "0");
   }
   EXPECT_EQ(bcache_rows, 6);  // 3 bcache modes x 2 single-direction workloads
+  // The counters were read at bcache's first fold after the IO stop, not
+  // always --stats-lag (14 s) after it: its folds come every 13.6 s, and
+  // the wiki reads and none's bypassed writes are counted, so those cells
+  // see one sooner (each has a fold within 13.6 s plus the timer's slack).
+  double first_counters_s = 14;
+  for (const CsvRow& r : rows) {
+    if (Get(r, "layer") != "bcache") continue;
+    const double s = Num(r, "counters_after_s");
+    // At most the lag, or the first drain poll (1 s apart) past it.
+    EXPECT_LE(s, 15.1) << Get(r, "mode") << "/" << Get(r, "workload");
+    first_counters_s = std::min(first_counters_s, s);
+  }
+  EXPECT_LT(first_counters_s, 13.0);
 
   const CsvRow* hdd = Find(rows, "hdd", "randwrite-4k", "write");
   const CsvRow* wt = Find(rows, "writethrough", "randwrite-4k", "write");
@@ -89,12 +102,16 @@ TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
   }
 
   // Issue 12: the time to clean is timed from the IO stop. Dirty data the
-  // counters saw --stats-lag (14 s) after the IO stop means a drain of at
-  // least 14 s; and the drain is no shorter than the last dirty reading of
+  // counters saw counters_after_s after the IO stop means a drain at least
+  // that long; and the drain is no shorter than the last dirty reading of
   // series.csv implies (t_s counts from the measured window's start; the IO
   // stopped at --runtime, 8 s; 0.5 s for the workload's teardown).
   const double ttc = Num(*wb, "drain_after_s");
-  EXPECT_GE(ttc, 14.0) << "dirty after the lag, yet drained in " << ttc;
+  const double counters_after = Num(*wb, "counters_after_s");
+  EXPECT_GT(counters_after, 0);
+  EXPECT_GE(ttc, counters_after)
+      << "dirty " << counters_after << " s after the IO stop, yet drained in "
+      << ttc;
   double last_dirty_t = -1;
   for (const CsvRow& r : ReadCsv(dir.path() + "/lab-compare/series.csv")) {
     if (Get(r, "mode") == "writeback" && Get(r, "workload") == "randwrite-4k" &&

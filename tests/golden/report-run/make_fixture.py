@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the fake run folder of the report tests (runs.csv schema 5,
+"""Writes the fake run folder of the report tests (runs.csv schema 6,
 comparison.csv schema 4, manifest.json schema 2, series.csv schema 1) with fixed
 figures: raw HDD
 and SSD, four bcache modes and one dm-cache mode, three workloads (one with a
@@ -37,6 +37,7 @@ LEAD = ["run_id", "mode", "layer", "cache_mode_readback", "workload", "working_s
 COUNTERS = ["read_hits", "read_misses", "read_hit_ratio_pct", "write_hits", "write_misses",
   "bypassed_ios", "bypassed_bytes", "promotions", "demotions", "dirty_before_bytes",
   "dirty_after_bytes", "dirty_growth_bytes", "drain_before_s", "drain_after_s",
+  "counters_after_s",
   "stack_read_bytes", "stack_write_bytes", "hdd_read_bytes", "hdd_write_bytes",
   "ssd_read_bytes", "ssd_write_bytes", "cache_bytes", "cache_block_bytes", "warm_passes",
   "warm_s", "warm_hit_ratio_pct", "warm_steady", "settings",
@@ -112,6 +113,7 @@ for rep in (1, 2, 3):
             counters = {c: "" for c in COUNTERS}
             if not raw:
                 counters.update({"drain_before_s": "0.0", "drain_after_s": drain,
+                                 "counters_after_s": "15.0" if layer == "bcache" else "0.0",
                                  "cache_bytes": "1073741824", "cache_block_bytes": "4096",
                                  "warm_passes": "0", "settings": "cache_mode=" + readback})
             counters["warnings"] = warn
@@ -148,7 +150,7 @@ for rep in (1, 2, 3):
 with open(os.path.join(OUT, "runs.csv"), "w", newline="") as f:
     out = csv.writer(f, lineterminator="\n")
     out.writerow(["schema_version"] + LEAD + RUN_RESULT_COLS + TIMING + COUNTERS)
-    for r in rows: out.writerow(["5"] + r)
+    for r in rows: out.writerow(["6"] + r)
 
 # comparison.csv, as orchestrate/comparison.cc computes it.
 H = ["mode", "layer", "baseline", "workload", "job", "direction", "unit", "n", "iops_median",
