@@ -137,6 +137,18 @@ class ProtocolTest : public ::testing::Test {
   }
 
   std::string RunDir() const { return dir_ + "/results/t1"; }
+
+  // Runs the compare of one cell `o` with `hooks`, whose after_cell hook
+  // is set to store slept_ at the cell's end in *slept_at_end; returns
+  // runs.csv's rows (the header and the cell's).
+  std::vector<std::vector<std::string>> RunOneCell(const CompareOptions& o,
+                                                   CompareHooks hooks,
+                                                   double* slept_at_end) {
+    hooks.after_cell = [this, slept_at_end](size_t) { *slept_at_end = slept_; };
+    std::ostringstream out;
+    CompareRunner(o, hooks).Run(out);
+    return ParseCsv(ReadAll(dir_ + "/results/" + o.run_id + "/runs.csv"));
+  }
   std::string Backing(const std::string& f) { return fake_.GetBacking(f); }
 
   FakeBcacheSysfs fake_;
@@ -250,11 +262,7 @@ TEST_F(ProtocolTest, TimeToCleanStartsAtTheIoStopAndOverlapsTheLag) {
       fake_.SetState("dirty");
       return r;
     };
-    hooks.after_cell = [&](size_t) { slept_at_end = slept_; };
-    std::ostringstream out;
-    CompareRunner(o, hooks).Run(out);
-    const auto rows =
-        ParseCsv(ReadAll(dir_ + "/results/" + o.run_id + "/runs.csv"));
+    const auto rows = RunOneCell(o, hooks, &slept_at_end);
     ASSERT_EQ(rows.size(), 2u);
     const auto& h = rows[0];
     const auto& r = rows[1];
@@ -324,11 +332,7 @@ TEST_F(ProtocolTest, CountersAreReadAtTheFirstFoldAfterTheIoStop) {
       slept_at_stop = slept_;
       return r;
     };
-    hooks.after_cell = [&](size_t) { slept_at_end = slept_; };
-    std::ostringstream out;
-    CompareRunner(o, hooks).Run(out);
-    const auto rows =
-        ParseCsv(ReadAll(dir_ + "/results/" + o.run_id + "/runs.csv"));
+    const auto rows = RunOneCell(o, hooks, &slept_at_end);
     ASSERT_EQ(rows.size(), 2u);
     const auto& h = rows[0];
     const auto& r = rows[1];
