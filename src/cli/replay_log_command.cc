@@ -2,6 +2,8 @@
 // a device or image file up to a mark, as xfstests' replay-log does, so a
 // cache stack can be checked as a power cut at that mark would have left
 // its cache device.
+#include <sys/stat.h>
+
 #include <iostream>
 #include <memory>
 #include <string>
@@ -40,6 +42,14 @@ WriteLog ReadLog(const Target& log, uint64_t bytes) {
   return out;
 }
 
+// True when paths `a` and `b` name the same file or block device.
+bool SameFile(const std::string& a, const std::string& b) {
+  struct stat x, y;
+  if (::stat(a.c_str(), &x) != 0 || ::stat(b.c_str(), &y) != 0) return false;
+  if (S_ISBLK(x.st_mode) && S_ISBLK(y.st_mode)) return x.st_rdev == y.st_rdev;
+  return x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
 void Run(const ReplayLogArgs& a) {
   const TargetInfo log_info = Target::Inspect(a.log, Sysfs());
   if (!log_info.exists) {
@@ -72,6 +82,11 @@ void Run(const ReplayLogArgs& a) {
     throw ConfigError("--target " + a.target +
                       " does not exist. Fix: create it (as large as the "
                       "logged device, e.g. truncate -s SIZE FILE)");
+  }
+  if (SameFile(a.log, a.target)) {
+    throw ConfigError("--target " + a.target + " is the log (--log " + a.log +
+                      ") itself: the replay would overwrite what it reads. "
+                      "Fix: replay onto another device or image file");
   }
   if (info.is_block) {
     if (!a.destructive) {
@@ -145,7 +160,8 @@ void RegisterReplayLogCommand(CLI::App& app, int* exit_code) {
       "log is checked\n"
       "  before anything is written. A block device --target needs "
       "--destructive and is\n"
-      "  refused when mounted, held or signed, like run's devices.\n"
+      "  refused when mounted, held or signed, like run's devices. The log "
+      "itself is no\n  --target.\n"
       "\n"
       "EXAMPLE\n"
       "  truncate -s 64M /tmp/replay.img\n"
@@ -153,10 +169,11 @@ void RegisterReplayLogCommand(CLI::App& app, int* exit_code) {
       "/tmp/replay.img --end-mark r2\n"
       "\n"
       "EXIT STATUS\n"
-      "  0 replayed (or listed); 2 bad log, mark or target size; 3 a read "
-      "or write\n"
-      "  failed; 4 refused for safety (--destructive missing, device in use "
-      "or signed).");
+      "  0 replayed (or listed); 2 bad log, mark or target size, or the "
+      "log as target;\n"
+      "  3 a read or write failed; 4 refused for safety (--destructive "
+      "missing, device\n"
+      "  in use or signed).");
   cmd->callback([a, exit_code]() {
     Run(*a);
     *exit_code = kExitOk;

@@ -4,6 +4,7 @@
 // code. The lab's power-cut test replays a log the kernel's dm-log-writes
 // wrote.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
@@ -85,6 +86,8 @@ TEST(ReplayLogCliTest, RefusesBadInputWithOneLine) {
   Spill(img, std::string(4096, '\0'));
   Spill(junk, std::string(4096, 'j'));
   Spill(small, std::string(1024, '\0'));
+  const std::string link = dir.path() + "/link";
+  ASSERT_EQ(::symlink(log.c_str(), link.c_str()), 0);
   struct Case {
     std::string args;
     std::string named;
@@ -96,14 +99,18 @@ TEST(ReplayLogCliTest, RefusesBadInputWithOneLine) {
        "no mark 'r7'; its marks: r0, r1"},
       {"--log " + log + " --target " + small,
        "past the end of the 1024-byte target"},
+      // The log itself, by its name or through a link to it.
+      {"--log " + log + " --target " + log, "is the log (--log " + log},
+      {"--log " + log + " --target " + link, "is the log (--log " + log},
   };
   for (const Case& c : cases) {
     std::string out;
     EXPECT_EQ(ReplayLog(c.args, &out), kExitConfig) << c.args << "\n" << out;
     ExpectOneLine(out, c.named);
   }
-  // Nothing was written to the small target.
+  // Nothing was written to the small target or the log.
   EXPECT_EQ(Slurp(small), std::string(1024, '\0'));
+  EXPECT_EQ(Slurp(log), kLog);
 }
 
 // A block device target needs --destructive, and a signed one is refused
