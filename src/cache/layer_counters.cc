@@ -97,15 +97,7 @@ LayerDelta DiffLayerCounters(const LayerCounters& before,
 
 bool LayerOwnCountersMoved(const LayerCounters& a, const LayerCounters& b,
                            const std::set<std::string>& gauges) {
-  const CommonCounters& x = a.common;
-  const CommonCounters& y = b.common;
-  if (x.read_hits != y.read_hits || x.read_misses != y.read_misses ||
-      x.write_hits != y.write_hits || x.write_misses != y.write_misses ||
-      x.bypassed_ios != y.bypassed_ios ||
-      x.bypassed_bytes != y.bypassed_bytes || x.promotions != y.promotions ||
-      x.demotions != y.demotions) {
-    return true;
-  }
+  if (a.common != b.common) return true;
   for (const auto& [name, value] : b.extra) {
     if (gauges.count(name) != 0) continue;
     const auto it = a.extra.find(name);

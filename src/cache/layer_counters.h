@@ -40,6 +40,8 @@ struct CommonCounters {
   int64_t bypassed_bytes = -1;
   int64_t promotions = -1;
   int64_t demotions = -1;
+
+  bool operator==(const CommonCounters&) const = default;
 };
 
 struct LayerCounters {

@@ -526,7 +526,6 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
                        "'s counters after " + label);
     check_after(std::max(since_stop_s(), waited_from_s + slept_s));
   }
-  rec.lag_wait_s = std::max(0.0, rec.counters_after_s - waited_from_s);
   rec.delta = DiffLayerCounters(before, *after, gauges);
   rec.has_counters = true;
   for (std::string& warning : DiagnoseCell(Observe(rec), &layer)) {

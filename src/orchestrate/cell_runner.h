@@ -98,11 +98,10 @@ struct CellRecord {
   bool drain_after_timed_out = false;
   uint64_t dirty_left_after_drain = 0;
   // Seconds: the measured workload's wall time (its call to its return;
-  // -1 when not run), the IO of prefill passes / warm-up chunks, the wait
-  // for the counters after the drain, and the whole cell.
+  // -1 when not run), the IO of prefill passes / warm-up chunks, and the
+  // whole cell.
   double io_s = -1;
   double warm_io_s = 0;
-  double lag_wait_s = 0;
   // Seconds after the IO stop at which the counters "after" were read: 0
   // when they do not lag; else the first fold seen after the stop, or
   // --stats-lag.
