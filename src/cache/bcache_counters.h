@@ -8,6 +8,12 @@
 // IO stops before taking the "after" snapshot; that wait is theirs so tests
 // can skip it. The /sys/block stat counters and dirty_data have no such lag.
 //
+// FOLD WITNESS: the same timer that folds the counters into stats_total also
+// decays stats_five_minute by 1/32 (stats.c: scale_stats, weight 32), and
+// nothing else changes those files. So while a five-minute count is 32 or
+// more (any IO counted in the last few minutes), every fold shows there even
+// when the cell counted nothing new, as with writethrough's writes.
+//
 // Hits and misses are counted on the READ path only (a partial hit is a miss);
 // never present cache_hits/(hits+misses) as a write hit rate. `bypassed_bytes`
 // covers every bypassed bio, reads and writes.
@@ -41,6 +47,11 @@ struct BcacheStatsTotal {
 struct CounterSnapshot {
   uint64_t taken_ns = 0;  // CLOCK_MONOTONIC.
   BcacheStatsTotal stats;
+  // stats_five_minute's cache_hits, cache_misses, cache_bypass_hits,
+  // cache_bypass_misses and bypassed as read, joined by spaces: a text that
+  // changes at every fold while they are not ~0 (FOLD WITNESS above). Empty
+  // when the directory is absent.
+  std::string five_minute;
   uint64_t dirty_bytes = 0;  // Backing device dirty_data.
   std::string state;         // "clean", "dirty", "no cache", ...
   std::string bcache_name;   // "bcache0"

@@ -8,6 +8,7 @@
 #include "util/clock.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
+#include "util/strings.h"
 
 namespace tierbench {
 namespace {
@@ -572,6 +573,14 @@ CounterSnapshot BcacheDevice::TakeCounters() const {
   const std::string bypassed = stats + "bypassed";
   if (!ParseHumanSize(ReadOrThrow(bypassed), &snap.stats.bypassed_bytes).ok()) {
     throw SysError("bad bcache counter. Path: " + sysfs_.Path(bypassed));
+  }
+  const std::string five = dir_ + "/stats_five_minute/";
+  if (sysfs_.Exists(dir_ + "/stats_five_minute")) {
+    for (const char* file : {"cache_hits", "cache_misses", "cache_bypass_hits",
+                             "cache_bypass_misses", "bypassed"}) {
+      if (!snap.five_minute.empty()) snap.five_minute += ' ';
+      snap.five_minute += Trim(ReadOrThrow(five + file));
+    }
   }
   snap.dirty_bytes = DirtyBytes();
   snap.state = std::string(BcacheStateName(State()));

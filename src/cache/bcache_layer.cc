@@ -223,6 +223,7 @@ LayerCounters BcacheLayer::TakeCounters() const {
   c.stack = s.bcache;
   c.origin = s.backing;
   c.cache = s.cache;
+  c.fold_mark = s.five_minute;
   c.extra["bypass_hits"] = static_cast<int64_t>(s.stats.cache_bypass_hits);
   c.extra["bypass_misses"] = static_cast<int64_t>(s.stats.cache_bypass_misses);
   c.extra["miss_collisions"] =

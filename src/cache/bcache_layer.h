@@ -14,7 +14,9 @@
 //                bytes), dirty_data; no write hit, promotion or demotion
 //                counters (left -1). Extra: bypass_hits, bypass_misses,
 //                miss_collisions (counters), cache_available_percent (gauge).
-//   counter lag  kStatsLagSeconds: stats_total folds every ~13.6 s.
+//   counter lag  kStatsLagSeconds: stats_total folds every ~13.6 s; the
+//                fold_mark is stats_five_minute, which every fold decays
+//                (bcache_counters.h FOLD WITNESS).
 // Errors and thread-safety as in cache_layer.h.
 #ifndef TIERBENCH_CACHE_BCACHE_LAYER_H_
 #define TIERBENCH_CACHE_BCACHE_LAYER_H_

@@ -121,7 +121,8 @@ class CacheLayer {
   // dm targets: 0). When this is > 0 the layer's own counters (common and
   // the non-gauge extras) change only when it folds what it counted into
   // them, and the compare waits, after a cell's IO, for the first fold
-  // (LayerOwnCountersMoved) or --stats-lag, whichever comes first.
+  // (LayerOwnCountersMoved: the counters or the layer's fold_mark moved) or
+  // --stats-lag, whichever comes first.
   virtual double CounterLagSeconds() const = 0;
 
   // Captures the mode and every setting to restore. Throws SysError.

@@ -98,6 +98,7 @@ LayerDelta DiffLayerCounters(const LayerCounters& before,
 bool LayerOwnCountersMoved(const LayerCounters& a, const LayerCounters& b,
                            const std::set<std::string>& gauges) {
   if (a.common != b.common) return true;
+  if (!a.fold_mark.empty() && a.fold_mark != b.fold_mark) return true;
   for (const auto& [name, value] : b.extra) {
     if (gauges.count(name) != 0) continue;
     const auto it = a.extra.find(name);

@@ -54,6 +54,12 @@ struct LayerCounters {
   BlockStat origin;            // IO that reached the HDD side
   BlockStat cache;             // IO that reached the SSD side (all parts)
   std::map<std::string, int64_t> extra;  // layer-only, see ExtraColumn
+  // A lagging layer's FOLD WITNESS: a text that changes at every fold of
+  // its counters, whether or not it counted anything new since the last
+  // one (bcache: its five-minute averages, which decay at each fold).
+  // Empty when the layer has none; it may also stay the same across a
+  // fold (nothing left to decay), never change without one.
+  std::string fold_mark;
 };
 
 struct LayerDelta {
@@ -83,10 +89,11 @@ LayerDelta DiffLayerCounters(const LayerCounters& before,
                              const std::set<std::string>& gauges = {});
 
 // True when one of the layer's own counters (`common`, and the `extra`
-// names not in `gauges`) differs between `a` and `b`; the block counters
-// and the gauges do not count. A layer whose counters lag
-// (CacheLayer::CounterLagSeconds() > 0) moves them only when it folds what
-// it counted into them, so two readings that differ bracket a fold.
+// names not in `gauges`) or its non-empty `fold_mark` differs between `a`
+// and `b`; the block counters and the gauges do not count. A layer whose
+// counters lag (CacheLayer::CounterLagSeconds() > 0) moves them only when
+// it folds what it counted into them, so two readings that differ bracket
+// a fold.
 bool LayerOwnCountersMoved(const LayerCounters& a, const LayerCounters& b,
                            const std::set<std::string>& gauges = {});
 

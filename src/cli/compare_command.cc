@@ -189,8 +189,9 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--stats-lag", o.stats_lag_s,
                   "longest wait after each cell's IO stop for bcache's "
                   "counters: they are read at bcache's first fold after the "
-                  "stop (every ~13.6 s), or after this many seconds when "
-                  "none came; the time-to-clean drain runs meanwhile")
+                  "stop (every ~13.6 s; seen in stats_total, or in the decay "
+                  "of stats_five_minute), or after this many seconds when "
+                  "none was seen; the time-to-clean drain runs meanwhile")
       ->default_val(15)
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--drain-timeout", o.drain_timeout_s,

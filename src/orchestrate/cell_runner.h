@@ -32,8 +32,9 @@
 //      recorded;
 //   7. counters "after", overlapping step 6: at once when the layer's
 //      counters do not lag; else at the first fold after the IO stop (the
-//      layer's own counters moved since a reading taken at the stop, seen
-//      at a drain poll or, once the drain is over, at a poll every 0.2 s),
+//      layer's own counters or its fold mark moved since a reading taken
+//      at the stop, seen at a drain poll or, once the drain is over, at a
+//      poll every 0.2 s),
 //      or --stats-lag after the stop when no fold was seen by then
 //      (counters_after_s says which). A cell thus takes max(fold or lag,
 //      drain) after its IO, not lag + drain; its counters hold all it did,

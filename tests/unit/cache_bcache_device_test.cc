@@ -393,6 +393,39 @@ TEST_F(BcacheDeviceTest, CounterResetIsFlagged) {
   EXPECT_EQ(0, d.common.read_hits);
 }
 
+// A fold that brings nothing new still decays stats_five_minute: the
+// layer's fold_mark moves, so LayerOwnCountersMoved sees the fold, while
+// the counters themselves (stats_total) stay put.
+TEST_F(BcacheDeviceTest, FiveMinuteDecayWitnessesAFold) {
+  BcacheLayer layer(fake_.sysfs(), "/dev/bcache0");
+  BcacheStatsTotal five;
+  five.cache_hits = 640;
+  five.cache_misses = 64;
+  five.bypassed_bytes = 117 << 20;
+  fake_.SetStatsFiveMinute(five);
+  const LayerCounters before = layer.TakeCounters();
+  EXPECT_EQ("640 64 0 0 117.0M", before.fold_mark);
+  EXPECT_FALSE(
+      LayerOwnCountersMoved(before, layer.TakeCounters(), layer.GaugeKeys()));
+  // The kernel's fold: 31/32 of each.
+  five.cache_hits = 620;
+  five.cache_misses = 62;
+  five.bypassed_bytes = 113 << 20;
+  fake_.SetStatsFiveMinute(five);
+  const LayerCounters after = layer.TakeCounters();
+  EXPECT_TRUE(LayerOwnCountersMoved(before, after, layer.GaugeKeys()));
+  const LayerDelta d = DiffLayerCounters(before, after, layer.GaugeKeys());
+  EXPECT_FALSE(d.counters_reset);  // the mark is no counter
+  EXPECT_EQ(0, d.common.read_hits);
+
+  // A kernel without the directory: no mark, nothing to compare.
+  std::filesystem::remove_all(fake_.root() + "/" + fake_.BackingBcacheDir() +
+                              "/stats_five_minute");
+  const LayerCounters none = layer.TakeCounters();
+  EXPECT_EQ("", none.fold_mark);
+  EXPECT_FALSE(LayerOwnCountersMoved(none, layer.TakeCounters()));
+}
+
 TEST_F(BcacheDeviceTest, CacheSetInfoAndDescribe) {
   BcacheDevice dev = Open();
   CacheSetInfo info = dev.ReadCacheSetInfo();

@@ -105,7 +105,16 @@ void FakeBcacheSysfs::SetDirtyBytes(uint64_t bytes) {
 }
 
 void FakeBcacheSysfs::SetStatsTotal(const BcacheStatsTotal& s) {
-  const std::string dir = BackingBcacheDir() + "/stats_total/";
+  SetStats("stats_total", s);
+}
+
+void FakeBcacheSysfs::SetStatsFiveMinute(const BcacheStatsTotal& s) {
+  SetStats("stats_five_minute", s);
+}
+
+void FakeBcacheSysfs::SetStats(std::string_view subdir,
+                               const BcacheStatsTotal& s) {
+  const std::string dir = BackingBcacheDir() + "/" + std::string(subdir) + "/";
   Set(dir + "cache_hits", std::to_string(s.cache_hits));
   Set(dir + "cache_misses", std::to_string(s.cache_misses));
   Set(dir + "cache_bypass_hits", std::to_string(s.cache_bypass_hits));
@@ -220,6 +229,7 @@ void FakeBcacheSysfs::Build() {
   };
   for (const auto& [file, content] : backing_files) SetBacking(file, content);
   SetStatsTotal(BcacheStatsTotal());
+  SetStatsFiveMinute(BcacheStatsTotal());
   Link(kDevices + options_.bcache + "/bcache",
        "../" + options_.backing + "/bcache");
 

@@ -8,7 +8,7 @@
 // Tree (relative links, as in real sysfs):
 //   sys/devices/virtual/block/{vda,vdb,bcache0}/{stat,queue/*}
 //   sys/devices/virtual/block/vda/bcache/{cache_mode,state,dirty_data,knobs,
-//       stats_total/*,writeback_rate_debug,backing_dev_name,...}
+//       stats_total/*,stats_five_minute/*,writeback_rate_debug,backing_dev_name,...}
 //   sys/devices/virtual/block/vdb/bcache/{priority_stats,block_size,...}
 //   sys/block/X -> ../devices/virtual/block/X; sys/class/block/X likewise
 //   sys/block/bcache0/bcache -> ../../devices/virtual/block/vda/bcache
@@ -89,6 +89,9 @@ class FakeBcacheSysfs {
   void SetState(std::string_view state);  // "clean", "dirty", "no cache"...
   void SetDirtyBytes(uint64_t bytes);     // Writes bch_hprint text.
   void SetStatsTotal(const BcacheStatsTotal& stats);
+  // stats_five_minute/* (all 0 at first): the kernel decays them at each
+  // fold; clear_stats leaves them.
+  void SetStatsFiveMinute(const BcacheStatsTotal& stats);
   void SetBlockStat(std::string_view device, const BlockStat& stat);
 
   // Emulates the kernel detaching/attaching (same effects as the hook).
@@ -111,6 +114,7 @@ class FakeBcacheSysfs {
 
  private:
   void Build();
+  void SetStats(std::string_view subdir, const BcacheStatsTotal& stats);
   void Link(std::string_view rel, std::string_view target);
   Status OnWrite(const std::string& rel, std::string_view value);
 
