@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/option_values.h"
 #include "orchestrate/compare_runner.h"
+#include "util/cpu_latency.h"
 #include "util/errors.h"
 
 namespace tierbench {
@@ -186,6 +187,13 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--destructive", o.destructive,
                 "permit writes: the data on the cache stacks and on the raw "
                 "--hdd/--ssd targets is destroyed");
+  cmd->add_option("--cpu-latency", o.cpu_latency_us,
+                  "while the compare runs, hold every CPU out of idle states "
+                  "that take longer than US microseconds to leave "
+                  "(/dev/cpu_dma_latency; 0: no idle state at all), so QD1 "
+                  "latencies measure the devices, not the CPUs waking up")
+      ->type_name("US")
+      ->check(CLI::Range(int64_t{0}, kMaxCpuLatencyUs));
   cmd->add_option("--stats-lag", o.stats_lag_s,
                   "longest wait after each cell's IO stop for bcache's "
                   "counters: they are read at bcache's first fold after the "

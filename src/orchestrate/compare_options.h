@@ -62,6 +62,10 @@ struct CompareOptions {
   // to every stack and read it back across its modes
   // (orchestrate/verify_runner.h); 0: no check.
   uint64_t verify_bytes = 0;
+  // --cpu-latency US: while the compare runs, no CPU enters an idle state
+  // that takes longer than US microseconds to leave (util/cpu_latency.h);
+  // nullopt: the machine's idle states as they are.
+  std::optional<int64_t> cpu_latency_us;
   std::string command_line;  // for the manifest
 };
 

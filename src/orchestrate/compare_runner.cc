@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "orchestrate/cell_runner.h"
 #include "orchestrate/compare_setup.h"
@@ -12,6 +13,7 @@
 #include "orchestrate/verify_runner.h"
 #include "report/reporter.h"
 #include "util/clock.h"
+#include "util/cpu_latency.h"
 #include "util/errors.h"
 #include "util/log.h"
 
@@ -61,6 +63,15 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
   const Sysfs sysfs = hooks_.sysfs ? *hooks_.sysfs : Sysfs(options_.sysfs_root);
   const LayerEnv env{sysfs, hooks_.dm, hooks_.lvm};
   const CompareSetup setup = PrepareCompare(options_, env);
+  // Held from here (every input validated) to the end of the run; the
+  // manifest reads the limit back.
+  std::optional<CpuLatencyHold> cpu_latency;
+  if (options_.cpu_latency_us) {
+    cpu_latency.emplace(sysfs, *options_.cpu_latency_us);
+    LogNotice("holding CPU wake-up latency at " +
+              std::to_string(*options_.cpu_latency_us) +
+              " us (dev/cpu_dma_latency) until the compare ends");
+  }
   const std::vector<Cell> plan =
       BuildRunPlan(setup.modes.size(), setup.workloads.size(), options_.repeat);
 

@@ -8,8 +8,6 @@
 namespace tierbench {
 namespace {
 
-constexpr double kCharPx = 7.0;    // generous glyph width at font-size 11
-constexpr size_t kMaxLabel = 28;   // x labels are shortened to this
 constexpr double kLeft = 78;       // room for tick labels and the y title
 constexpr double kTitleRow = 26;   // chart title
 constexpr double kLegendRow = 18;  // one legend row

@@ -12,6 +12,7 @@
 #include "io/device_guard.h"
 #include "orchestrate/cell_runner.h"
 #include "util/clock.h"
+#include "util/cpu_latency.h"
 
 namespace tierbench {
 namespace {
@@ -31,6 +32,31 @@ json FirstLineOf(const std::string& command) {
     line.pop_back();
   }
   return line;
+}
+
+// What the CPUs' power management adds to a waiting IO (util/cpu_latency.h).
+json CpuJson(const Sysfs& sysfs) {
+  const CpuPowerFacts f = ReadCpuPowerFacts(sysfs);
+  auto text = [](const std::string& s) {
+    return s.empty() ? json(nullptr) : json(s);
+  };
+  json states = json::array();
+  for (const CpuIdleState& s : f.idle_states) {
+    states.push_back(
+        {{"name", s.name},
+         {"exit_latency_us",
+          s.exit_latency_us < 0 ? json(nullptr) : json(s.exit_latency_us)},
+         {"disabled", s.disabled}});
+  }
+  return {
+      {"cpuidle_driver", text(f.cpuidle_driver)},
+      {"cpuidle_governor", text(f.cpuidle_governor)},
+      {"cpufreq_governor", text(f.cpufreq_governor)},
+      {"idle_states", states},
+      {"guest_halt_poll_ns",
+       f.guest_halt_poll_ns < 0 ? json(nullptr) : json(f.guest_halt_poll_ns)},
+      {"latency_limit_us",
+       f.latency_limit_us ? json(*f.latency_limit_us) : json(nullptr)}};
 }
 
 json ToolVersions() {
@@ -203,7 +229,9 @@ ManifestBuilder::ManifestBuilder(const CompareStart& start) {
       {"reference_cache_bytes", setup.reference_cache_bytes},
       {"warm_chunk_s", o.warm_chunk_s},
       {"warm_max_s", o.warm_max_s},
-      {"verify_bytes", o.verify_bytes}};
+      {"verify_bytes", o.verify_bytes},
+      {"cpu_latency_us",
+       o.cpu_latency_us ? json(*o.cpu_latency_us) : json(nullptr)}};
   json devices = {{"hdd", RawTargetJson(o.hdd, setup, sysfs)},
                   {"ssd", RawTargetJson(o.ssd, setup, sysfs)},
                   {"stacks", json::array()}};
@@ -239,6 +267,7 @@ ManifestBuilder::ManifestBuilder(const CompareStart& start) {
       {"command_line", o.command_line},
       {"kernel", Kernel()},
       {"hostname", host},
+      {"cpu", CpuJson(sysfs)},
       {"start_time", UtcNow()},
       {"end_time", nullptr},
       {"status", "running"},

@@ -3,10 +3,12 @@
 // compare passes data (report/reporter.h events), never key names.
 // Top-level keys (results/README.md "manifest.json" documents each):
 //   schema_version, tool, version, run_id, command_line, kernel{release,
-//   version, machine}, hostname, start_time, end_time, status, options{...},
-//   labels{KEY: VALUE}, devices{stacks[{device, layer, size_bytes, description,
-//   queue, member_queues}], stack_warnings, hdd{path, size_bytes, queue},
-//   ssd{...}}, modes[{file, path, readback, stack}],
+//   version, machine}, hostname, cpu{cpuidle_driver, cpuidle_governor,
+//   cpufreq_governor, idle_states[{name, exit_latency_us, disabled}],
+//   guest_halt_poll_ns, latency_limit_us}, start_time, end_time, status,
+//   options{...}, labels{KEY: VALUE}, devices{stacks[{device, layer,
+//   size_bytes, description, queue, member_queues}], stack_warnings, hdd{path,
+//   size_bytes, queue}, ssd{...}}, modes[{file, path, readback, stack}],
 //   original_settings{<device>: ...}, restore{attempted, ok, failures},
 //   verify (null without --verify; else {bytes, stacks[{device, layer,
 //   verified, complete, bytes, blocks, errors, nonce,
@@ -34,7 +36,9 @@
 namespace tierbench {
 
 // 3: "labels" (compare --label KEY=VALUE), an object of strings.
-inline constexpr int kManifestSchemaVersion = 3;
+// 4: "cpu" (the CPUs' idle and frequency setup, read at the start) and
+//    options.cpu_latency_us (compare --cpu-latency).
+inline constexpr int kManifestSchemaVersion = 4;
 
 class ManifestBuilder {
  public:

@@ -10,8 +10,7 @@
 namespace tierbench {
 namespace {
 
-constexpr double kCellW = 58, kCellH = 24, kCharPx = 7.0;
-constexpr size_t kMaxLabel = 28;
+constexpr double kCellW = 58, kCellH = 24;
 
 struct Rgb {
   double r, g, b;

@@ -10,8 +10,9 @@ using nlohmann::json;
 const char kAbsent[] = "\xe2\x80\x94";  // "—"
 
 // The top-level keys compared, in report order.
-const char* const kCompared[] = {"hostname", "kernel",  "version",
-                                 "labels",   "options", "tool_versions"};
+const char* const kCompared[] = {"hostname",     "kernel", "cpu",
+                                 "version",      "labels", "options",
+                                 "tool_versions"};
 
 void Flatten(const json& j, const std::string& prefix,
              std::map<std::string, std::string>* out) {

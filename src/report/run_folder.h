@@ -77,7 +77,7 @@ class RunFolder {
   static constexpr int kOldestRunsSchema = 3;
   static constexpr int kComparisonSchema = 4;
   static constexpr int kOldestComparisonSchema = 2;  // read, no intervals
-  static constexpr int kManifestSchema = 3;
+  static constexpr int kManifestSchema = 4;
   static constexpr int kOldestManifestSchema = 2;  // read, no "labels"
 
   // Reads and checks `dir` (see above). Throws ConfigError.

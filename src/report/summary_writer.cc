@@ -6,6 +6,7 @@
 
 #include "report/iops_chart.h"
 #include "report/report_format.h"
+#include "util/cpu_latency.h"
 
 namespace tierbench {
 
@@ -80,6 +81,26 @@ std::string Interval(const std::string& lo, const std::string& hi) {
   return lo == hi ? "" : " (95% CI " + lo + " to " + hi + ")";
 }
 
+// " The CPUs ..." from manifest schema 4's `cpu`: what a QD1 latency may
+// include (README "CPU idle and QD1 latency"); "" for older manifests.
+std::string CpuIdleSentence(const json& m) {
+  const json& limit = At(m, {"cpu", "latency_limit_us"});
+  const std::string driver = Text(At(m, {"cpu", "cpuidle_driver"}));
+  if (driver.empty() && !limit.is_number()) return "";
+  std::string s = " The CPUs idled through cpuidle " +
+                  (driver.empty() ? std::string("(driver unknown)") : driver);
+  if (limit.is_number() && limit.get<int64_t>() < kMaxCpuLatencyUs) {
+    s += ", with their wake-up latency held at " +
+         std::to_string(limit.get<int64_t>()) + " us";
+    if (limit.get<int64_t>() == 0)
+      s += " (no idle states: latencies exclude wake-ups)";
+  } else {
+    s += ", with their idle states allowed (QD1 latencies include waking a CPU "
+         "from idle)";
+  }
+  return s + ".";
+}
+
 }  // namespace
 
 std::string SummaryWriter::SetupParagraph() const {
@@ -133,6 +154,7 @@ std::string SummaryWriter::SetupParagraph() const {
          " per IO job";
   }
   p += ".";
+  p += CpuIdleSentence(m);
   return p;
 }
 

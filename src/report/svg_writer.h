@@ -10,11 +10,18 @@
 #ifndef TIERBENCH_REPORT_SVG_WRITER_H_
 #define TIERBENCH_REPORT_SVG_WRITER_H_
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace tierbench {
+
+// Shared by the charts (chart_frame, xy_plot, position_table): a generous
+// glyph width in px at their font-size 11, to size boxes around text, and
+// the length labels are shortened to.
+inline constexpr double kCharPx = 7.0;
+inline constexpr size_t kMaxLabel = 28;
 
 class SvgWriter {
  public:

@@ -9,7 +9,6 @@
 namespace tierbench {
 namespace {
 
-constexpr double kCharPx = 7.0;  // generous glyph width at font-size 11
 constexpr size_t kMaxLegendChars = 28;
 constexpr double kLegendRow = 18;
 

@@ -58,6 +58,7 @@ gtest_discover_tests(tierbench_guest_tests PROPERTIES LABELS integration
                      DISCOVERY_TIMEOUT 60)
 target_sources(tierbench_integration_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/run_loop_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/cpu_latency_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/uring_cli_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/device_guard_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/signal_test.cc

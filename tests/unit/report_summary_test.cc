@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 
@@ -86,6 +87,36 @@ TEST(ReportSummaryTest, OneRepetitionSaysNoNoiseEstimate) {
   const RunFolder run = RunFolder::Read(tmp.path() + "/run");
   const std::string noise = SummaryWriter(run).NoiseStatement();
   EXPECT_NE(noise.find("every cell ran once"), std::string::npos) << noise;
+}
+
+// Manifest schema 4's `cpu`: the setup paragraph says whether QD1
+// latencies include waking CPUs from idle; older manifests say nothing.
+TEST(ReportSummaryTest, SetupSaysWhetherCpusIdled) {
+  ScratchDir tmp("cpu");
+  const std::string dir = tmp.CopyFixture();
+  auto with_cpu = [&dir](const nlohmann::json& cpu) {
+    nlohmann::json m =
+        nlohmann::json::parse(std::ifstream(dir + "/manifest.json"));
+    m["schema_version"] = 4;
+    m["cpu"] = cpu;
+    std::ofstream(dir + "/manifest.json") << m.dump(2);
+    return SummaryWriter(RunFolder::Read(dir)).SetupParagraph();
+  };
+  const std::string old = SummaryWriter(RunFolder::Read(dir)).SetupParagraph();
+  EXPECT_EQ(old.find("cpuidle"), std::string::npos) << old;
+  const std::string held =
+      with_cpu({{"cpuidle_driver", "haltpoll"}, {"latency_limit_us", 0}});
+  EXPECT_NE(held.find("The CPUs idled through cpuidle haltpoll, with their "
+                      "wake-up latency held at 0 us (no idle states: "
+                      "latencies exclude wake-ups)."),
+            std::string::npos)
+      << held;
+  const std::string idle = with_cpu(
+      {{"cpuidle_driver", "intel_idle"}, {"latency_limit_us", 2000000000}});
+  EXPECT_NE(idle.find("cpuidle intel_idle, with their idle states allowed "
+                      "(QD1 latencies include waking a CPU from idle)."),
+            std::string::npos)
+      << idle;
 }
 
 TEST(ReportSummaryTest, WritesSelfContainedReportAndRefusesToOverwrite) {

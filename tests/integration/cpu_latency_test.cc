@@ -1,0 +1,129 @@
+// `--cpu-latency` on the real kernel: while `tierbench run --cpu-latency 0`
+// runs, /dev/cpu_dma_latency reads 0 (no CPU may enter an idle state); after
+// it exits, and after it is killed with SIGKILL, the limit is back to what
+// it was (the kernel drops the request with the descriptor: nothing to
+// restore by hand). `compare --cpu-latency 0` on loop devices records the
+// limit it read back in manifest.json.
+#include "util/cpu_latency.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "test_env.h"
+#include "util/sysfs.h"
+
+namespace tierbench {
+namespace {
+
+// Starts `tierbench run --quiet --cpu-latency 0 JOB` (output discarded).
+pid_t StartRun(const std::string& job) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+      ::dup2(null, 1);
+      ::dup2(null, 2);
+    }
+    ::execl(TIERBENCH_BINARY, TIERBENCH_BINARY, "run", "--quiet",
+            "--cpu-latency", "0", job.c_str(), static_cast<char*>(nullptr));
+    ::_exit(121);
+  }
+  return pid;
+}
+
+// Polls the limit every 20 ms until it reads `want` or `pid` has exited.
+bool SeenWhileRunning(const Sysfs& root, pid_t pid, int64_t want) {
+  for (int i = 0; i < 500; ++i) {
+    if (ReadCpuLatencyLimit(root) == want) return true;
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == pid) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+// One test, its steps in sequence: two tests holding the limit at once (ctest
+// runs tests in parallel) could not tell their holds apart.
+TEST(CpuLatencyRealTest, HeldWhileMeasuringAndReleasedOnExitAndKill) {
+  TIERBENCH_REQUIRE_ROOT();
+  const Sysfs root("/");
+  const std::optional<int64_t> before = ReadCpuLatencyLimit(root);
+  if (!before) {
+    TIERBENCH_SKIP_OR_FAIL_IN_CI(
+        "/dev/cpu_dma_latency unreadable: a kernel without PM QoS");
+  }
+  if (*before == 0) {
+    TIERBENCH_SKIP_OR_FAIL_IN_CI(
+        "another process holds /dev/cpu_dma_latency at 0, so a hold by "
+        "tierbench cannot be seen (is a benchmark running?)");
+  }
+  testing::TempDir dir;
+  // A cheap job: 4k reads of a small file at 200 IOPS.
+  const std::string job = dir.path() + "/slow.fio";
+  std::ofstream(job) << "[slow]\nfilename=" << dir.path()
+                     << "/data\nsize=1m\nioengine=psync\nrw=randread\n"
+                        "bs=4k\nrate_iops=200\ntime_based\nruntime=1\n";
+
+  // 1. run: held while the jobs run, released at a normal exit.
+  pid_t pid = StartRun(job);
+  ASSERT_GT(pid, 0);
+  EXPECT_TRUE(SeenWhileRunning(root, pid, 0))
+      << "/dev/cpu_dma_latency never read 0 while tierbench run ran";
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(ReadCpuLatencyLimit(root), before);
+
+  // 2. SIGKILL in the middle: the kernel drops the request with the process.
+  std::ofstream(job, std::ios::app) << "runtime=30\n";  // the last one counts
+  pid = StartRun(job);
+  ASSERT_GT(pid, 0);
+  EXPECT_TRUE(SeenWhileRunning(root, pid, 0));
+  ::kill(pid, SIGKILL);
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(ReadCpuLatencyLimit(root), before);
+
+  // 3. compare: the manifest reads the held limit back, and records the
+  // option and the idle setup; released afterwards.
+  testing::LoopDevice hdd(16ull << 20), ssd(16ull << 20);
+  ASSERT_TRUE(hdd.ok()) << hdd.error();
+  ASSERT_TRUE(ssd.ok()) << ssd.error();
+  std::ofstream(dir.path() + "/hdd.json")
+      << R"({"schema_version": 1, "name": "hdd", "description": "raw",
+             "layer": "raw", "target": "hdd"})";
+  std::ofstream(dir.path() + "/r.fio")
+      << "[r]\nrw=randread\nbs=4k\nsize=4M\nioengine=libaio\ndirect=1\n"
+         "runtime=1s\ntime_based\n";
+  std::string out;
+  ASSERT_EQ(testing::RunShell(
+                std::string(TIERBENCH_BINARY) + " compare --hdd " +
+                    hdd.device() + " --ssd " + ssd.device() + " --modes " +
+                    dir.path() + "/hdd.json --workloads " + dir.path() +
+                    "/r.fio --results " + dir.path() +
+                    "/results --run-id c --quiet --destructive --cpu-latency 0",
+                &out),
+            0)
+      << out;
+  std::ifstream in(dir.path() + "/results/c/manifest.json");
+  const nlohmann::json m = nlohmann::json::parse(in);
+  EXPECT_EQ(m["schema_version"], 4);
+  EXPECT_EQ(m["options"]["cpu_latency_us"], 0);
+  EXPECT_EQ(m["cpu"]["latency_limit_us"], 0) << m["cpu"].dump();
+  EXPECT_TRUE(m["cpu"]["idle_states"].is_array());
+  EXPECT_EQ(ReadCpuLatencyLimit(root), before);
+}
+
+}  // namespace
+}  // namespace tierbench
