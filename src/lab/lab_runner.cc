@@ -27,7 +27,7 @@ std::string Basename(const std::string& path) {
   return fs::path(path).filename().string();
 }
 
-std::string DefaultRunId() { return FormatUtcNow("lab-%Y%m%d-%H%M%S"); }
+std::string LabRunId() { return FormatUtcNow("lab-%Y%m%d-%H%M%S"); }
 
 // The files of LabOptions::loop_stack, copied from the source tree that
 // holds `scripts_dir` (<src>/scripts/lab) into `dst`: loop-stack (mode
@@ -151,7 +151,7 @@ LabOutcome LabRunner::Run() {
       }
     }
   }
-  std::string run_id = o.run_id.empty() ? DefaultRunId() : o.run_id;
+  std::string run_id = o.run_id.empty() ? LabRunId() : o.run_id;
   const std::string run_dir = CheckLabRunStart(o.results_dir, run_id, o.qemu);
 
   // --- the guest, the disks, the input tar ---------------------------------

@@ -13,6 +13,7 @@
 #include "orchestrate/cell_runner.h"
 #include "util/clock.h"
 #include "util/cpu_latency.h"
+#include "workload/job_file_cpu.h"
 
 namespace tierbench {
 namespace {
@@ -148,6 +149,9 @@ json JobToJson(const JobSpec& j) {
           {"iodepth_batch_complete_min", j.iodepth_batch_complete_min},
           {"iodepth_batch_complete_max", j.iodepth_batch_complete_max},
           {"numjobs", j.numjobs},
+          {"cpus_allowed",
+           j.cpus.empty() ? json(nullptr) : json(CpuListText(j.cpus))},
+          {"cpus_allowed_policy", j.cpus_split ? "split" : "shared"},
           {"direct", j.direct},
           {"ioengine", j.ioengine},
           {"engine_options", EngineOptionsToJson(j)},

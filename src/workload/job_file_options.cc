@@ -4,6 +4,8 @@
 // ignored.
 #include "workload/job_file_options.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -12,6 +14,7 @@
 #include "util/errors.h"
 #include "util/strings.h"
 #include "util/units.h"
+#include "workload/job_file_cpu.h"
 #include "workload/job_file_engine.h"
 #include "workload/job_file_rate.h"
 #include "workload/job_file_verify.h"
@@ -693,6 +696,7 @@ void ApplyJobOption(const OptionLine& line, JobDraft* draft,
   if (ApplyRateOption(line, draft, notices)) return;
   if (ApplyEngineOption(line, draft, notices)) return;
   if (ApplyVerifyOption(line, draft, notices)) return;
+  if (ApplyCpuOption(line, draft, sysconf(_SC_NPROCESSORS_CONF))) return;
   for (const IgnoredOption& ignored : kIgnored) {
     if (line.name != ignored.name) continue;
     notices->push_back(line.where + ": option '" + std::string(line.name) +

@@ -83,6 +83,10 @@ struct JobSpec {
   uint32_t iodepth_batch_complete_max =
       0;  // < complete_min: complete_min (fio)
   uint32_t numjobs = 1;
+  // cpus_allowed= / cpumask= (sorted, unique; empty: no affinity) and
+  // cpus_allowed_policy=split (workload/job_file_cpu.h).
+  std::vector<int> cpus;
+  bool cpus_split = false;
   bool direct = false;
   std::string ioengine = "psync";  // fio's default on Linux
   IoUringOptions uring;            // fixedbufs= etc. (job_file_engine.h)

@@ -15,6 +15,7 @@
 #include "util/errors.h"
 #include "util/interrupt.h"
 #include "util/units.h"
+#include "workload/job_file_cpu.h"
 #include "workload/replay_source.h"
 
 namespace tierbench {
@@ -163,6 +164,10 @@ void JobThread::StartMeasuring() {
 }
 
 void JobThread::Run() {
+  // The runner checked the set against the process's CPUs; a CPU taken
+  // offline since then fails the clone before its first IO.
+  const Status pinned = PinCurrentThread(cpus_);
+  if (!pinned.ok()) Fail("cpus_allowed: " + pinned.message());
   if (spec_.startdelay_ns > 0 || spec_.startdelay_max_ns > 0) {
     uint64_t delay = spec_.startdelay_ns;
     if (spec_.startdelay_max_ns > spec_.startdelay_ns) {

@@ -93,8 +93,11 @@ class JobThread {
   JobThread(const JobThread&) = delete;
   JobThread& operator=(const JobThread&) = delete;
 
-  // Runs the clone to its end on the calling thread.
+  // Runs the clone to its end on the calling thread, pinned first to the
+  // CPUs set_cpus() gave (none: the thread's affinity is left alone).
   void Run();
+  // The clone's CPUs (workload/job_file_cpu.h CloneCpus); before Run().
+  void set_cpus(std::vector<int> cpus) { cpus_ = std::move(cpus); }
 
   const JobResult& result() const { return result_; }
   const JobSpec& spec() const { return spec_; }
@@ -269,6 +272,7 @@ class JobThread {
   std::atomic<uint64_t> live_bytes_[kNumDirs];
   std::atomic<bool> ramping_{false};
   std::atomic<bool> finished_{false};
+  std::vector<int> cpus_;  // set_cpus()
   std::atomic<bool> stop_requested_{false};
 };
 

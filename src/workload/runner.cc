@@ -22,6 +22,7 @@
 #include "util/log.h"
 #include "util/units.h"
 #include "workload/io_pattern.h"
+#include "workload/job_file_cpu.h"
 #include "workload/job_files.h"
 #include "workload/job_thread.h"
 #include "workload/progress.h"
@@ -174,6 +175,7 @@ PreparedJob Prepare(const JobSpec& spec, std::shared_ptr<const IoLog> replay,
   job.spec = &spec;
   job.replay = std::move(replay);
   job.engine = &EngineRegistry::Default().Get(spec.ioengine);
+  CheckCpusAvailable(spec);
   const uint32_t clones = std::max<uint32_t>(1, spec.numjobs);
   const bool shared = !spec.filename.empty() || !job.engine->does_io;
   for (uint32_t c = 0; c < (shared ? 1 : clones); ++c) {
@@ -378,10 +380,12 @@ RunResult RunWorkload(const Workload& workload, const RunOptions& options) {
   // 3. One JobThread per clone (engines and buffers ready before any IO).
   std::vector<std::function<std::unique_ptr<JobThread>()>> makers;
   std::vector<size_t> set_starts;
+  uint32_t thread_number = 0;  // fio's, 0-based: cpus_allowed_policy=split
   for (const PreparedJob& job : jobs) {
     if (makers.empty() || job.spec->stonewall)
       set_starts.push_back(makers.size());
-    for (uint32_t c = 0; c < std::max<uint32_t>(1, job.spec->numjobs); ++c) {
+    for (uint32_t c = 0; c < std::max<uint32_t>(1, job.spec->numjobs);
+         ++c, ++thread_number) {
       const std::vector<PreparedFile>& files =
           job.clone_files[job.clone_files.size() == 1 ? 0 : c];
       std::vector<JobThread::File> thread_files;
@@ -390,9 +394,11 @@ RunResult RunWorkload(const Workload& workload, const RunOptions& options) {
             file.target ? file.target->fd() : -1, file.plan.path, file.bytes,
             &file.plan.pattern_spec});
       }
-      makers.push_back([&job, c, thread_files] {
-        return std::make_unique<JobThread>(*job.spec, c, thread_files,
-                                           job.replay);
+      makers.push_back([&job, c, thread_files, thread_number] {
+        auto t =
+            std::make_unique<JobThread>(*job.spec, c, thread_files, job.replay);
+        t->set_cpus(CloneCpus(*job.spec, thread_number));
+        return t;
       });
     }
   }

@@ -3,21 +3,27 @@
 // it exits, and after it is killed with SIGKILL, the limit is back to what
 // it was (the kernel drops the request with the descriptor: nothing to
 // restore by hand). `compare --cpu-latency 0` on loop devices records the
-// limit it read back in manifest.json.
+// limit it read back in manifest.json. And cpus_allowed= in a job file pins
+// the job's thread, as read from /proc while it runs; a CPU the process may
+// not use is refused before any IO.
 #include "util/cpu_latency.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "test_env.h"
 #include "util/sysfs.h"
@@ -123,6 +129,79 @@ TEST(CpuLatencyRealTest, HeldWhileMeasuringAndReleasedOnExitAndKill) {
   EXPECT_EQ(m["cpu"]["latency_limit_us"], 0) << m["cpu"].dump();
   EXPECT_TRUE(m["cpu"]["idle_states"].is_array());
   EXPECT_EQ(ReadCpuLatencyLimit(root), before);
+}
+
+// Cpus_allowed_list of every thread of `pid` but the first (the main one).
+std::vector<std::string> WorkerCpuLists(pid_t pid) {
+  std::vector<std::string> out;
+  const std::string dir = "/proc/" + std::to_string(pid) + "/task";
+  std::error_code ec;
+  for (const auto& t : std::filesystem::directory_iterator(dir, ec)) {
+    if (t.path().filename() == std::to_string(pid)) continue;
+    std::ifstream in(t.path() / "status");
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.rfind("Cpus_allowed_list:", 0) == 0) {
+        std::istringstream fields(line.substr(18));
+        std::string list;
+        fields >> list;
+        out.push_back(list);
+      }
+    }
+  }
+  return out;
+}
+
+TEST(CpuAffinityRealTest, CpusAllowedPinsTheJobThread) {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  ASSERT_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+  if (CPU_COUNT(&allowed) < 2) {
+    TIERBENCH_SKIP_OR_FAIL_IN_CI("needs 2 CPUs to tell a pinned thread apart");
+  }
+  int last = 0;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (CPU_ISSET(c, &allowed)) last = c;
+  }
+  testing::TempDir dir;
+  const std::string job = dir.path() + "/pinned.fio";
+  std::ofstream(job) << "[pinned]\nfilename=" << dir.path()
+                     << "/data\nsize=1m\nioengine=psync\nrw=randread\n"
+                        "bs=4k\nrate_iops=200\ntime_based\nruntime=3\n"
+                        "cpus_allowed="
+                     << last << "\n";
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    if (null >= 0) ::dup2(null, 1);
+    ::execl(TIERBENCH_BINARY, TIERBENCH_BINARY, "run", "--quiet", job.c_str(),
+            static_cast<char*>(nullptr));
+    ::_exit(121);
+  }
+  ASSERT_GT(pid, 0);
+  std::vector<std::string> lists;
+  for (int i = 0; i < 100 && lists.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    lists = WorkerCpuLists(pid);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  ASSERT_EQ(lists.size(), 1u) << "one job thread expected";
+  EXPECT_EQ(lists[0], std::to_string(last));
+
+  // A CPU outside this process's set: refused before any IO, exit 2.
+  std::string out;
+  std::ofstream(job, std::ios::app) << "cpus_allowed=" << last << "\n";
+  const int rc =
+      testing::RunShell("taskset -c 0 " + std::string(TIERBENCH_BINARY) +
+                            " run --quiet " + job + " 2>&1",
+                        &out);
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_NE(out.find("is not available to this process (it may use 0)"),
+            std::string::npos)
+      << out;
 }
 
 }  // namespace
