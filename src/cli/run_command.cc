@@ -95,12 +95,8 @@ void Execute(const RunArgs& a, int* exit_code) {
   // After the job files validated; released when Execute returns (or the
   // process ends, however it ends).
   std::optional<CpuLatencyHold> cpu_latency;
-  if (a.cpu_latency_us) {
-    cpu_latency.emplace(Sysfs("/"), *a.cpu_latency_us);
-    LogNotice("holding CPU wake-up latency at " +
-              std::to_string(*a.cpu_latency_us) +
-              " us (/dev/cpu_dma_latency) while the jobs run");
-  }
+  HoldCpuLatency(Sysfs("/"), a.cpu_latency_us, "while the jobs run",
+                 &cpu_latency);
   RunOptions options;
   options.destructive = a.destructive;
   options.progress = !a.quiet;

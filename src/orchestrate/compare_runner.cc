@@ -66,12 +66,8 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
   // Held from here (every input validated) to the end of the run; the
   // manifest reads the limit back.
   std::optional<CpuLatencyHold> cpu_latency;
-  if (options_.cpu_latency_us) {
-    cpu_latency.emplace(sysfs, *options_.cpu_latency_us);
-    LogNotice("holding CPU wake-up latency at " +
-              std::to_string(*options_.cpu_latency_us) +
-              " us (dev/cpu_dma_latency) until the compare ends");
-  }
+  HoldCpuLatency(sysfs, options_.cpu_latency_us, "until the compare ends",
+                 &cpu_latency);
   const std::vector<Cell> plan =
       BuildRunPlan(setup.modes.size(), setup.workloads.size(), options_.repeat);
 

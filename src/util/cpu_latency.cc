@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "util/errors.h"
+#include "util/log.h"
 
 namespace tierbench {
 namespace {
@@ -64,6 +65,15 @@ CpuLatencyHold::CpuLatencyHold(const Sysfs& root, int64_t limit_us)
 
 CpuLatencyHold::~CpuLatencyHold() {
   if (fd_ >= 0) ::close(fd_);
+}
+
+void HoldCpuLatency(const Sysfs& root, std::optional<int64_t> limit_us,
+                    const std::string& until,
+                    std::optional<CpuLatencyHold>* hold) {
+  if (!limit_us) return;
+  hold->emplace(root, *limit_us);
+  LogNotice("holding CPU wake-up latency at " + std::to_string(*limit_us) +
+            " us (" + root.Path(kQosRel) + ") " + until);
 }
 
 std::optional<int64_t> ReadCpuLatencyLimit(const Sysfs& root) {

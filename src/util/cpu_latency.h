@@ -52,6 +52,14 @@ class CpuLatencyHold {
   int64_t limit_us_;
 };
 
+// The hold `run` and `compare` take for --cpu-latency: nothing when
+// `limit_us` is empty, else *hold gets a CpuLatencyHold (which may throw,
+// see above) and the notice "holding CPU wake-up latency at N us (...)
+// <until>" is logged.
+void HoldCpuLatency(const Sysfs& root, std::optional<int64_t> limit_us,
+                    const std::string& until,
+                    std::optional<CpuLatencyHold>* hold);
+
 // The limit in force for the whole machine, as <root>/dev/cpu_dma_latency
 // reads it (a binary s32: the smallest request of all holders, or the
 // default 2000000000 when nobody holds one); nullopt when unreadable.

@@ -13,6 +13,16 @@
 namespace tierbench {
 namespace {
 
+// `v` when the machine has it (fio: "CPU 9 too large (max=1)").
+long CheckCpu(const OptionCtx& c, long v, long max) {
+  if (v >= max) {
+    c.Fail("CPU " + std::to_string(v) +
+               " too large (max=" + std::to_string(max - 1) + ")",
+           "use CPUs from 0 to " + std::to_string(max - 1) + " (this machine)");
+  }
+  return v;
+}
+
 long Number(const OptionCtx& c, std::string_view text, long max) {
   long v = 0;
   const auto [ptr, ec] =
@@ -22,12 +32,7 @@ long Number(const OptionCtx& c, std::string_view text, long max) {
     c.Fail("'" + std::string(text) + "' is not a CPU number",
            "list CPUs from 0 as in 0,5,8-15");
   }
-  if (v >= max) {
-    c.Fail("CPU " + std::to_string(v) +
-               " too large (max=" + std::to_string(max - 1) + ")",
-           "use CPUs from 0 to " + std::to_string(max - 1) + " (this machine)");
-  }
-  return v;
+  return CheckCpu(c, v, max);
 }
 
 void SetCpus(const OptionCtx& c, std::vector<int> cpus) {
@@ -75,7 +80,7 @@ void CpuMask(const OptionCtx& c, long max) {
   std::vector<int> cpus;
   for (int bit = 0; bit < 64; ++bit) {
     if ((mask >> bit) & 1) {
-      cpus.push_back(static_cast<int>(Number(c, std::to_string(bit), max)));
+      cpus.push_back(static_cast<int>(CheckCpu(c, bit, max)));
     }
   }
   SetCpus(c, std::move(cpus));

@@ -31,8 +31,8 @@
 namespace tierbench {
 namespace {
 
-// Starts `tierbench run --quiet --cpu-latency 0 JOB` (output discarded).
-pid_t StartRun(const std::string& job) {
+// Starts `tierbench run --quiet [--cpu-latency 0] JOB` (output discarded).
+pid_t StartRun(const std::string& job, bool hold_latency = true) {
   const pid_t pid = ::fork();
   if (pid == 0) {
     const int null = ::open("/dev/null", O_WRONLY);
@@ -40,8 +40,13 @@ pid_t StartRun(const std::string& job) {
       ::dup2(null, 1);
       ::dup2(null, 2);
     }
-    ::execl(TIERBENCH_BINARY, TIERBENCH_BINARY, "run", "--quiet",
-            "--cpu-latency", "0", job.c_str(), static_cast<char*>(nullptr));
+    if (hold_latency) {
+      ::execl(TIERBENCH_BINARY, TIERBENCH_BINARY, "run", "--quiet",
+              "--cpu-latency", "0", job.c_str(), static_cast<char*>(nullptr));
+    } else {
+      ::execl(TIERBENCH_BINARY, TIERBENCH_BINARY, "run", "--quiet", job.c_str(),
+              static_cast<char*>(nullptr));
+    }
     ::_exit(121);
   }
   return pid;
@@ -170,14 +175,7 @@ TEST(CpuAffinityRealTest, CpusAllowedPinsTheJobThread) {
                         "bs=4k\nrate_iops=200\ntime_based\nruntime=3\n"
                         "cpus_allowed="
                      << last << "\n";
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int null = ::open("/dev/null", O_WRONLY);
-    if (null >= 0) ::dup2(null, 1);
-    ::execl(TIERBENCH_BINARY, TIERBENCH_BINARY, "run", "--quiet", job.c_str(),
-            static_cast<char*>(nullptr));
-    ::_exit(121);
-  }
+  const pid_t pid = StartRun(job, false);
   ASSERT_GT(pid, 0);
   std::vector<std::string> lists;
   for (int i = 0; i < 100 && lists.empty(); ++i) {
