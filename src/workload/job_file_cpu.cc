@@ -2,6 +2,7 @@
 #include "workload/job_file_cpu.h"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -110,6 +111,14 @@ bool ApplyCpuOption(const OptionLine& line, JobDraft* draft,
                                                   : "cpus_allowed"] =
       line.where;
   return true;
+}
+
+bool ApplyCpuOption(const OptionLine& line, JobDraft* draft) {
+  if (line.name != "cpus_allowed" && line.name != "cpumask" &&
+      line.name != "cpus_allowed_policy") {
+    return false;
+  }
+  return ApplyCpuOption(line, draft, sysconf(_SC_NPROCESSORS_CONF));
 }
 
 std::vector<int> CloneCpus(const JobSpec& spec, uint32_t thread_number) {

@@ -30,9 +30,12 @@ namespace tierbench {
 
 // Applies `line` when it is one of the options above and returns true;
 // returns false for any other option. `configured_cpus` is the machine's
-// (sysconf(_SC_NPROCESSORS_CONF)); tests pass their own.
+// CPU count; tests pass their own.
 bool ApplyCpuOption(const OptionLine& line, JobDraft* draft,
                     long configured_cpus);
+// The same on this machine (sysconf(_SC_NPROCESSORS_CONF), asked only for
+// the options above: it scans /sys).
+bool ApplyCpuOption(const OptionLine& line, JobDraft* draft);
 
 // The CPUs clone `thread_number` (0-based over the whole run) may use:
 // `spec.cpus` (shared), one CPU of it (split), or empty (no affinity set).

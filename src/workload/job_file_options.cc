@@ -4,8 +4,6 @@
 // ignored.
 #include "workload/job_file_options.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -696,7 +694,7 @@ void ApplyJobOption(const OptionLine& line, JobDraft* draft,
   if (ApplyRateOption(line, draft, notices)) return;
   if (ApplyEngineOption(line, draft, notices)) return;
   if (ApplyVerifyOption(line, draft, notices)) return;
-  if (ApplyCpuOption(line, draft, sysconf(_SC_NPROCESSORS_CONF))) return;
+  if (ApplyCpuOption(line, draft)) return;
   for (const IgnoredOption& ignored : kIgnored) {
     if (line.name != ignored.name) continue;
     notices->push_back(line.where + ": option '" + std::string(line.name) +
