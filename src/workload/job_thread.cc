@@ -17,6 +17,7 @@
 #include "util/units.h"
 #include "workload/job_file_cpu.h"
 #include "workload/replay_source.h"
+#include "workload/start_line.h"
 
 namespace tierbench {
 namespace {
@@ -163,11 +164,12 @@ void JobThread::StartMeasuring() {
   engine_->batch_counts().Clear();
 }
 
-void JobThread::Run() {
+void JobThread::Run(StartLine* line) {
   // The runner checked the set against the process's CPUs; a CPU taken
   // offline since then fails the clone before its first IO.
   const Status pinned = PinCurrentThread(cpus_);
   if (!pinned.ok()) Fail("cpus_allowed: " + pinned.message());
+  if (line != nullptr) line->ArriveAndWait();
   if (spec_.startdelay_ns > 0 || spec_.startdelay_max_ns > 0) {
     uint64_t delay = spec_.startdelay_ns;
     if (spec_.startdelay_max_ns > spec_.startdelay_ns) {

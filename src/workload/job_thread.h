@@ -70,6 +70,8 @@
 
 namespace tierbench {
 
+class StartLine;
+
 class JobThread {
  public:
   // `fd` is the open target (-1 for engines that do no IO); `target_bytes`
@@ -94,8 +96,10 @@ class JobThread {
   JobThread& operator=(const JobThread&) = delete;
 
   // Runs the clone to its end on the calling thread, pinned first to the
-  // CPUs set_cpus() gave (none: the thread's affinity is left alone).
-  void Run();
+  // CPUs set_cpus() gave (none: the thread's affinity is left alone), then
+  // waiting at `line` (workload/start_line.h; null: no wait) before its
+  // startdelay and first IO. Arrives at the line even when pinning failed.
+  void Run(StartLine* line = nullptr);
   // The clone's CPUs (workload/job_file_cpu.h CloneCpus); before Run().
   void set_cpus(std::vector<int> cpus) { cpus_ = std::move(cpus); }
 

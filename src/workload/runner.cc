@@ -27,6 +27,7 @@
 #include "workload/job_thread.h"
 #include "workload/progress.h"
 #include "workload/replay_source.h"
+#include "workload/start_line.h"
 #include "workload/steady_state_monitor.h"
 
 namespace tierbench {
@@ -224,8 +225,8 @@ PreparedJob Prepare(const JobSpec& spec, std::shared_ptr<const IoLog> replay,
 class ThreadSet {
  public:
   ~ThreadSet() { JoinAll(); }
-  void Start(JobThread* t) {
-    threads_.emplace_back([t] { t->Run(); });
+  void Start(JobThread* t, StartLine* line) {
+    threads_.emplace_back([t, line] { t->Run(line); });
   }
   void JoinAll() {
     for (std::thread& t : threads_) {
@@ -240,8 +241,11 @@ class ThreadSet {
 
 void RunSet(const std::vector<JobThread*>& set, const RunOptions& options) {
   const bool draw = options.progress && StderrIsTerminal();
+  // As fio's parent: the set's threads set up, pause ~100 ms and start
+  // together (workload/start_line.h says why the pause matters).
+  StartLine line(set.size(), StartLine::kFioSettleNs);
   ThreadSet workers;
-  for (JobThread* t : set) workers.Start(t);
+  for (JobThread* t : set) workers.Start(t, &line);
   const uint64_t start = NowNs();
   SteadyStateMonitor steady(set, start);
   ProgressMeter meter(std::vector<const JobThread*>(set.begin(), set.end()),

@@ -12,6 +12,7 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/workload_shipped_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/workload_job_engine_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/workload_job_cpu_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/workload_start_line_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/workload_job_options_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/workload_job_files_run_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/workload_fio_examples_test.cc
