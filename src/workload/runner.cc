@@ -246,6 +246,9 @@ void RunSet(const std::vector<JobThread*>& set, const RunOptions& options) {
   StartLine line(set.size(), StartLine::kFioSettleNs);
   ThreadSet workers;
   for (JobThread* t : set) workers.Start(t, &line);
+  // The set's clock (steady state, progress, on_second) starts when the
+  // line opens, not before the pause.
+  SleepUntilOrInterrupted(line.opens_at_ns());
   const uint64_t start = NowNs();
   SteadyStateMonitor steady(set, start);
   ProgressMeter meter(std::vector<const JobThread*>(set.begin(), set.end()),
