@@ -1,9 +1,14 @@
 #include "util/interrupt.h"
 
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+
+#include "util/clock.h"
+#include "util/units.h"
 
 namespace tierbench {
 namespace {
@@ -37,6 +42,17 @@ void InstallInterruptHandlers() {
 }
 
 bool Interrupted() { return g_signal.load(std::memory_order_relaxed) != 0; }
+
+void SleepUntilOrInterrupted(uint64_t deadline_ns) {
+  constexpr uint64_t kSliceNs = 50 * kNsPerMs;
+  for (uint64_t now = NowNs(); now < deadline_ns && !Interrupted();
+       now = NowNs()) {
+    const uint64_t slice = std::min(deadline_ns - now, kSliceNs);
+    timespec ts{static_cast<time_t>(slice / kNsPerSec),
+                static_cast<long>(slice % kNsPerSec)};
+    nanosleep(&ts, nullptr);
+  }
+}
 int InterruptSignal() { return g_signal.load(); }
 
 void ResetInterruptForTest() {

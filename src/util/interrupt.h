@@ -13,12 +13,19 @@
 #ifndef TIERBENCH_UTIL_INTERRUPT_H_
 #define TIERBENCH_UTIL_INTERRUPT_H_
 
+#include <cstdint>
+
 namespace tierbench {
 
 void InstallInterruptHandlers();
 
 // True once SIGINT or SIGTERM was received.
 bool Interrupted();
+
+// Sleeps until `deadline_ns` (CLOCK_MONOTONIC, util/clock.h NowNs) or until
+// Interrupted(), whichever comes first; it looks at the flag at least every
+// 50 ms. Returns at once when the deadline has passed.
+void SleepUntilOrInterrupted(uint64_t deadline_ns);
 
 // The signal number received first (0 when none).
 int InterruptSignal();

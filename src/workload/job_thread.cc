@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -176,7 +175,7 @@ void JobThread::Run(StartLine* line) {
       Rng rng(Rng::Mix64(seed_ ^ 0x64656c6179ULL));  // "delay"
       delay += rng.Uniform(spec_.startdelay_max_ns - spec_.startdelay_ns + 1);
     }
-    SleepUntil(NowNs() + delay);
+    SleepUntilOrInterrupted(NowNs() + delay);
   }
   // fio's pid= is its worker's; ours are threads, so the thread id (what
   // fio records as well when it runs jobs as threads, thread=1).
@@ -241,7 +240,7 @@ void JobThread::Loop() {
     if (in_flight_ == 0) {
       if (!issuing_ && queued_ == 0) break;
       if (has_held_) {
-        SleepUntil(std::min(HeldDueNs(), end_ns_));
+        SleepUntilOrInterrupted(std::min(HeldDueNs(), end_ns_));
       }
       continue;
     }
@@ -428,7 +427,7 @@ void JobThread::VerifyFailed() {
 void JobThread::Think(RatePacer* pacer) {
   Drain();
   const uint64_t sleep_start = NowNs();
-  SleepUntil(std::min(sleep_start + spec_.thinktime_ns, end_ns_));
+  SleepUntilOrInterrupted(std::min(sleep_start + spec_.thinktime_ns, end_ns_));
   if (spec_.rate_ignore_thinktime) pacer->SkipIdle(NowNs() - sleep_start);
 }
 
@@ -623,16 +622,6 @@ void JobThread::Drain() {
   }
 }
 
-void JobThread::SleepUntil(uint64_t deadline_ns) {
-  for (uint64_t now = NowNs(); now < deadline_ns && !Interrupted();
-       now = NowNs()) {
-    const uint64_t slice = std::min(deadline_ns - now, kWaitSliceNs);
-    timespec ts{static_cast<time_t>(slice / kNsPerSec),
-                static_cast<long>(slice % kNsPerSec)};
-    nanosleep(&ts, nullptr);
-  }
-}
-
 uint64_t JobThread::HeldDueNs() const {
   const RatePacer& p = pacers_[static_cast<int>(held_dir_)];
   return p.limited() ? rate_epoch_ns_ + p.due_ns() : 0;
@@ -689,7 +678,7 @@ void JobThread::WaitReaping(uint64_t deadline_ns) {
     if (in_flight_ > 0) {
       Reap(1, slice);
     } else {
-      SleepUntil(now + slice);
+      SleepUntilOrInterrupted(now + slice);
     }
   }
 }

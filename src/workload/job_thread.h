@@ -183,8 +183,6 @@ class JobThread {
   // thinktime after an IO: drains the queue and sleeps (not past the end);
   // with rate_ignore_thinktime moves `pacer`'s schedule past the pause.
   void Think(RatePacer* pacer);
-  // Sleeps until `deadline_ns` or an interruption.
-  static void SleepUntil(uint64_t deadline_ns);
   // Waits until `deadline_ns` (at most the end of the run), reaping
   // completions meanwhile.
   void WaitReaping(uint64_t deadline_ns);

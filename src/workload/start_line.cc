@@ -1,9 +1,7 @@
 #include "workload/start_line.h"
 
-#include <time.h>
-
 #include "util/clock.h"
-#include "util/units.h"
+#include "util/interrupt.h"
 
 namespace tierbench {
 
@@ -19,14 +17,8 @@ void StartLine::ArriveAndWait() {
       all_arrived_.wait(lock, [this] { return arrived_ >= runners_; });
     }
   }
-  // Asleep, not spinning: the pause is what lets the CPUs settle. A signal
-  // cuts a nanosleep short; the loop sleeps the rest (at most settle_ns).
-  for (uint64_t now = NowNs(); now < opens_at_ns_; now = NowNs()) {
-    const uint64_t left = opens_at_ns_ - now;
-    timespec ts{static_cast<time_t>(left / kNsPerSec),
-                static_cast<long>(left % kNsPerSec)};
-    nanosleep(&ts, nullptr);
-  }
+  // Asleep, not spinning: the pause is what lets the CPUs settle.
+  SleepUntilOrInterrupted(opens_at_ns_);
 }
 
 }  // namespace tierbench

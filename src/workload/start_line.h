@@ -16,7 +16,8 @@
 // it starts them. Each runner calls ArriveAndWait() exactly once, after its
 // own setup (whether or not that failed, so no runner waits for a failed
 // one); the call returns once every runner has arrived and `settle_ns` has
-// passed since construction. Thread-safe.
+// passed since construction, or at an interrupt (util/interrupt.h) once all
+// have arrived. Thread-safe.
 #ifndef TIERBENCH_WORKLOAD_START_LINE_H_
 #define TIERBENCH_WORKLOAD_START_LINE_H_
 

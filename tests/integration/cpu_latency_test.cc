@@ -33,6 +33,10 @@ namespace {
 
 // Starts `tierbench run --quiet [--cpu-latency 0] JOB` (output discarded).
 pid_t StartRun(const std::string& job, bool hold_latency = true) {
+  // Built before the fork: the child only execs.
+  std::vector<const char*> argv = {TIERBENCH_BINARY, "run", "--quiet"};
+  if (hold_latency) argv.insert(argv.end(), {"--cpu-latency", "0"});
+  argv.insert(argv.end(), {job.c_str(), nullptr});
   const pid_t pid = ::fork();
   if (pid == 0) {
     const int null = ::open("/dev/null", O_WRONLY);
@@ -40,13 +44,7 @@ pid_t StartRun(const std::string& job, bool hold_latency = true) {
       ::dup2(null, 1);
       ::dup2(null, 2);
     }
-    if (hold_latency) {
-      ::execl(TIERBENCH_BINARY, TIERBENCH_BINARY, "run", "--quiet",
-              "--cpu-latency", "0", job.c_str(), static_cast<char*>(nullptr));
-    } else {
-      ::execl(TIERBENCH_BINARY, TIERBENCH_BINARY, "run", "--quiet", job.c_str(),
-              static_cast<char*>(nullptr));
-    }
+    ::execv(TIERBENCH_BINARY, const_cast<char* const*>(argv.data()));
     ::_exit(121);
   }
   return pid;
