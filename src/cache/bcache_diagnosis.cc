@@ -41,7 +41,7 @@ uint64_t ExpectedBypass(const CellObservation& o) {
   return 0;
 }
 
-void BypassRules(const CellObservation& o, std::vector<std::string>* out) {
+void BypassRules(const CellObservation& o, std::vector<Finding>* out) {
   const uint64_t total = o.read_bytes + o.write_bytes;
   const uint64_t expected = ExpectedBypass(o);
   const uint64_t bypassed = NonNeg(o.delta.common.bypassed_bytes);
@@ -58,23 +58,28 @@ void BypassRules(const CellObservation& o, std::vector<std::string>* out) {
   const bool congestion_on = congested_read > 0 || congested_write > 0;
   const bool sequential = HasSequentialIo(o.jobs);
   if (cutoff > 0 && (sequential || !congestion_on)) {
-    out->push_back(what + " (sequential_cutoff = " + FormatBcacheSize(cutoff) +
-                   ")" + tail + " (fix: sequential_cutoff=0 in the mode file)");
+    out->push_back({"bcache.cutoff", Severity::kCaution,
+                    what + " (sequential_cutoff = " + FormatBcacheSize(cutoff) +
+                        ")" + tail +
+                        " (fix: sequential_cutoff=0 in the mode file)"});
   } else if (congestion_on) {
     out->push_back(
-        what + " by congestion (congested_read_threshold_us = " +
-        std::to_string(congested_read) +
-        ", congested_write_threshold_us = " + std::to_string(congested_write) +
-        ")" + tail + " (fix: set both to 0 in the mode file)");
+        {"bcache.congestion", Severity::kCaution,
+         what + " by congestion (congested_read_threshold_us = " +
+             std::to_string(congested_read) +
+             ", congested_write_threshold_us = " +
+             std::to_string(congested_write) + ")" + tail +
+             " (fix: set both to 0 in the mode file)"});
   } else {
-    out->push_back(what +
-                   " with sequential_cutoff and congestion bypass off: "
-                   "unaligned IO or a cache over its in_use cutoffs" +
-                   tail);
+    out->push_back({"bcache.bypass", Severity::kCaution,
+                    what +
+                        " with sequential_cutoff and congestion bypass off: "
+                        "unaligned IO or a cache over its in_use cutoffs" +
+                        tail});
   }
 }
 
-void WarmCacheRule(const CellObservation& o, std::vector<std::string>* out) {
+void WarmCacheRule(const CellObservation& o, std::vector<Finding>* out) {
   const uint64_t hits =
       NonNeg(o.delta.common.read_hits) + NonNeg(Extra(o, "bypass_hits"));
   if (hits == 0) return;
@@ -83,18 +88,20 @@ void WarmCacheRule(const CellObservation& o, std::vector<std::string>* out) {
       o.cache_mode == "writearound" && o.cache_state == "as-is";
   if (!none && !writearound_as_is) return;
   if (none && o.cache_state == "cold") {
-    out->push_back(std::to_string(hits) +
-                   " reads hit the cache in mode none right after a cold "
-                   "reset: the detach/attach did not empty the cache");
+    out->push_back({"bcache.warm", Severity::kInvalid,
+                    std::to_string(hits) +
+                        " reads hit the cache in mode none right after a cold "
+                        "reset: the detach/attach did not empty the cache"});
     return;
   }
-  out->push_back("reads hit the cache left warm by earlier cells (" +
-                 std::to_string(hits) + " hits in mode " + o.cache_mode +
-                 ") (fix: --cache-state cold)");
+  out->push_back({"bcache.warm", Severity::kInvalid,
+                  "reads hit the cache left warm by earlier cells (" +
+                      std::to_string(hits) + " hits in mode " + o.cache_mode +
+                      ") (fix: --cache-state cold)"});
 }
 
 void DegradedWritebackRule(const CellObservation& o,
-                           std::vector<std::string>* out) {
+                           std::vector<Finding>* out) {
   constexpr uint64_t kMinWrite = 1 << 20;
   if (o.cache_mode != "writeback" || o.write_bytes < kMinWrite) return;
   const double floor = kDirtyGrowthMinFraction * o.write_bytes;
@@ -107,22 +114,25 @@ void DegradedWritebackRule(const CellObservation& o,
   if (available >= 0) {
     msg += " (cache_available_percent = " + std::to_string(available) + ")";
   }
-  out->push_back(msg +
-                 ": writes were not cached dirty, this cell behaved like "
-                 "writethrough");
+  out->push_back({"bcache.degraded", Severity::kCaution,
+                  msg +
+                      ": writes were not cached dirty, this cell behaved "
+                      "like writethrough"});
 }
 
-void UnalignedRule(const CellObservation& o, std::vector<std::string>* out) {
+void UnalignedRule(const CellObservation& o, std::vector<Finding>* out) {
   if (o.cache_block_bytes <= 0) return;
   const uint64_t block = static_cast<uint64_t>(o.cache_block_bytes);
   for (const JobSpec& job : o.jobs) {
     std::string what;
     const uint64_t bad = FirstUnalignedSize(job, block, &what);
     if (bad == 0) continue;
-    out->push_back(
-        "job '" + job.name + "': " + what + " " + std::to_string(bad) +
-        " is not a multiple of the cache block_size " +
-        FormatBcacheSize(block) + ": unaligned IO bypasses the cache");
+    out->push_back({"bcache.unaligned", Severity::kCaution,
+                    "job '" + job.name + "': " + what + " " +
+                        std::to_string(bad) +
+                        " is not a multiple of the cache block_size " +
+                        FormatBcacheSize(block) +
+                        ": unaligned IO bypasses the cache"});
   }
 }
 
@@ -183,19 +193,21 @@ std::string FormatBcacheSize(uint64_t bytes) {
   return buf;
 }
 
-std::vector<std::string> DiagnoseBcache(const CellObservation& o) {
-  std::vector<std::string> out;
+std::vector<Finding> DiagnoseBcache(const CellObservation& o) {
+  std::vector<Finding> out;
   if (o.state_before == "no cache") {
     out.push_back(
-        "no cache attached (state 'no cache'): every mode passes straight "
-        "to the HDD, this cell measured the HDD");
+        {"bcache.no-cache", Severity::kInvalid,
+         "no cache attached (state 'no cache'): every mode passes straight "
+         "to the HDD, this cell measured the HDD"});
     return out;
   }
   const int64_t available = Extra(o, "cache_available_percent");
   if (available >= 0 && available <= kCacheFullPct) {
-    out.push_back("cache nearly full (cache_available_percent = " +
-                  std::to_string(available) +
-                  "): bcache bypasses IO to the HDD");
+    out.push_back({"bcache.full", Severity::kCaution,
+                   "cache nearly full (cache_available_percent = " +
+                       std::to_string(available) +
+                       "): bcache bypasses IO to the HDD"});
   }
   BypassRules(o, &out);
   WarmCacheRule(o, &out);

@@ -1,18 +1,22 @@
 // bcache's own diagnosis rules (reference-notes §3.4 and §7(c)): pure
 // functions from a cell's observation (cache/cell_observation.h) to warnings
-// a reader of the comparison needs. Each rule is unit-tested.
-//   no-cache   state "no cache": every mode passes straight to the HDD.
-//   full       cache_available_percent <= kCacheFullPct: bcache bypasses.
-//   cutoff     bypassed bytes beyond what the mode bypasses by design are
+// a reader of the comparison needs, as Findings (util/finding.h) with rule
+// ids "bcache.<name>" and the severity after the name. Each rule is
+// unit-tested.
+//   no-cache   (invalid) state "no cache": every mode passes straight to
+//              the HDD.
+//   full       (caution) cache_available_percent <= kCacheFullPct: bcache
+//              bypasses.
+//   cutoff     (caution: what bcache does with that setting) bypassed bytes beyond what the mode bypasses by design are
 //              >= kBypassWarnPct of the cell's bytes while
 //              sequential_cutoff > 0 and the workload has sequential IO.
-//   congestion the same bypass with sequential_cutoff = 0 or purely random
+//   congestion (caution) the same bypass with sequential_cutoff = 0 or purely random
 //              IO while a congested_*_threshold_us is > 0.
-//   warm       read hits in `none` (always) or `writearound` (unless the
+//   warm       (invalid) read hits in `none` (always) or `writearound` (unless the
 //              cache was reset cold): reads were served by earlier cells'
 //              data.
-//   degraded   writeback, the workload wrote, dirty data did not grow.
-//   unaligned  a job's block sizes, blockalign or offset are not multiples
+//   degraded   (caution) writeback, the workload wrote, dirty data did not grow.
+//   unaligned  (caution) a job's block sizes, blockalign or offset are not multiples
 //              of the cache set block_size: such IO bypasses the cache.
 // Settings read: sequential_cutoff, congested_read_threshold_us,
 // congested_write_threshold_us; extras: bypass_hits,
@@ -25,6 +29,7 @@
 #include <vector>
 
 #include "cache/cell_observation.h"
+#include "util/finding.h"
 
 namespace tierbench {
 
@@ -34,7 +39,7 @@ inline constexpr int kCacheFullPct = 5;
 inline constexpr double kDirtyGrowthMinFraction = 0.01;
 
 // Every bcache rule, in the order above; each warning one line without ';'.
-std::vector<std::string> DiagnoseBcache(const CellObservation& obs);
+std::vector<Finding> DiagnoseBcache(const CellObservation& obs);
 
 // Formats bytes as bcache prints them ("0", "512", "4.0k", "51.4M").
 std::string FormatBcacheSize(uint64_t bytes);

@@ -259,7 +259,11 @@ std::set<std::string> BcacheLayer::GaugeKeys() const {
   return {"cache_available_percent"};
 }
 
-std::vector<std::string> BcacheLayer::Diagnose(
+bool BcacheLayer::ModeCachesReads(const std::string& cache_mode) const {
+  return !cache_mode.empty() && cache_mode != "none";
+}
+
+std::vector<Finding> BcacheLayer::Diagnose(
     const CellObservation& obs) const {
   return DiagnoseBcache(obs);
 }

@@ -66,7 +66,8 @@ class BcacheLayer : public CacheLayer {
   LayerCounters TakeCounters() const override;
   LayerSample Sample() const override;
   std::set<std::string> GaugeKeys() const override;
-  std::vector<std::string> Diagnose(const CellObservation& obs) const override;
+  bool ModeCachesReads(const std::string& cache_mode) const override;
+  std::vector<Finding> Diagnose(const CellObservation& obs) const override;
 
   void set_sleep(SleepFn sleep) override;
 

@@ -42,6 +42,7 @@
 
 #include "cache/cell_observation.h"
 #include "cache/layer_counters.h"
+#include "util/finding.h"
 #include "util/status.h"
 
 namespace tierbench {
@@ -180,9 +181,16 @@ class CacheLayer {
   // Keys of LayerCounters::extra that are gauges (kept, not differenced).
   virtual std::set<std::string> GaugeKeys() const { return {}; }
 
-  // The layer's own diagnosis rules for a finished cell: one line each,
-  // without ';'.
-  virtual std::vector<std::string> Diagnose(
+  // True when `cache_mode` (as read back) caches the reads it serves, so a
+  // settled cache serves repeated reads without the origin (bcache: every
+  // mode but none; dm-cache: writeback and writethrough; dm-writecache:
+  // none, it caches only writes).
+  virtual bool ModeCachesReads(const std::string& cache_mode) const = 0;
+
+  // The layer's own diagnosis rules for a finished cell, as Findings
+  // (util/finding.h: rule id "<layer>.<rule>", severity, one line without
+  // ';').
+  virtual std::vector<Finding> Diagnose(
       const CellObservation& obs) const = 0;
 
   // Sleep used by waits; tests make it instant. Layers that wait inside

@@ -34,6 +34,19 @@ struct CellObservation {
   std::vector<JobSpec> jobs;  // empty for DB workloads
   // Bytes of the workload's region (largest job size + offset); 0 unknown.
   uint64_t region_bytes = 0;
+  // The mode caches reads (CacheLayer::ModeCachesReads): reads that keep
+  // missing in such a mode measured the origin.
+  bool mode_caches_reads = false;
+  // The cache was brought to a settled state before the run: warmed until
+  // steady (steady reached), or prefilled until the layer stopped
+  // promoting. false for cold and as-is cells and for warm-ups that ran
+  // out of time.
+  bool settled = false;
+  // Seconds after the IO stop at which the counters were read, and the
+  // longest the compare would wait for a lagging layer's fold (-1 when the
+  // layer's counters do not lag): a reading at the limit saw no fold.
+  double counters_after_s = 0;
+  double counter_lag_limit_s = -1;
 };
 
 }  // namespace tierbench

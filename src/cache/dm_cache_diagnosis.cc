@@ -50,8 +50,8 @@ uint64_t LargestIo(const std::vector<JobSpec>& jobs) {
 
 }  // namespace
 
-std::vector<std::string> DiagnoseDmCache(const CellObservation& o) {
-  std::vector<std::string> out;
+std::vector<Finding> DiagnoseDmCache(const CellObservation& o) {
+  std::vector<Finding> out;
   if (!o.has_counters) return out;
   const CommonCounters& c = o.delta.common;
   const int64_t hits = NonNeg(c.read_hits) + NonNeg(c.write_hits);
@@ -70,6 +70,7 @@ std::vector<std::string> DiagnoseDmCache(const CellObservation& o) {
           " of copies)";
     }
     out.push_back(
+        {"dm-cache.cold", Severity::kInvalid,
         Pct(100.0 * static_cast<double>(misses) /
             static_cast<double>(hits + misses)) +
         " of IO missed the cache (" + std::to_string(NonNeg(c.write_misses)) +
@@ -81,29 +82,31 @@ std::vector<std::string> DiagnoseDmCache(const CellObservation& o) {
         (o.cache_state == "warm"
              ? " (the warm-up did not promote these blocks: a smaller region "
                "or a larger cache)"
-             : " (fix: --cache-state warm)"));
+             : " (fix: --cache-state warm)")});
   }
   if (caching && misses >= kDmCacheMinMisses &&
       static_cast<double>(promotions) < 0.01 * static_cast<double>(misses)) {
     auto it = o.settings.find("migration_threshold");
     out.push_back(
+        {"dm-cache.throttled", Severity::kCaution,
         "only " + std::to_string(promotions) + " promotions for " +
         std::to_string(misses) +
         " misses: promotion was held back by migration_threshold "
         "(" +
         (it == o.settings.end() ? std::string("default 2048") : it->second) +
         " sectors of migration in flight) and smq's gradual "
-        "promotion");
+        "promotion"});
   }
   const uint64_t smallest = SmallestIo(o.jobs);
   if (caching && promotions > 0 && o.cache_block_bytes > 0 && smallest > 0 &&
       smallest < static_cast<uint64_t>(o.cache_block_bytes)) {
     out.push_back(
+        {"dm-cache.block", Severity::kNote,
         FormatBytes(smallest) + " IO on " +
         FormatBytes(static_cast<uint64_t>(o.cache_block_bytes)) +
         " cache blocks: every promotion copies a whole block (" +
         std::to_string(o.cache_block_bytes / static_cast<int64_t>(smallest)) +
-        "x the IO), so misses cost more than the IO itself");
+        "x the IO), so misses cost more than the IO itself"});
   }
   // The target's max_io_len is its block size (dm-cache-target.c): larger
   // bios are split per block, in every mode, passthrough included.
@@ -111,13 +114,14 @@ std::vector<std::string> DiagnoseDmCache(const CellObservation& o) {
   if (o.cache_block_bytes > 0 &&
       largest > static_cast<uint64_t>(o.cache_block_bytes)) {
     out.push_back(
+        {"dm-cache.split", Severity::kNote,
         "IO of up to " + FormatBytes(largest) + " is split at the " +
         FormatBytes(static_cast<uint64_t>(o.cache_block_bytes)) +
         " cache block size (dm-cache maps per block, in every mode): an "
         "origin that pays per IO sees up to " +
         std::to_string((largest + o.cache_block_bytes - 1) /
                        static_cast<uint64_t>(o.cache_block_bytes)) +
-        "x the IOs unless its queue merges them again");
+        "x the IOs unless its queue merges them again"});
   }
   return out;
 }

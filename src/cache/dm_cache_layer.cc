@@ -305,7 +305,11 @@ LayerSample DmCacheLayer::Sample() const {
   return s;
 }
 
-std::vector<std::string> DmCacheLayer::Diagnose(
+bool DmCacheLayer::ModeCachesReads(const std::string& cache_mode) const {
+  return cache_mode == "writeback" || cache_mode == "writethrough";
+}
+
+std::vector<Finding> DmCacheLayer::Diagnose(
     const CellObservation& obs) const {
   return DiagnoseDmCache(obs);
 }

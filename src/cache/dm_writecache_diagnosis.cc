@@ -19,8 +19,8 @@ std::string Pct(double v) {
 
 }  // namespace
 
-std::vector<std::string> DiagnoseDmWritecache(const CellObservation& o) {
-  std::vector<std::string> out;
+std::vector<Finding> DiagnoseDmWritecache(const CellObservation& o) {
+  std::vector<Finding> out;
   if (!o.has_counters) return out;
   const CommonCounters& c = o.delta.common;
   const int64_t reads = (c.read_hits < 0 ? 0 : c.read_hits) +
@@ -30,11 +30,12 @@ std::vector<std::string> DiagnoseDmWritecache(const CellObservation& o) {
   if (o.read_bytes >= kDmWritecacheMinReadBytes && c.read_misses > 0 &&
       100.0 * static_cast<double>(c.read_misses) / static_cast<double>(reads) >
           kDmWritecacheReadMissPct) {
-    out.push_back(Pct(100.0 * static_cast<double>(c.read_misses) /
-                      static_cast<double>(reads)) +
-                  " of reads missed: dm-writecache caches only writes, reads "
-                  "of blocks it did not write go to the origin (these reads "
-                  "measured the HDD)");
+    out.push_back({"dm-writecache.reads", Severity::kCaution,
+                   Pct(100.0 * static_cast<double>(c.read_misses) /
+                       static_cast<double>(reads)) +
+                       " of reads missed: dm-writecache caches only writes, "
+                       "reads of blocks it did not write go to the origin "
+                       "(these reads measured the HDD)"});
   }
   int high = kDmWritecacheDefaultHighWatermark;
   auto it = o.settings.find("high_watermark");
@@ -57,15 +58,16 @@ std::vector<std::string> DiagnoseDmWritecache(const CellObservation& o) {
     } else {
       msg += "; writes stall once the cache runs out of free blocks";
     }
-    out.push_back(msg);
+    out.push_back({"dm-writecache.watermark", Severity::kCaution, msg});
   }
   const int64_t writes = (c.write_hits < 0 ? 0 : c.write_hits) +
                          (c.write_misses < 0 ? 0 : c.write_misses);
   if (c.bypassed_ios > 0 && writes > 0 &&
       static_cast<double>(c.bypassed_ios) > 0.03 * writes) {
-    out.push_back(std::to_string(c.bypassed_ios) + " of " +
-                  std::to_string(writes) +
-                  " writes went around the cache to the origin");
+    out.push_back({"dm-writecache.around", Severity::kCaution,
+                   std::to_string(c.bypassed_ios) + " of " +
+                       std::to_string(writes) +
+                       " writes went around the cache to the origin"});
   }
   return out;
 }

@@ -1,4 +1,6 @@
-// dm-writecache's own diagnosis rules (writecache.rst; reference-notes §4):
+// dm-writecache's own diagnosis rules (writecache.rst; reference-notes §4),
+// as Findings (util/finding.h) with rule ids "dm-writecache.<name>", all
+// of severity caution (each is what the target does, for the reader):
 //   reads      reads missed: dm-writecache does not cache reads of blocks
 //              it did not write, so they measured the origin;
 //   watermark  the cache reached high_watermark during the cell (or writes
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "cache/cell_observation.h"
+#include "util/finding.h"
 
 namespace tierbench {
 
@@ -24,7 +27,7 @@ inline constexpr uint64_t kDmWritecacheMinReadBytes = 1 << 20;
 // Read misses above this share of reads are flagged.
 inline constexpr double kDmWritecacheReadMissPct = 50.0;
 
-std::vector<std::string> DiagnoseDmWritecache(const CellObservation& obs);
+std::vector<Finding> DiagnoseDmWritecache(const CellObservation& obs);
 
 }  // namespace tierbench
 

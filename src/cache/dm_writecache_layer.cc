@@ -215,7 +215,12 @@ std::set<std::string> DmWritecacheLayer::GaugeKeys() const {
   return {"free_blocks", "total_blocks", "under_writeback"};
 }
 
-std::vector<std::string> DmWritecacheLayer::Diagnose(
+bool DmWritecacheLayer::ModeCachesReads(const std::string& cache_mode) const {
+  (void)cache_mode;
+  return false;  // it caches writes only
+}
+
+std::vector<Finding> DmWritecacheLayer::Diagnose(
     const CellObservation& obs) const {
   return DiagnoseDmWritecache(obs);
 }

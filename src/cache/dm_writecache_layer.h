@@ -63,7 +63,8 @@ class DmWritecacheLayer : public DmTargetLayer {
   LayerCounters TakeCounters() const override;
   LayerSample Sample() const override;
   std::set<std::string> GaugeKeys() const override;
-  std::vector<std::string> Diagnose(const CellObservation& obs) const override;
+  bool ModeCachesReads(const std::string& cache_mode) const override;
+  std::vector<Finding> Diagnose(const CellObservation& obs) const override;
 
  private:
   DmWritecacheTable ReadTable() const;

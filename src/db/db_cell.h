@@ -57,6 +57,13 @@ struct DbCellInfo {
   uint64_t init_ns = 0;  // wall time of -i (load + vacuum + keys)
   double tps = 0;        // pgbench's tps (without connection time)
   uint64_t failed_transactions = 0;
+  // Evidence for the validity rules (validity/db_rules.h); -1 / false when
+  // not measured.
+  bool restarted_after_load = false;
+  int64_t db_size_bytes = -1;
+  int64_t shared_buffers_bytes = -1;
+  int64_t mem_total_bytes = -1;
+  double server_cpu_s = -1;
 };
 
 // Runs one DB cell on `block_device`:

@@ -9,13 +9,17 @@
 #include <optional>
 #include <set>
 
-#include "orchestrate/diagnosis.h"
+#include "io/device_guard.h"
+#include "orchestrate/host_sampler.h"
 #include "orchestrate/steady_state.h"
 #include "util/clock.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 #include "util/log.h"
 #include "util/units.h"
+#include "validity/cache_rules.h"
+#include "validity/db_rules.h"
+#include "validity/measurement_rules.h"
 
 namespace tierbench {
 namespace {
@@ -53,7 +57,30 @@ CellObservation Observe(const CellRecord& rec) {
   o.dirty_left_after_drain = rec.dirty_left_after_drain;
   if (!rec.workload->is_db) o.jobs = rec.workload->io.jobs;
   o.region_bytes = WorkloadRegionBytes(*rec.workload);
+  o.settled = rec.settled;
   return o;
+}
+
+DbEvidence DbEvidenceOf(const CellRecord& rec) {
+  DbEvidence d;
+  if (!rec.workload->is_db || !rec.error.empty()) return d;
+  const DbCellInfo& info = rec.db_info;
+  d.is_db = true;
+  d.scale = rec.workload->db.scale;
+  d.clients = rec.workload->db.clients;
+  d.db_size_bytes = info.db_size_bytes;
+  d.shared_buffers_bytes = info.shared_buffers_bytes;
+  d.mem_total_bytes = info.mem_total_bytes;
+  d.restarted_after_load = info.restarted_after_load ? 1 : 0;
+  d.server_cpu_s = info.server_cpu_s;
+  d.device_read_bytes = rec.host.target_read_bytes;
+  return d;
+}
+
+// The kernel's name of the block device at `path` ("" when it is none).
+std::string BlockNameOf(const std::string& path, const Sysfs& os) {
+  BlockDeviceId id;
+  return ResolveBlockDevice(path, os, &id).ok() ? id.name : std::string();
 }
 
 }  // namespace
@@ -164,10 +191,19 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
   // loads its database, so its first reading is the one after 1 s.
   if (sampler != nullptr && !w.is_db) sampler->Take(SeriesPhase::kMeasure);
   uint64_t set_start_ns = 0;
+  // The machine over the measured window (a DB cell's window starts at its
+  // benchmark's first second: its call also creates and loads the
+  // database).
+  HostSampler host(sysfs_, BlockNameOf(target, sysfs_),
+                   rec->mode->is_raw() ? std::vector<std::string>{}
+                                       : rec->stack.members,
+                   w.is_db);
+  host.Begin();
   rec->series.measure_start_ns = NowNs() + ramp_ns;
   const uint64_t io_start_ns = Now();
-  const auto on_second = [sampler, &set_start_ns](uint64_t start_ns) {
+  const auto on_second = [sampler, &set_start_ns, &host](uint64_t start_ns) {
     if (set_start_ns == 0) set_start_ns = start_ns;
+    host.Tick();
     if (sampler != nullptr) sampler->Take(SeriesPhase::kMeasure);
   };
   try {
@@ -196,6 +232,8 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
   } catch (const DbError& e) {
     rec->error = e.what();
   }
+  host.End();
+  rec->host = host.Evidence();
   rec->io_s = static_cast<double>(Now() - io_start_ns) / 1e9;
   // The first set's IO start (after any file layout; for a DB cell the
   // benchmark's start after the load) is the better origin.
@@ -243,14 +281,16 @@ void CellRunner::PrepareCacheState(CacheLayer& layer, const std::string& device,
       return;
     case CacheState::kWarm: {
       if (w.is_db) {
-        rec->warnings.push_back(
-            "--cache-state warm cannot prefill a DB workload (its database "
-            "is created in the cell): the cache was used as-is");
+        rec->findings.push_back(
+            {"warm-db", Severity::kCaution,
+             "--cache-state warm cannot prefill a DB workload (its database "
+             "is created in the cell): the cache was used as-is"});
         return;
       }
       std::string why_not;
       if (!layer.BeginWarm(&why_not)) {
-        rec->warnings.push_back(why_not + ": the cache was used as-is");
+        rec->findings.push_back({"warm-unavailable", Severity::kCaution,
+                                 why_not + ": the cache was used as-is"});
         return;
       }
       const uint64_t region = WorkloadRegionBytes(w);
@@ -277,15 +317,19 @@ void CellRunner::PrepareCacheState(CacheLayer& layer, const std::string& device,
                             std::max<int64_t>(0, d.common.promotions)));
           LogNotice(line);
         }
-        if (!layer.WarmNeedsAnotherPass(d, region)) return;
+        if (!layer.WarmNeedsAnotherPass(d, region)) {
+          rec->settled = true;
+          return;
+        }
       }
       char pct[32];
       std::snprintf(pct, sizeof pct, "%.0f%%", last_hit < 0 ? 0.0 : last_hit);
-      rec->warnings.push_back(
+      rec->findings.push_back(
+          {"warm-promoting", Severity::kCaution,
           "the cache was still promoting after " +
           std::to_string(kMaxWarmPasses) + " prefill passes (" + pct +
           " of the last pass's reads hit): the cell started only partly "
-          "warm");
+          "warm"});
       return;
     }
     case CacheState::kAsIs:
@@ -300,9 +344,10 @@ bool CellRunner::WarmUntilSteady(CacheLayer& layer, const std::string& device,
                                  const PreparedWorkload& w,
                                  const std::string& label, CellRecord* rec) {
   if (w.is_db) {
-    rec->warnings.push_back(
-        "--cache-state warm-until-steady cannot warm a DB workload (its "
-        "database is created in the cell): the cell started cold");
+    rec->findings.push_back(
+        {"warm-db", Severity::kCaution,
+         "--cache-state warm-until-steady cannot warm a DB workload (its "
+         "database is created in the cell): the cell started cold"});
     return true;
   }
   const double chunk_s = options_.warm_chunk_s;
@@ -395,14 +440,17 @@ bool CellRunner::WarmUntilSteady(CacheLayer& layer, const std::string& device,
   rec->warm_s = elapsed;
   rec->warm_hit_pct = tracker.LastHitPct();
   rec->warm_steady = steady ? 1 : 0;
+  rec->settled = steady;
   if (!steady) {
     char secs[64];
     std::snprintf(secs, sizeof secs, "%d warm-up chunks (%.0f s)",
                   rec->warm_passes, elapsed);
-    rec->warnings.push_back(
-        std::string("not steady after ") + secs + " (" + tracker.Describe() +
-        "): the cell measured a cache still warming. Fix: a larger "
-        "--warm-max");
+    rec->findings.push_back(
+        {"not-steady", Severity::kCaution,
+         std::string("not steady after ") + secs + " (" +
+             tracker.Describe() +
+             "): the cell measured a cache still warming (fix: a larger "
+             "--warm-max)"});
   }
   return true;
 }
@@ -412,9 +460,23 @@ CellRecord CellRunner::Run(const Cell& cell) {
   CellRecord rec = RunSteps(cell);
   rec.cell_wall_s = static_cast<double>(Now() - start_ns) / 1e9;
   if (rec.error.empty()) {
-    for (std::string& w : DiagnoseMeasurement(rec.result)) {
-      rec.warnings.push_back(std::move(w));
-    }
+    const std::vector<JobSpec> no_jobs;
+    AddFindings(MeasurementFindings(rec.result,
+                                    rec.workload->is_db ? no_jobs
+                                                        : rec.workload->io.jobs,
+                                    rec.host),
+                &rec.findings);
+    AddFindings(DbFindings(DbEvidenceOf(rec)), &rec.findings);
+  }
+  // What the setup found for this cell's devices (baselines, loop devices,
+  // the lab's disks).
+  AddFindings(setup_.run_findings, &rec.findings);
+  if (rec.mode->is_raw()) {
+    AddFindings(rec.mode->target == RawTarget::kHdd ? setup_.hdd_findings
+                                                    : setup_.ssd_findings,
+                &rec.findings);
+  } else if (const CompareStack* st = setup_.StackFor(*rec.mode)) {
+    AddFindings(st->findings, &rec.findings);
   }
   return rec;
 }
@@ -450,7 +512,9 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
   rec.readback = layer.ApplyMode(mode, &notes);
   // Steps the layer had to take (e.g. a drain before passthrough) stay
   // beside the cell's numbers.
-  for (const std::string& n : notes) rec.warnings.push_back(n);
+  for (const std::string& n : notes) {
+    rec.findings.push_back({"mode-step", Severity::kNote, n});
+  }
   rec.stack = layer.Describe();
   if (options_.cache_state == CacheState::kWarmUntilSteady &&
       !WarmUntilSteady(layer, stack->device, w, label, &rec)) {
@@ -528,21 +592,22 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
   }
   rec.delta = DiffLayerCounters(before, *after, gauges);
   rec.has_counters = true;
-  for (std::string& warning : DiagnoseCell(Observe(rec), &layer)) {
-    rec.warnings.push_back(std::move(warning));
-  }
-  for (const std::string& w2 : setup_.stack_warnings)
-    rec.warnings.push_back(w2);
+  CellObservation obs = Observe(rec);
+  obs.mode_caches_reads = layer.ModeCachesReads(rec.readback.cache_mode);
+  obs.counters_after_s = rec.counters_after_s;
+  obs.counter_lag_limit_s =
+      layer.CounterLagSeconds() > 0 ? options_.stats_lag_s : -1.0;
+  AddFindings(CacheFindings(obs,
+                            [&layer](const CellObservation& o) {
+                              return layer.Diagnose(o);
+                            }),
+              &rec.findings);
   if (rec.series.failed_samples > 0) {
-    rec.warnings.push_back(
-        std::to_string(rec.series.failed_samples) +
-        " per-second readings of the layer failed: series.csv has gaps");
-  }
-  if (rec.delta.counters_reset) {
-    rec.warnings.push_back(
-        layer.layer() +
-        " counters went backwards during the cell (reset, re-registration "
-        "or a table reload): its counter columns are not trustworthy");
+    rec.findings.push_back(
+        {"sample-gaps", Severity::kNote,
+         std::to_string(rec.series.failed_samples) +
+             " per-second readings of the layer failed: series.csv has "
+             "gaps"});
   }
   return rec;
 }

@@ -46,8 +46,11 @@
 // Per-second picture (orchestrate/cell_series.h): during 2a and 5 the layer
 // is sampled about once a second on this thread (CacheLayer::Sample through
 // RunOptions::on_second), and every poll of step 6 records the dirty bytes.
-// Then the generic and the layer's diagnosis rules turn the observation
-// into warnings.
+// The machine is sampled over the measured window too (HostSampler: CPUs,
+// the target's and the disks' block counters). Then the validity rules
+// (validity/*_rules.h: the measurement's, the cache's with the layer's own,
+// the DB's) and the setup's findings for the cell's target turn the
+// evidence into Findings: the cell's warnings and its validity.
 //
 // Errors: a RunError/DbError of the workload itself is recorded in the
 // record (the compare continues with the next cell); setup errors
@@ -66,6 +69,8 @@
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/run_plan.h"
 #include "stats/job_result.h"
+#include "util/finding.h"
+#include "validity/cell_evidence.h"
 
 namespace tierbench {
 
@@ -90,6 +95,9 @@ struct CellRecord {
   double warm_s = -1;
   double warm_hit_pct = -1;
   int warm_steady = -1;
+  // The cache was settled before the run (warmed until steady, or
+  // prefilled until the layer stopped promoting): CellObservation::settled.
+  bool settled = false;
   std::string state_before;  // the layer's state right before the run
   bool has_counters = false;
   LayerDelta delta;
@@ -110,11 +118,16 @@ struct CellRecord {
   double cell_wall_s = -1;
   RunResult result;
   DbCellInfo db_info;  // DB workloads
-  std::vector<std::string> warnings;
+  // Everything the rules concluded, in rule order (util/finding.h); the
+  // warnings are their texts, the validity follows from their severities.
+  std::vector<Finding> findings;
+  HostEvidence host;  // the machine over the measured window
   std::string error;  // the workload failed (RunError/DbError)
   CellSeries series;  // the per-second picture (series.csv)
 
   const std::string& layer() const { return mode->layer; }
+  std::vector<std::string> Warnings() const { return FindingTexts(findings); }
+  Validity validity() const { return ValidityOf(findings); }
   // Wall time that was neither IO nor draining, in % of cell_wall_s; -1
   // when unknown.
   double HarnessOverheadPct() const;

@@ -155,7 +155,8 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
                          summary.failed_cells,
                          summary.comparison,
                          restore_outcome,
-                         verified};
+                         verified,
+                         WorkloadFindings(summary.comparison)};
     for (const auto& r : reporters) r->OnCompareEnd(end);
     for (const auto& r : reporters) r->Finalize();
   };

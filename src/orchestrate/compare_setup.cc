@@ -12,6 +12,7 @@
 #include <set>
 
 #include "orchestrate/restore_state.h"
+#include "orchestrate/setup_findings.h"
 #include "orchestrate/working_set.h"
 #include "util/clock.h"
 #include "util/errors.h"
@@ -265,9 +266,10 @@ void OpenStacks(const CompareOptions& o, const LayerEnv& env,
   if (setup->stacks.size() > 1 && largest > 0 &&
       100.0 * static_cast<double>(largest - smallest) / largest >
           kCacheCapacityTolerancePct) {
-    setup->stack_warnings.push_back(
-        "cache capacities differ by more than 5% across the stacks (" + list +
-        "): the layers are not compared at equal cache size");
+    setup->stack_findings.push_back(
+        {"capacity", Severity::kCaution,
+         "cache capacities differ by more than 5% across the stacks (" +
+             list + "): the layers are not compared at equal cache size"});
   }
 }
 
@@ -474,6 +476,7 @@ CompareSetup PrepareCompare(const CompareOptions& o, const LayerEnv& env) {
                       " already exists. Fix: choose another --run-id or "
                       "remove it");
   }
+  AddSetupFindings(o, &setup);
   return setup;
 }
 

@@ -44,6 +44,7 @@
 #include "db/db_cell.h"
 #include "io/device_guard.h"
 #include "orchestrate/compare_options.h"
+#include "util/finding.h"
 #include "util/sysfs.h"
 #include "workload/job_spec.h"
 
@@ -67,6 +68,9 @@ struct CompareStack {
   std::string device;  // where its cells do IO (--stack as given)
   std::shared_ptr<CacheLayer> layer;
   StackInfo info;  // as read during validation
+  // What the setup found for every cell of this stack
+  // (orchestrate/setup_findings.h).
+  std::vector<Finding> findings;
 };
 
 // Cache capacities of the stacks differ by more than this (percent of the
@@ -77,8 +81,12 @@ struct CompareSetup {
   std::vector<ModeSpec> modes;
   std::vector<PreparedWorkload> workloads;
   std::vector<CompareStack> stacks;  // one per layer that has modes
-  // Warnings that concern every cache cell (e.g. unequal cache capacity).
-  std::vector<std::string> stack_warnings;
+  // Findings that concern every cache cell (e.g. unequal cache capacity);
+  // also in each stack's `findings`.
+  std::vector<Finding> stack_findings;
+  // What the setup found for every cell on the raw HDD, the raw SSD, and
+  // every cell of the run (orchestrate/setup_findings.h).
+  std::vector<Finding> hdd_findings, ssd_findings, run_findings;
   std::string host_root;      // --sysfs-root
   Sysfs os;                   // sys/ and proc/ under --sysfs-root
   uint64_t region_bytes = 0;  // smallest target size; 0 when unknown

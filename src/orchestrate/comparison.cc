@@ -8,6 +8,7 @@
 #include "orchestrate/sustained.h"
 #include "report/result_columns.h"
 #include "stats/aggregate.h"
+#include "validity/run_rules.h"
 
 namespace tierbench {
 namespace {
@@ -17,15 +18,8 @@ using GroupKey = std::tuple<std::string, std::string, std::string, std::string>;
 struct Group {
   const MeasuredRow* first = nullptr;
   std::vector<double> iops, p99, bw, lat_mean, sustained;
-  std::vector<std::string> warnings;
+  std::vector<Finding> findings;
 };
-
-void AddDistinct(const std::vector<std::string>& in,
-                 std::vector<std::string>* out) {
-  for (const std::string& w : in) {
-    if (std::find(out->begin(), out->end(), w) == out->end()) out->push_back(w);
-  }
-}
 
 }  // namespace
 
@@ -71,7 +65,7 @@ std::vector<ComparisonRow> Compare(const std::vector<MeasuredRow>& rows) {
     g.p99.push_back(r.lat_p99_us);
     g.bw.push_back(r.bw_mib_s);
     g.lat_mean.push_back(r.lat_mean_us);
-    AddDistinct(r.warnings, &g.warnings);
+    AddFindings(r.findings, &g.findings);
   }
 
   std::vector<ComparisonRow> out;
@@ -90,7 +84,7 @@ std::vector<ComparisonRow> Compare(const std::vector<MeasuredRow>& rows) {
     c.bw_mib_s_median = Median(g.bw);
     c.lat_mean_us_median = Median(g.lat_mean);
     if (!g.sustained.empty()) c.iops_sustained_median = Median(g.sustained);
-    c.warnings = g.warnings;
+    c.findings = g.findings;
     out.push_back(std::move(c));
   }
 
@@ -156,6 +150,34 @@ std::vector<ComparisonRow> Compare(const std::vector<MeasuredRow>& rows) {
       c.p99_position = Position(c.p99.median, hdd->p99.median, ssd->p99.median);
     }
   }
+  const std::map<std::string, std::vector<Finding>> run =
+      WorkloadFindings(out);
+  for (ComparisonRow& c : out) {
+    auto it = run.find(c.workload);
+    if (it != run.end()) AddFindings(it->second, &c.findings);
+  }
+  return out;
+}
+
+std::map<std::string, std::vector<Finding>> WorkloadFindings(
+    const std::vector<ComparisonRow>& rows) {
+  std::vector<BaselinePair> pairs;
+  for (const ComparisonRow& hdd : rows) {
+    if (!hdd.is_hdd_base) continue;
+    for (const ComparisonRow& ssd : rows) {
+      if (!ssd.is_ssd_base || ssd.workload != hdd.workload ||
+          ssd.job != hdd.job || ssd.direction != hdd.direction) {
+        continue;
+      }
+      pairs.push_back({hdd.workload, hdd.job + "/" + hdd.direction,
+                       hdd.unit == "tx" ? "tps" : "IOPS", hdd.iops.median,
+                       ssd.iops.median});
+    }
+  }
+  std::map<std::string, std::vector<Finding>> out;
+  for (auto& [workload, f] : DiscriminationFindings(pairs)) {
+    out[workload].push_back(f);
+  }
   return out;
 }
 
@@ -184,7 +206,7 @@ std::vector<MeasuredRow> MeasuredRowsOf(const CellRecord& rec) {
       r.bw_mib_s = tx ? 0 : job.BytesPerSec(d) / (1 << 20);
       r.lat_mean_us = lat.mean() / 1000.0;
       r.lat_p99_us = static_cast<double>(hist.Percentile(99)) / 1000.0;
-      r.warnings = rec.warnings;
+      r.findings = rec.findings;
       out.push_back(std::move(r));
     }
   }

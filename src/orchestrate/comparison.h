@@ -14,16 +14,23 @@
 // confidence interval (Welch's t on the log values, stats/confidence.h),
 // and `significant_vs_*` says whether the IOPS interval excludes 0. The
 // baseline's own row gets no interval against itself.
+// Validity: a row carries the distinct findings of its repetitions; it is
+// invalid when any repetition was (its median includes that figure).
+// WorkloadFindings adds the run-level rule (validity/run_rules.h: a
+// workload whose raw SSD is not clearly faster than its raw HDD cannot tell
+// caches apart) to every row of such a workload.
 //
 // Thread-safety: pure functions.
 #ifndef TIERBENCH_ORCHESTRATE_COMPARISON_H_
 #define TIERBENCH_ORCHESTRATE_COMPARISON_H_
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "stats/confidence.h"
+#include "util/finding.h"
 
 namespace tierbench {
 
@@ -43,7 +50,7 @@ struct MeasuredRow {
   double bw_mib_s = 0;     // 0 for "tx"
   double lat_mean_us = 0;  // clat mean ("io") or transaction latency ("tx")
   double lat_p99_us = 0;   // clat p99 ("io") or transaction latency p99
-  std::vector<std::string> warnings;
+  std::vector<Finding> findings;  // the cell's
 };
 
 // Summary of a metric over repetitions.
@@ -78,7 +85,8 @@ struct ComparisonRow {
   // This row is the HDD / SSD baseline itself (its change is 0 by
   // definition, not a measured agreement).
   bool is_hdd_base = false, is_ssd_base = false;
-  std::vector<std::string> warnings;  // distinct, first-seen order
+  std::vector<Finding> findings;  // distinct, first-seen order
+  Validity validity() const { return ValidityOf(findings); }
 };
 
 // Summarises `values` (any order).
@@ -93,8 +101,14 @@ std::optional<double> Position(double x, double hdd, double ssd);
 // True when the [min, max] ranges overlap; empty when either n < 2.
 std::optional<bool> WithinNoise(const Spread& a, const Spread& b);
 
-// Groups and compares; output in first-seen order of the groups.
+// Groups and compares; output in first-seen order of the groups. The
+// run-level findings (WorkloadFindings) are already added to the rows.
 std::vector<ComparisonRow> Compare(const std::vector<MeasuredRow>& rows);
+
+// The run-level findings per workload, from the raw baselines of `rows`
+// (validity/run_rules.h); workloads without any are absent.
+std::map<std::string, std::vector<Finding>> WorkloadFindings(
+    const std::vector<ComparisonRow>& rows);
 
 struct CellRecord;  // orchestrate/cell_runner.h
 

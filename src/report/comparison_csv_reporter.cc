@@ -38,6 +38,8 @@ const ColumnTable<ComparisonRow>& Columns() {
       {"direction", [](R c) { return c.direction; }},
       {"unit", [](R c) { return c.unit; }},
       {"n", [](R c) { return std::to_string(c.iops.n); }},
+      {"valid", [](R c) { return std::string(ValidityName(c.validity())); }},
+      {"invalid_reasons", [](R c) { return ValidityReasons(c.findings); }},
       {"iops_median", [](R c) { return CsvNumber(c.iops.median, 3); }},
       {"iops_min", [](R c) { return CsvNumber(c.iops.min, 3); }},
       {"iops_max", [](R c) { return CsvNumber(c.iops.max, 3); }},
@@ -78,7 +80,8 @@ const ColumnTable<ComparisonRow>& Columns() {
       {"p99_vs_ssd_ci_high_pct", [](R c) { return High(c.p99_vs_ssd_ci); }},
       {"significant_vs_hdd", [](R c) { return CsvFlag(c.significant_vs_hdd); }},
       {"significant_vs_ssd", [](R c) { return CsvFlag(c.significant_vs_ssd); }},
-      {"warnings", [](R c) { return JoinWarnings(c.warnings); }},
+      {"warnings",
+       [](R c) { return JoinWarnings(FindingTexts(c.findings)); }},
   });
   return kColumns;
 }

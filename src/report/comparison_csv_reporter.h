@@ -24,7 +24,9 @@ namespace tierbench {
 // before "warnings".
 // 4: iops_sustained_median, iops_sustained_vs_hdd_pct and
 // iops_sustained_vs_ssd_pct after iops_spread_pct.
-inline constexpr int kComparisonCsvSchemaVersion = 4;
+// 5: valid (yes, unknown, no) and invalid_reasons after "n": the row's
+// validity (util/finding.h), the run-level rules included.
+inline constexpr int kComparisonCsvSchemaVersion = 5;
 
 // comparison.csv columns (after schema_version).
 const std::vector<std::string>& ComparisonCsvColumns();

@@ -7,6 +7,9 @@
 
 #include "orchestrate/cell_runner.h"
 #include "orchestrate/compare_setup.h"
+#include "report/run_folder.h"
+#include "report/series_file.h"
+#include "report/verdict.h"
 #include "util/log.h"
 #include "util/units.h"
 
@@ -120,7 +123,7 @@ void PrintComparisonTable(const std::vector<ComparisonRow>& rows,
   for (const ComparisonRow* row : ordered) {
     const ComparisonRow& r = *row;
     std::string refs;
-    for (const std::string& w : r.warnings) {
+    for (const std::string& w : FindingTexts(r.findings)) {
       auto it = std::find(notes.begin(), notes.end(), w);
       if (it == notes.end()) it = notes.insert(notes.end(), w);
       refs += "[" + std::to_string(it - notes.begin() + 1) + "]";
@@ -167,7 +170,7 @@ void ConsoleTableReporter::OnCompareStart(const CompareStart& start) {
 
 void ConsoleTableReporter::OnCell(const CellRecord& rec) {
   LogNotice(CellLine(cells_seen_++, planned_cells_, rec));
-  for (const std::string& w : rec.warnings) {
+  for (const std::string& w : rec.Warnings()) {
     LogWarning(rec.mode->name + "/" + rec.workload->name + ": " + w);
   }
 }
@@ -219,6 +222,16 @@ void ConsoleTableReporter::OnCompareEnd(const CompareEnd& end) {
     return (std::filesystem::path(run_dir_) / file).string();
   };
   out_ << "\n";
+  // The verdict first, from the files just written (report/verdict.h).
+  try {
+    const RunFolder run = RunFolder::Read(run_dir_);
+    std::string note;
+    const std::optional<SeriesFile> series = SeriesFile::Read(run_dir_, &note);
+    out_ << VerdictText(BuildVerdict(run, series ? &*series : nullptr))
+         << "\n";
+  } catch (const std::exception& e) {
+    LogWarning(std::string("no verdict: ") + e.what());
+  }
   PrintComparisonTable(end.comparison, out_);
   out_ << "\nResults: " << path("comparison.csv") << "\n"
        << "         " << path("runs.csv") << "\n"

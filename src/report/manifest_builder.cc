@@ -253,7 +253,7 @@ ManifestBuilder::ManifestBuilder(const CompareStart& start) {
     j["member_queues"] = members;
     devices["stacks"].push_back(j);
   }
-  devices["stack_warnings"] = setup.stack_warnings;
+  devices["stack_warnings"] = FindingTexts(setup.stack_findings);
   json modes = json::array();
   for (const ModeSpec& m : setup.modes) {
     modes.push_back(

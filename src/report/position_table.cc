@@ -88,6 +88,23 @@ std::string PositionTable::Svg() const {
           f = g;
       }
       const std::string who = rows_[r] + " on " + columns_[c].label;
+      if (f != nullptr && f->Invalid()) {
+        // Invalid: hatched grey with the reason on hover, never coloured.
+        svg.Rect(x + 1, y + 1, kCellW - 2, kCellH - 2, "heat-cell heat-invalid",
+                 R"(fill="#dddddd")",
+                 who + ": invalid, not ranked: " + f->invalid_reasons);
+        for (double d = 0; d < kCellW + kCellH; d += 8) {
+          const double x1 = x + 1 + std::max(0.0, d - (kCellH - 2));
+          const double y1 = y + kCellH - 1 - std::min(d, kCellH - 2);
+          const double x2 = x + 1 + std::min(d, kCellW - 2);
+          const double y2 = y + kCellH - 1 - std::max(0.0, d - (kCellW - 2));
+          svg.Line(x1, y1, x2, y2, "heat-hatch",
+                   R"(stroke="#999999" stroke-width="1")");
+        }
+        svg.Text(x + kCellW / 2, y + kCellH / 2 + 4, "invalid", "heat-value",
+                 "middle", 0, "", R"(fill="#333333")");
+        continue;
+      }
       if (f == nullptr || !f->iops_position) {
         svg.Rect(x + 1, y + 1, kCellW - 2, kCellH - 2, "heat-cell heat-empty",
                  R"(fill="#eeeeee")",
@@ -114,7 +131,7 @@ std::string PositionTable::Svg() const {
   }
   svg.Text(8, height - 10,
            "Below 0: slower than the HDD; above 1: faster than the SSD. "
-           "Hover a cell for the noise flag.",
+           "Hatched: invalid, not ranked. Hover a cell for details.",
            "note", "start", 0, "", R"(fill="#555555")");
   return svg.Finish();
 }

@@ -26,9 +26,10 @@ void WriteAtomically(const std::filesystem::path& path,
 
 ReportWriter::ReportWriter(const RunFolder& run) : run_(run) {
   std::string series_note;
-  const std::optional<SeriesFile> series =
-      SeriesFile::Read(run.dir(), &series_note);
+  series_ = SeriesFile::Read(run.dir(), &series_note);
+  const std::optional<SeriesFile>& series = series_;
   if (!series_note.empty()) notes_.push_back(series_note);
+  verdict_ = BuildVerdict(run, series_ ? &*series_ : nullptr);
   PositionTable table(run);
   if (table.HasData()) {
     charts_.push_back({"", "position", "position.svg", table.Svg(),
@@ -78,7 +79,7 @@ ReportWriter::ReportWriter(const RunFolder& run) : run_(run) {
 }
 
 std::string ReportWriter::SummaryMarkdown() const {
-  return SummaryWriter(run_).Markdown();
+  return SummaryWriter(run_, &verdict_).Markdown();
 }
 
 std::string ReportWriter::Html() const {

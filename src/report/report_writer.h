@@ -18,11 +18,14 @@
 #define TIERBENCH_REPORT_REPORT_WRITER_H_
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "report/html_report.h"
 #include "report/run_folder.h"
+#include "report/series_file.h"
+#include "report/verdict.h"
 
 namespace tierbench {
 
@@ -50,12 +53,15 @@ class ReportWriter {
   // What the report could not show, one line each (ReportFiles::notes).
   const std::vector<std::string>& notes() const { return notes_; }
   std::string SummaryMarkdown() const;
+  const Verdict& verdict() const { return verdict_; }
   std::string Html() const;
   // Writes everything into `out_dir` (created). See above for errors.
   ReportFiles Write(const std::string& out_dir, bool force) const;
 
  private:
   const RunFolder& run_;
+  std::optional<SeriesFile> series_;
+  Verdict verdict_;
   std::vector<ChartFile> charts_;
   std::vector<std::string> notes_;
 };

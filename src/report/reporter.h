@@ -37,6 +37,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -44,6 +45,7 @@
 #include <vector>
 
 #include "stats/job_result.h"
+#include "util/finding.h"
 
 namespace tierbench {
 
@@ -132,6 +134,10 @@ struct CompareEnd {
   RestoreOutcome restore;
   // compare --verify: one per stack checked (empty without --verify).
   std::vector<VerifyOutcome> verify;
+  // The run-level validity findings per workload (orchestrate/comparison.h
+  // WorkloadFindings), already in `comparison`; runs.csv adds them to the
+  // cells of those workloads.
+  std::map<std::string, std::vector<Finding>> workload_findings;
 };
 
 class Reporter {

@@ -87,6 +87,40 @@ void AddDistinct(const T& v, std::vector<T>* out) {
 
 }  // namespace
 
+std::vector<Finding> FindingsOfRow(const CsvDocument& runs, size_t row) {
+  // Split without removing duplicates: the two cells are zipped.
+  auto split = [](const std::string& cell) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start < cell.size()) {
+      size_t end = cell.find(';', start);
+      if (end == std::string::npos) end = cell.size();
+      out.push_back(cell.substr(start, end - start));
+      start = end + 1;
+    }
+    return out;
+  };
+  const std::vector<std::string> texts = split(runs.Get(row, "warnings"));
+  const std::vector<std::string> rules =
+      runs.Has("finding_rules") ? split(runs.Get(row, "finding_rules"))
+                                      : std::vector<std::string>();
+  std::vector<Finding> out;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    Finding f{"", Severity::kCaution, texts[i]};
+    if (i < rules.size()) {
+      const size_t colon = rules[i].rfind(':');
+      Severity s;
+      if (colon != std::string::npos &&
+          ParseSeverity(rules[i].substr(colon + 1), &s)) {
+        f.rule = rules[i].substr(0, colon);
+        f.severity = s;
+      }
+    }
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
 std::vector<std::string> SplitWarnings(const std::string& cell) {
   std::vector<std::string> out;
   size_t start = 0;
@@ -195,6 +229,13 @@ RunFolder RunFolder::Read(const std::string& dir) {
         ": no confidence intervals, \"within noise\" from the min-max "
         "ranges. Fix: re-run tierbench compare for intervals");
   }
+  if (cmp_schema < kComparisonSchemaValidity) {
+    folder.notes_.push_back(
+        cmp_path + ": schema_version " + std::to_string(cmp_schema) +
+        " is older than " + std::to_string(kComparisonSchemaValidity) +
+        ": its cells were not judged valid or invalid (no verdict ranks "
+        "them). Fix: re-run tierbench compare for a verdict");
+  }
   folder.Build();
   return folder;
 }
@@ -202,6 +243,7 @@ RunFolder RunFolder::Read(const std::string& dir) {
 void RunFolder::Build() {
   using Key = std::tuple<std::string, std::string, std::string, std::string>;
   std::map<Key, std::vector<double>> p50, p999, iops;
+  std::map<Key, std::string> states;  // cache_state of the cells
   std::map<std::pair<std::string, std::string>, size_t> drain_index;
   std::map<std::pair<std::string, std::string>, std::vector<std::string>>
       drain_reps;
@@ -222,6 +264,8 @@ void RunFolder::Build() {
     const bool tx = runs_.Get(r, "unit") == "tx";
     const Key key{mode, workload, runs_.Get(r, "job"),
                   runs_.Get(r, "direction")};
+    const std::string& state = runs_.Get(r, "cache_state");
+    if (!state.empty()) states[key] = state;
     if (auto v = runs_.Number(r, "iops")) iops[key].push_back(*v);
     if (auto v = runs_.Number(r, tx ? "lat_p50_us" : "clat_p50_us")) {
       p50[key].push_back(*v);
@@ -271,9 +315,12 @@ void RunFolder::Build() {
     f.significant_vs_hdd = Flag(c.Get(r, "significant_vs_hdd"));
     f.significant_vs_ssd = Flag(c.Get(r, "significant_vs_ssd"));
     f.warnings = SplitWarnings(c.Get(r, "warnings"));
+    f.valid = c.Get(r, "valid");
+    f.invalid_reasons = c.Get(r, "invalid_reasons");
     const Key key{f.mode, f.workload, f.job, f.direction};
     if (iops.count(key)) f.iops_values = iops[key];
     if (p50.count(key)) f.p50_us = Median(p50[key]);
+    if (states.count(key)) f.cache_state = states[key];
     if (p999.count(key)) f.p999_us = Median(p999[key]);
     AddDistinct(f.mode, &modes_);
     AddDistinct(f.workload, &workloads_);

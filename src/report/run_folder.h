@@ -1,6 +1,7 @@
 // RunFolder: a `tierbench compare` run folder read back for reporting:
-// runs.csv (schema_version 3 to 5), comparison.csv (schema 3, or the older 2
-// without confidence intervals) and manifest.json (schema 2 or 3), see README
+// runs.csv (schema_version 3 to 7), comparison.csv (schema 2 to 5: 2 has no
+// confidence intervals, 4 and older no validity) and manifest.json (schema 2
+// to 4), see README
 // "Results in <results>/<run-id>/" and results/README.md.
 //
 // Read() checks, in order: the folder exists; each file exists and is not
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "report/csv_reader.h"
+#include "util/finding.h"
 
 namespace tierbench {
 
@@ -44,6 +46,14 @@ struct ReportFigure {
   std::optional<bool> significant_vs_hdd, significant_vs_ssd;
   std::vector<double> iops_values;  // per repetition (runs.csv), run order
   std::vector<std::string> warnings;
+  // comparison.csv's valid ("yes", "unknown", "no"; "" for schema 4 and
+  // older, whose cells were never judged) and invalid_reasons.
+  std::string valid;
+  std::string invalid_reasons;
+  // The cache state the cells were measured in (runs.csv cache_state:
+  // cold, warm, as-is, warm-until-steady); "" for raw cells.
+  std::string cache_state;
+  bool Invalid() const { return valid == "no"; }
   // "Within noise" of the HDD / SSD: the interval where there is one, else
   // the min-max overlap (stats/confidence.h DifferenceWithinNoise).
   std::optional<bool> within_noise_vs_hdd() const;
@@ -68,14 +78,16 @@ struct FailedCell {
 
 class RunFolder {
  public:
-  static constexpr int kRunsSchema = 6;
+  static constexpr int kRunsSchema = 7;
   // Read as current: 5 lacks only counters_after_s and 4 also
   // verify_blocks/verify_errors, which the report does not use (a run
   // without --verify leaves them empty anyway).
   static constexpr int kRunsSchemaNoVerify = 4;
   // read, time to clean timed after the stats lag, no iops_sustained
   static constexpr int kOldestRunsSchema = 3;
-  static constexpr int kComparisonSchema = 4;
+  static constexpr int kComparisonSchema = 5;
+  // The first comparison.csv schema with valid / invalid_reasons.
+  static constexpr int kComparisonSchemaValidity = 5;
   static constexpr int kOldestComparisonSchema = 2;  // read, no intervals
   static constexpr int kManifestSchema = 4;
   static constexpr int kOldestManifestSchema = 2;  // read, no "labels"
@@ -128,6 +140,12 @@ class RunFolder {
 
 // Splits a `warnings` cell (joined with ';') into its warnings.
 std::vector<std::string> SplitWarnings(const std::string& cell);
+
+// The findings of row `row` of runs.csv: its finding_rules ("rule:severity"
+// items, ';'-joined) zipped with its warnings, in order. Rows of schema 6
+// and older (no finding_rules) give each warning as a caution with an
+// empty rule.
+std::vector<Finding> FindingsOfRow(const CsvDocument& runs, size_t row);
 
 }  // namespace tierbench
 

@@ -1,5 +1,6 @@
 #include "report/runs_csv_reporter.h"
 
+#include <algorithm>
 #include <functional>
 #include <sstream>
 
@@ -92,6 +93,10 @@ void AddLeadingColumns(std::vector<Column>* cols) {
       {"repetition", [](R r) { return std::to_string(r.rec.cell.repetition); }},
       {"target", [](R r) { return r.rec.target; }},
       {"cache_state", [](R r) { return r.rec.cache_state; }},
+      {"valid",
+       [](R r) { return std::string(ValidityName(r.rec.validity())); }},
+      {"invalid_reasons",
+       [](R r) { return ValidityReasons(r.rec.findings); }},
   };
 }
 
@@ -117,6 +122,83 @@ void AddTimingColumns(std::vector<Column>* cols) {
   cols->push_back({"harness_overhead_pct", [](const RunsRow& r) {
                      return Known(r.rec.HarnessOverheadPct(), 1);
                    }});
+}
+
+// The validity rules' evidence (validity/cell_evidence.h); unknown values
+// are empty cells.
+void AddEvidenceColumns(std::vector<Column>* cols) {
+  using R = const RunsRow&;
+  auto i64 = [](int64_t v) { return Count(v); };
+  const std::vector<Column> evidence = {
+      {"settled",
+       [](R r) {
+         return r.rec.mode->is_raw() ? std::string()
+                                     : std::string(r.rec.settled ? "1" : "0");
+       }},
+      {"window_s", [](R r) { return Known(r.rec.host.window_s, 3); }},
+      {"cpus",
+       [](R r) {
+         return r.rec.host.cpus > 0 ? std::to_string(r.rec.host.cpus)
+                                    : std::string();
+       }},
+      {"cpu_busy_pct", [](R r) { return Known(r.rec.host.cpu_busy_pct, 1); }},
+      {"cpu_steal_pct",
+       [](R r) { return Known(r.rec.host.cpu_steal_pct, 1); }},
+      {"cpu_iowait_pct",
+       [](R r) { return Known(r.rec.host.cpu_iowait_pct, 1); }},
+      {"target_device", [](R r) { return r.rec.host.target; }},
+      {"target_busy_pct",
+       [](R r) { return Known(r.rec.host.target_busy_pct, 1); }},
+      {"target_in_flight_before",
+       [i64](R r) { return i64(r.rec.host.target_in_flight_before); }},
+      {"target_flush_ios",
+       [i64](R r) { return i64(r.rec.host.target_flush_ios); }},
+      {"target_read_bytes",
+       [i64](R r) { return i64(r.rec.host.target_read_bytes); }},
+      {"other_disk_ios",
+       [](R r) {
+         if (!r.rec.host.disks_unknown_why.empty()) return std::string();
+         uint64_t other = 0;
+         for (const DiskActivity& d : r.rec.host.disks) other += d.OtherIos();
+         return std::to_string(other);
+       }},
+      {"db_size_bytes",
+       [i64](R r) {
+         return r.rec.workload->is_db ? i64(r.rec.db_info.db_size_bytes)
+                                      : std::string();
+       }},
+      {"shared_buffers_bytes",
+       [i64](R r) {
+         return r.rec.workload->is_db
+                    ? i64(r.rec.db_info.shared_buffers_bytes)
+                    : std::string();
+       }},
+      {"mem_total_bytes",
+       [i64](R r) {
+         return r.rec.workload->is_db ? i64(r.rec.db_info.mem_total_bytes)
+                                      : std::string();
+       }},
+      {"db_restarted",
+       [](R r) {
+         if (!r.rec.workload->is_db || !r.rec.error.empty()) return std::string();
+         return std::string(r.rec.db_info.restarted_after_load ? "1" : "0");
+       }},
+      {"db_server_cpu_s",
+       [](R r) {
+         return r.rec.workload->is_db ? Known(r.rec.db_info.server_cpu_s, 3)
+                                      : std::string();
+       }},
+  };
+  cols->insert(cols->end(), evidence.begin(), evidence.end());
+}
+
+// "rule:severity" of every finding, in order.
+std::string FindingRules(const std::vector<Finding>& findings) {
+  std::string out;
+  for (const Finding& f : findings) {
+    out += (out.empty() ? "" : ";") + f.rule + ":" + SeverityName(f.severity);
+  }
+  return out;
 }
 
 void AddCounterColumns(std::vector<Column>* cols) {
@@ -193,8 +275,11 @@ void AddCounterColumns(std::vector<Column>* cols) {
                                 ? std::string()
                                 : std::to_string(r.verify->errors);
                    }});
+  cols->push_back({"finding_rules", [](const RunsRow& r) {
+                     return FindingRules(r.rec.findings);
+                   }});
   cols->push_back({"warnings", [](const RunsRow& r) {
-                     return JoinWarnings(r.rec.warnings);
+                     return JoinWarnings(r.rec.Warnings());
                    }});
 }
 
@@ -205,6 +290,7 @@ const ColumnTable<RunsRow>& Columns() {
     AddLeadingColumns(&cols);
     AddMetricColumns(&cols);
     AddTimingColumns(&cols);
+    AddEvidenceColumns(&cols);
     AddCounterColumns(&cols);
     return cols;
   }());
@@ -300,6 +386,7 @@ void RunsCsvReporter::OnCell(const CellRecord& rec) {
   }
   for (std::vector<std::string>& row : RunsCsvRows(run_id_, rec, verify)) {
     runs_.AddRow(std::move(row));
+    row_findings_.emplace_back(rec.workload->name, rec.findings);
   }
   std::ostringstream out;
   runs_.Write(out);
@@ -310,6 +397,35 @@ void RunsCsvReporter::OnCell(const CellRecord& rec) {
   std::ostringstream series_out;
   series_.Write(series_out);
   dir_->Write("series.csv", series_out.str());
+}
+
+void RunsCsvReporter::OnCompareEnd(const CompareEnd& end) {
+  if (end.workload_findings.empty() || !dir_) return;
+  const std::vector<std::string>& names = runs_.columns();
+  auto at = [&names](const char* name) {
+    return static_cast<size_t>(
+        std::find(names.begin(), names.end(), name) - names.begin());
+  };
+  const size_t valid = at("valid"), reasons = at("invalid_reasons"),
+               rules = at("finding_rules"), warnings = at("warnings");
+  CsvTable patched(names, runs_.schema_version());
+  for (size_t i = 0; i < runs_.rows().size(); ++i) {
+    std::vector<std::string> row = runs_.rows()[i];
+    auto [workload, findings] = row_findings_[i];
+    auto it = end.workload_findings.find(workload);
+    if (it != end.workload_findings.end()) {
+      AddFindings(it->second, &findings);
+      row[valid] = ValidityName(ValidityOf(findings));
+      row[reasons] = ValidityReasons(findings);
+      row[rules] = FindingRules(findings);
+      row[warnings] = JoinWarnings(FindingTexts(findings));
+    }
+    patched.AddRow(std::move(row));
+  }
+  runs_ = std::move(patched);
+  std::ostringstream out;
+  runs_.Write(out);
+  dir_->Write("runs.csv", out.str());
 }
 
 }  // namespace tierbench

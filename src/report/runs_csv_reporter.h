@@ -40,15 +40,26 @@ namespace tierbench {
 // 5: verify_blocks and verify_errors before warnings (compare --verify).
 // 6: counters_after_s after drain_after_s (the counters of a lagging layer
 // are read at its first fold after the IO stop, not always --stats-lag).
-inline constexpr int kRunsCsvSchemaVersion = 6;
+// 7: valid and invalid_reasons after cache_state (the cell's validity,
+// util/finding.h; the run-level rules are added when the compare ends);
+// the evidence columns of the validity rules (validity/cell_evidence.h)
+// after harness_overhead_pct: settled, window_s, cpus, cpu_busy_pct,
+// cpu_steal_pct, cpu_iowait_pct, target_device, target_busy_pct,
+// target_in_flight_before, target_flush_ios, target_read_bytes,
+// other_disk_ios, db_size_bytes, shared_buffers_bytes, mem_total_bytes,
+// db_restarted, db_server_cpu_s; finding_rules ("rule:severity" of every
+// finding, ';'-joined) before warnings.
+inline constexpr int kRunsCsvSchemaVersion = 7;
 
 // Every runs.csv column (after schema_version), in file order: run_id,
 // mode, layer, cache_mode_readback, workload, working_set,
-// working_set_bytes, repetition, target, cache_state; the metric columns
-// with iops_sustained after iops; cell_wall_s, harness_overhead_pct; the
-// counter, setting and layer columns; verify_blocks, verify_errors (the
-// --verify check of the cell's stack: blocks checked per step and blocks
-// that differed; empty for raw cells and without --verify); warnings.
+// working_set_bytes, repetition, target, cache_state, valid,
+// invalid_reasons; the metric columns with iops_sustained after iops;
+// cell_wall_s, harness_overhead_pct; the evidence columns; the counter,
+// setting and layer columns; verify_blocks, verify_errors (the --verify
+// check of the cell's stack: blocks checked per step and blocks that
+// differed; empty for raw cells and without --verify); finding_rules,
+// warnings.
 const std::vector<std::string>& RunsCsvColumns();
 
 // The runs.csv rows of a finished cell of run `run_id`, in column order;
@@ -75,12 +86,17 @@ class RunsCsvReporter : public Reporter {
   void OnVerifyStep(const VerifyStep& step) override;
   // Adds the cell's rows and rewrites both files.
   void OnCell(const CellRecord& rec) override;
+  // Adds the run-level findings (CompareEnd::workload_findings) to the rows
+  // of their workloads and rewrites runs.csv.
+  void OnCompareEnd(const CompareEnd& end) override;
 
  private:
   std::optional<ResultDir> dir_;
   std::string run_id_;
   std::map<std::string, VerifyOutcome> verify_;  // by stack device
   CsvTable runs_;
+  // Per runs.csv row: its cell's workload and findings.
+  std::vector<std::pair<std::string, std::vector<Finding>>> row_findings_;
   CsvTable series_;
 };
 

@@ -6,6 +6,7 @@
 
 #include "report/iops_chart.h"
 #include "report/report_format.h"
+#include "report/verdict.h"
 #include "util/cpu_latency.h"
 
 namespace tierbench {
@@ -219,6 +220,11 @@ std::string SummaryWriter::ModeSentence(const ReportFigure& f,
                   " (" + Runs(f.n);
   if (f.n >= 2) s += ", spread " + FormatPct(f.iops_spread_pct);
   s += ")";
+  if (f.Invalid()) {
+    // No ratio of an invalid cell: the figure and why it is not one.
+    return s + ", invalid (" + VerdictReason(f.invalid_reasons) +
+           "): not compared.";
+  }
   std::vector<std::string> rel;
   if (f.within_noise_vs_hdd().value_or(false)) {
     rel.push_back("within noise of the HDD");
@@ -426,7 +432,11 @@ std::string SummaryWriter::NoiseStatement() const {
 
 std::string SummaryWriter::Markdown() const {
   std::string md = "# tierbench run " + Text(At(run_.manifest(), {"run_id"})) +
-                   "\n\n## Conclusions - text suggested for paper\n\n";
+                   "\n\n";
+  md += VerdictMarkdown(verdict_ != nullptr ? *verdict_
+                                             : BuildVerdict(run_, nullptr)) +
+        "\n";
+  md += "## Details - text suggested for a paper\n\n";
   std::vector<std::string> paras = {SetupParagraph()};
   for (const std::string& w : run_.workloads()) {
     paras.push_back(WorkloadParagraph(w));

@@ -1,8 +1,11 @@
-// SummaryWriter: summary.md of a run folder, in the form of seed 000's
-// "Conclusions - text suggested for paper": a block quote with
+// SummaryWriter: summary.md of a run folder. It opens with the verdict
+// (report/verdict.h) when one is given; then, in the form of seed 000's
+// "Conclusions - text suggested for paper", the details: a block quote with
 //   1. one paragraph on the machine, kernel, devices and settings
 //      (manifest.json);
 //   2. per workload (and job/direction series) the raw HDD and SSD figures
+//      (an invalid cell, comparison.csv valid = no, gets its figure and its
+//      reasons and no ratio)
 //      and, per mode, "writeback: 4,388 IOPS (3 runs, spread 4%), 28x the
 //      HDD and 77% of the SSD, p99 1.2 ms; its dirty data took 51 s to
 //      clean" (comparison.csv, drain_after_s of runs.csv);
@@ -23,6 +26,7 @@
 #include <vector>
 
 #include "report/run_folder.h"
+#include "report/verdict.h"
 
 namespace tierbench {
 
@@ -32,7 +36,11 @@ std::string MarkdownQuote(const std::vector<std::string>& paras);
 
 class SummaryWriter {
  public:
-  explicit SummaryWriter(const RunFolder& run) : run_(run) {}
+  // `verdict` may be null: the summary then builds one without series.csv
+  // (intervals from repetitions only).
+  explicit SummaryWriter(const RunFolder& run,
+                         const Verdict* verdict = nullptr)
+      : run_(run), verdict_(verdict) {}
   std::string Markdown() const;
 
   std::string SetupParagraph() const;
@@ -48,6 +56,7 @@ class SummaryWriter {
                        const std::string& job) const;
 
   const RunFolder& run_;
+  const Verdict* verdict_;
 };
 
 }  // namespace tierbench

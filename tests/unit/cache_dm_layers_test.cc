@@ -313,13 +313,13 @@ TEST(DmLayersTest, DmCacheDiagnosisFlagsAColdCellAndWholeBlockCopies) {
   CellObservation o = Observed("dm-cache", "writeback");
   // lab.md: cold writeback, 105 IOPS vs 155 bare, 165 promotions in 3 s.
   o.delta.common = {0, 0, 8, 307, -1, -1, 165, 0};
-  const std::vector<std::string> w = DiagnoseDmCache(o);
+  const std::vector<std::string> w = FindingTexts(DiagnoseDmCache(o));
   ASSERT_EQ(w.size(), 2u) << (w.empty() ? "" : w[0]);
   EXPECT_NE(w[0].find("97% of IO missed the cache"), std::string::npos) << w[0];
   EXPECT_NE(w[0].find("measured the origin"), std::string::npos);
   EXPECT_NE(w[0].find("fix: --cache-state warm"), std::string::npos);
   o.cache_state = "warm";
-  EXPECT_NE(DiagnoseDmCache(o)[0].find("the warm-up did not promote"),
+  EXPECT_NE(DiagnoseDmCache(o)[0].text.find("the warm-up did not promote"),
             std::string::npos);
   o.cache_state = "cold";
   EXPECT_NE(w[1].find("8x the IO"), std::string::npos) << w[1];
@@ -329,7 +329,7 @@ TEST(DmLayersTest, DmCacheDiagnosisFlagsAColdCellAndWholeBlockCopies) {
   // Misses without promotions: throttled.
   o.delta.common = {0, 500, 0, 500, -1, -1, 0, 0};
   o.settings["migration_threshold"] = "2048";
-  const std::vector<std::string> t = DiagnoseDmCache(o);
+  const std::vector<std::string> t = FindingTexts(DiagnoseDmCache(o));
   ASSERT_EQ(t.size(), 2u);
   EXPECT_NE(t[1].find("migration_threshold (2048"), std::string::npos) << t[1];
   // Passthrough measures the origin by design: silent...
@@ -337,7 +337,7 @@ TEST(DmLayersTest, DmCacheDiagnosisFlagsAColdCellAndWholeBlockCopies) {
   EXPECT_TRUE(DiagnoseDmCache(o).empty());
   // ...but IO larger than a block is split per block in every mode.
   o.jobs[0].bs[1].min = o.jobs[0].bs[1].max = 128 * 1024;
-  const std::vector<std::string> s = DiagnoseDmCache(o);
+  const std::vector<std::string> s = FindingTexts(DiagnoseDmCache(o));
   ASSERT_EQ(s.size(), 1u);
   EXPECT_NE(s[0].find("IO of up to 128KiB is split at the 32KiB cache block"),
             std::string::npos)
@@ -354,14 +354,14 @@ TEST(DmLayersTest, WritecacheDiagnosisFlagsUncachedReadsAndTheWatermark) {
   EXPECT_TRUE(DiagnoseDmWritecache(o).empty());
   // ...a workload that reads does.
   o.read_bytes = 1000 * 4096;
-  std::vector<std::string> w = DiagnoseDmWritecache(o);
+  std::vector<std::string> w = FindingTexts(DiagnoseDmWritecache(o));
   ASSERT_EQ(w.size(), 1u);
   EXPECT_NE(w[0].find("99% of reads missed"), std::string::npos) << w[0];
   o.delta.common = {0, 0, 0, 1000, 0, -1, -1, -1};
   o.delta.extra = {{"total_blocks", 1000},
                    {"free_blocks", 500},
                    {"writes_blocked_on_freelist", 12}};
-  w = DiagnoseDmWritecache(o);
+  w = FindingTexts(DiagnoseDmWritecache(o));
   ASSERT_EQ(w.size(), 1u);
   EXPECT_NE(w[0].find("high watermark (50%"), std::string::npos) << w[0];
   EXPECT_NE(w[0].find("12 writes waited"), std::string::npos);

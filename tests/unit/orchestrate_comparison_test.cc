@@ -86,8 +86,10 @@ TEST(ComparisonTest, ModesAgainstBothBaselines) {
     rows.push_back(Row("writeback", "", rep, 5000 + rep * 100, 4600));
     rows.push_back(Row("none", "", rep, 150 + rep * 2, 9000));
   }
-  rows[2].warnings = {"w1"};
-  rows[6].warnings = {"w1", "w2"};
+  const Finding w1{"r1", Severity::kCaution, "w1"};
+  const Finding w2{"r2", Severity::kInvalid, "w2"};
+  rows[2].findings = {w1};
+  rows[6].findings = {w1, w2};
   const std::vector<ComparisonRow> out = Compare(rows);
   ASSERT_EQ(out.size(), 4u);
   EXPECT_EQ(out[0].mode, "hdd");
@@ -102,7 +104,10 @@ TEST(ComparisonTest, ModesAgainstBothBaselines) {
   EXPECT_NEAR(*wb.iops_position, (5200.0 - 152) / (10020 - 152), 1e-9);
   EXPECT_NEAR(*wb.p99_position, (4600.0 - 9000) / (200 - 9000), 1e-9);
   EXPECT_EQ(wb.noise_vs_hdd, false);
-  EXPECT_EQ(wb.warnings, (std::vector<std::string>{"w1", "w2"}));
+  EXPECT_EQ(wb.findings, (std::vector<Finding>{w1, w2}));
+  // One invalid repetition makes the row invalid: its median includes it.
+  EXPECT_EQ(wb.validity(), Validity::kInvalid);
+  EXPECT_EQ(out[3].validity(), Validity::kValid);
 
   const ComparisonRow& none = out[3];
   EXPECT_EQ(none.noise_vs_hdd, true);  // 152..156 overlaps 151..153
@@ -194,7 +199,7 @@ TEST(ComparisonTest, FixtureComparisonIsWhatCompareWrites) {
     m.bw_mib_s = *runs.Number(r, "bw_mib_s");
     m.lat_mean_us = *runs.Number(r, "clat_mean_us");
     m.lat_p99_us = *runs.Number(r, "clat_p99_us");
-    m.warnings = SplitWarnings(runs.Get(r, "warnings"));
+    m.findings = FindingsOfRow(runs, r);
     measured.push_back(m);
   }
   std::ostringstream written;

@@ -306,7 +306,7 @@ TEST_F(WarmSteadyCompareTest, NotSteadyByWarmMaxIsAWarning) {
   CompareRunner(o, hooks).Run(out);
   const std::string csv = ReadAll(dir_ + "/results/t/runs.csv");
   EXPECT_NE(csv.find("not steady after"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("Fix: a larger --warm-max"), std::string::npos);
+  EXPECT_NE(csv.find("fix: a larger --warm-max"), std::string::npos);
 }
 
 }  // namespace

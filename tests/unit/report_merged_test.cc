@@ -109,8 +109,9 @@ TEST(ReportMergedHtmlTest, SideBySideWithAMissingCell) {
   const ReportFiles files =
       WriteMergedReport({tmp.path() + "/host-a", tmp.path() + "/host-b"},
                         tmp.path() + "/fleet", false);
-  // both synthetic runs: runs.csv schema 3, comparison.csv schema 2
-  EXPECT_EQ(files.notes.size(), 4u);
+  // both synthetic runs: runs.csv schema 3, comparison.csv schema 2, and
+  // neither judged valid (comparison.csv before schema 5)
+  EXPECT_EQ(files.notes.size(), 6u);
   ASSERT_EQ(files.charts.size(), 2u);  // one per workload
   for (const std::string& c : files.charts) {
     XmlCheck x;

@@ -203,10 +203,14 @@ TEST(ReportRunFolderTest, ReadsThePreviousComparisonSchemaWithOneNote) {
   const RunFolder current = RunFolder::Read(FixtureRunDir());
   EXPECT_TRUE(current.notes().empty());
   ScratchDir tmp("schema2");
-  // runs.csv schema 3, comparison.csv schema 2: one note each.
+  // runs.csv schema 3, comparison.csv schema 2: one note each, and one
+  // that its cells were never judged (no validity before schema 5).
   WriteSyntheticRun(tmp.path() + "/run", 2, 1);
   const RunFolder old = RunFolder::Read(tmp.path() + "/run");
-  ASSERT_EQ(old.notes().size(), 2u);
+  ASSERT_EQ(old.notes().size(), 3u);
+  EXPECT_NE(old.notes()[2].find("were not judged valid or invalid"),
+            std::string::npos)
+      << old.notes()[2];
   EXPECT_NE(old.notes()[0].find("runs.csv: schema_version 3 is older than 4: "
                                 "its time to clean (drain_after_s) was timed "
                                 "after the stats lag"),

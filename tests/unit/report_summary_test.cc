@@ -69,7 +69,13 @@ TEST(ReportSummaryTest, NoRatioWhereTheDifferenceIsWithinNoise) {
     const size_t at = para.find(" " + f.mode + ": ");
     ASSERT_NE(at, std::string::npos) << f.mode << " in " << para;
     const std::string sentence = para.substr(at, para.find(". ", at + 1) - at);
-    if (f.within_noise_vs_hdd().value_or(false)) {
+    if (f.Invalid()) {
+      // An invalid cell: its figure and why, never a ratio.
+      EXPECT_NE(sentence.find("invalid ("), std::string::npos) << sentence;
+      EXPECT_EQ(sentence.find("x the HDD"), std::string::npos) << sentence;
+      EXPECT_EQ(sentence.find("of the SSD"), std::string::npos) << sentence;
+      ++checked;
+    } else if (f.within_noise_vs_hdd().value_or(false)) {
       EXPECT_NE(sentence.find("within noise of the HDD"), std::string::npos)
           << sentence;
       EXPECT_EQ(sentence.find("x the HDD"), std::string::npos) << sentence;

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Writes the fake run folder of the report tests (runs.csv schema 6,
-comparison.csv schema 4, manifest.json schema 2, series.csv schema 1) with fixed
+"""Writes the fake run folder of the report tests (runs.csv schema 7,
+comparison.csv schema 5, manifest.json schema 2, series.csv schema 1) with fixed
 figures: raw HDD
 and SSD, four bcache modes and one dm-cache mode, three workloads (one with a
-read and a write series), three repetitions, one failed cell, warnings and
+read and a write series), three repetitions, one failed cell, warnings, cells
+judged invalid (the bcache caching modes' cold reads on randread-4k) and
 groups within noise. comparison.csv follows orchestrate/comparison.cc
 (median, min, max, spread, change vs HDD/SSD, position, noise = min-max
 ranges overlap, iops_sustained = IOs / (runtime + drain_after_s), its median
@@ -31,9 +32,14 @@ RESULT_COLS = ("job,group,jobs,direction,unit,ios,bytes,runtime_ms,iops,bw_mib_s
 # runs.csv's metric columns: iops_sustained after iops.
 RUN_RESULT_COLS = RESULT_COLS[:RESULT_COLS.index("iops") + 1] + ["iops_sustained"] + \
     RESULT_COLS[RESULT_COLS.index("iops") + 1:]
-TIMING = ["cell_wall_s", "harness_overhead_pct"]
+TIMING = ["cell_wall_s", "harness_overhead_pct", "settled", "window_s", "cpus",
+  "cpu_busy_pct", "cpu_steal_pct", "cpu_iowait_pct", "target_device", "target_busy_pct",
+  "target_in_flight_before", "target_flush_ios", "target_read_bytes", "other_disk_ios",
+  "db_size_bytes", "shared_buffers_bytes", "mem_total_bytes", "db_restarted",
+  "db_server_cpu_s"]
 LEAD = ["run_id", "mode", "layer", "cache_mode_readback", "workload", "working_set",
-        "working_set_bytes", "repetition", "target", "cache_state"]
+        "working_set_bytes", "repetition", "target", "cache_state", "valid",
+        "invalid_reasons"]
 COUNTERS = ["read_hits", "read_misses", "read_hit_ratio_pct", "write_hits", "write_misses",
   "bypassed_ios", "bypassed_bytes", "promotions", "demotions", "dirty_before_bytes",
   "dirty_after_bytes", "dirty_growth_bytes", "drain_before_s", "drain_after_s",
@@ -47,7 +53,7 @@ COUNTERS = ["read_hits", "read_misses", "read_hit_ratio_pct", "write_hits", "wri
   "dm_cache_used_blocks", "dm_cache_dirty_blocks", "dm_writecache_high_watermark",
   "dm_writecache_free_blocks", "dm_writecache_total_blocks", "dm_writecache_writes_blocked",
   "lvmcache_policy", "lvmcache_migration_threshold", "lvmcache_used_blocks",
-  "lvmcache_dirty_blocks", "verify_blocks", "verify_errors", "warnings"]
+  "lvmcache_dirty_blocks", "verify_blocks", "verify_errors", "finding_rules", "warnings"]
 
 MODES = [  # name, layer, readback, target
   ("hdd", "raw", "", "/dev/vdb"), ("ssd", "raw", "", "/dev/vdc"),
@@ -79,8 +85,12 @@ IOPS = {
 }
 DRAIN = {"writeback": {"randwrite-4k": [51.2, 49.8, 53.4], "anandtech-mix": [12.4, 11.9, 13.1]},
          "dm-cache-writeback": {"randwrite-4k": [38.6, 40.1, 37.2], "anandtech-mix": [8.2, 8.8, 7.9]}}
-WARN = {("writearound", "anandtech-mix"): "42% of IO bypassed the cache (sequential_cutoff = 4.0M): that part measured the HDD (fix: sequential_cutoff=0 in the mode file)",
-        ("writeback", "anandtech-mix"): "28% of IO bypassed the cache (sequential_cutoff = 4.0M): that part measured the HDD (fix: sequential_cutoff=0 in the mode file)"}
+# (mode, workload) -> (rule, severity, text)
+WARN = {("writearound", "anandtech-mix"): ("bcache.cutoff", "caution", "42% of IO bypassed the cache (sequential_cutoff = 4.0M): that part measured the HDD (fix: sequential_cutoff=0 in the mode file)"),
+        ("writeback", "anandtech-mix"): ("bcache.cutoff", "caution", "28% of IO bypassed the cache (sequential_cutoff = 4.0M): that part measured the HDD (fix: sequential_cutoff=0 in the mode file)")}
+COLD = "the cold cache sent 100% of the 17.6MiB read to the HDD (hdd_read_bytes against stack_read_bytes, 0 read hits, 4500 misses): this cell measured the origin, not what the cache does once settled (fix: --cache-state warm-until-steady, the default)"
+for m in ("writethrough", "writeback", "writearound"):
+    WARN[(m, "randread-4k")] = ("cold-reads", "invalid", COLD)
 FAILED = {("none", "randwrite-4k", 2): "psync: pwrite at offset 4096: Input/output error"}
 
 VARIANT_B = len(sys.argv) > 1 and sys.argv[1] == "b"
@@ -109,7 +119,9 @@ for rep in (1, 2, 3):
             raw = layer == "raw"
             fail = FAILED.get((name, w, rep))
             drain = "" if raw else f3(DRAIN.get(name, {}).get(w, [0.0, 0.0, 0.0])[rep - 1])[:-2]
-            warn = WARN.get((name, w), "")
+            finding = WARN.get((name, w))
+            warn = finding[2] if finding else ""
+            invalid = finding is not None and finding[1] == "invalid"
             counters = {c: "" for c in COUNTERS}
             if not raw:
                 counters.update({"drain_before_s": "0.0", "drain_after_s": drain,
@@ -117,14 +129,22 @@ for rep in (1, 2, 3):
                                  "cache_bytes": "1073741824", "cache_block_bytes": "4096",
                                  "warm_passes": "0", "settings": "cache_mode=" + readback})
             counters["warnings"] = warn
+            counters["finding_rules"] = finding[0] + ":" + finding[1] if finding else ""
             lead = [RUN_ID, name, layer, readback, w, "", "", str(rep), target,
-                    "" if raw else "cold"]
+                    "" if raw else "cold", "no" if invalid else "yes",
+                    finding[0] + ": " + finding[2] if invalid else ""]
             # Cell wall: warm-up free cold cells, 30 s of IO, the drain and
             # 2.5 s (raw: 1.5 s) of harness time.
             drain_s = 0.0 if raw else float(drain or 0)
             wall = 30.0 + drain_s + (1.5 if raw else 2.5)
-            timing = {"cell_wall_s": f3(wall),
-                      "harness_overhead_pct": "%.1f" % (100 * (wall - 30.0 - drain_s) / wall)}
+            timing = {c: "" for c in TIMING}
+            timing.update({"cell_wall_s": f3(wall),
+                      "harness_overhead_pct": "%.1f" % (100 * (wall - 30.0 - drain_s) / wall),
+                      "settled": "" if raw else "0", "window_s": "30.104", "cpus": "2",
+                      "cpu_busy_pct": "21.4", "cpu_steal_pct": "0.0", "cpu_iowait_pct": "38.2",
+                      "target_device": target[5:].replace("mapper/tb-dmcache", "dm-3"),
+                      "target_busy_pct": "99.1", "target_in_flight_before": "0",
+                      "target_flush_ios": "0", "target_read_bytes": "0", "other_disk_ios": "0"})
             for job, d in series:
                 v = iops_of(name, w, d)[rep - 1]
                 res = {c: "" for c in RUN_RESULT_COLS}
@@ -150,10 +170,11 @@ for rep in (1, 2, 3):
 with open(os.path.join(OUT, "runs.csv"), "w", newline="") as f:
     out = csv.writer(f, lineterminator="\n")
     out.writerow(["schema_version"] + LEAD + RUN_RESULT_COLS + TIMING + COUNTERS)
-    for r in rows: out.writerow(["6"] + r)
+    for r in rows: out.writerow(["7"] + r)
 
 # comparison.csv, as orchestrate/comparison.cc computes it.
-H = ["mode", "layer", "baseline", "workload", "job", "direction", "unit", "n", "iops_median",
+H = ["mode", "layer", "baseline", "workload", "job", "direction", "unit", "n", "valid",
+     "invalid_reasons", "iops_median",
      "iops_min", "iops_max", "iops_spread_pct", "iops_sustained_median", "iops_sustained_vs_hdd_pct",
      "iops_sustained_vs_ssd_pct", "bw_mib_s_median", "lat_mean_us_median",
      "lat_p99_us_median", "lat_p99_us_min", "lat_p99_us_max", "iops_vs_hdd_pct",
@@ -166,10 +187,11 @@ H = ["mode", "layer", "baseline", "workload", "job", "direction", "unit", "n", "
 ci = {c: i + 1 for i, c in enumerate(LEAD + RUN_RESULT_COLS + TIMING + COUNTERS)}
 groups = {}
 for r in rows:
-    r = ["4"] + r
+    r = ["7"] + r
     if r[ci["error"]]: continue
     key = (r[ci["mode"]], r[ci["workload"]], r[ci["job"]], r[ci["direction"]])
-    g = groups.setdefault(key, {"layer": r[ci["layer"]], "iops": [], "sus": [], "p99": [], "bw": [], "lat": [], "w": r[ci["warnings"]]})
+    g = groups.setdefault(key, {"layer": r[ci["layer"]], "iops": [], "sus": [], "p99": [], "bw": [], "lat": [], "w": r[ci["warnings"]],
+                                "valid": r[ci["valid"]], "reasons": r[ci["invalid_reasons"]]})
     g["sus"].append(float(r[ci["iops_sustained"]]))
     g["iops"].append(float(r[ci["iops"]])); g["p99"].append(float(r[ci["clat_p99_us"]]))
     g["bw"].append(float(r[ci["bw_mib_s"]])); g["lat"].append(float(r[ci["clat_mean_us"]]))
@@ -214,7 +236,7 @@ for key in seen:
     ih, is_ = ci_cells(g, h, key, "iops"), ci_cells(g, s, key, "iops")
     ph, ps = ci_cells(g, h, key, "p99"), ci_cells(g, s, key, "p99")
     comp.append([mode, g["layer"], mode if g["layer"] == "raw" else "", w, job, d, "io",
-                 str(len(g["iops"])), f3(x), f3(min(g["iops"])), f3(max(g["iops"])),
+                 str(len(g["iops"])), g["valid"], g["reasons"], f3(x), f3(min(g["iops"])), f3(max(g["iops"])),
                  "%.2f" % spread(g["iops"]), f3(med(g["sus"])), pct(med(g["sus"]), med(h["iops"])),
                  pct(med(g["sus"]), med(s["iops"])), f3(med(g["bw"])), f3(med(g["lat"])), f3(p),
                  f3(min(g["p99"])), f3(max(g["p99"])), pct(x, med(h["iops"])), pct(x, med(s["iops"])),
@@ -226,7 +248,7 @@ for key in seen:
 with open(os.path.join(OUT, "comparison.csv"), "w", newline="") as f:
     out = csv.writer(f, lineterminator="\n")
     out.writerow(["schema_version"] + H)
-    for c in comp: out.writerow(["4"] + c)
+    for c in comp: out.writerow(["5"] + c)
 
 # series.csv, as orchestrate/cell_series.cc writes it: per cell and second
 # of the 30 s window the IOs (summing to runs.csv's ios), the layer's hit

@@ -1,5 +1,7 @@
-// Diagnosis rules, table-driven: each case builds an observation and names a
-// fragment every expected warning must contain (or none at all).
+// The cache rules (validity/cache_rules.h around bcache's own,
+// cache/bcache_diagnosis.h), table-driven: each case builds an observation
+// and names a fragment every expected finding's text must contain (or none
+// at all). The measurement's no-io rule is checked at the end.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -7,7 +9,8 @@
 #include <vector>
 
 #include "cache/bcache_diagnosis.h"
-#include "orchestrate/diagnosis.h"
+#include "validity/cache_rules.h"
+#include "validity/measurement_rules.h"
 
 namespace tierbench {
 namespace {
@@ -230,8 +233,8 @@ TEST(DiagnosisTest, Rules) {
   for (const Case& c : cases) {
     CellObservation o = Base(c.mode);
     c.edit(&o);
-    const std::vector<std::string> got = DiagnoseCellWith(
-        o, o.layer == "raw" ? LayerRulesFn() : LayerRulesFn(DiagnoseBcache));
+    const std::vector<std::string> got = FindingTexts(CacheFindings(
+        o, o.layer == "raw" ? LayerRulesFn() : LayerRulesFn(DiagnoseBcache)));
     ASSERT_EQ(got.size(), c.expect.size())
         << c.name << ": first = " << (got.empty() ? "" : got[0]);
     for (size_t i = 0; i < got.size(); ++i) {
@@ -242,21 +245,34 @@ TEST(DiagnosisTest, Rules) {
   }
 }
 
+// The IO-count rules alone (the host's rules have no evidence here).
+std::vector<Finding> IoCountFindings(const RunResult& r) {
+  std::vector<Finding> out;
+  for (const Finding& f : MeasurementFindings(r, {}, HostEvidence{})) {
+    if (f.rule == "no-io" || f.rule == "few-ios") out.push_back(f);
+  }
+  return out;
+}
+
 TEST(DiagnosisTest, MeasurementWithoutIoIsNoFigure) {
   RunResult r;
   r.jobs.resize(3);
   r.jobs[0].name = "seq";  // done within ramp_time: no IO measured
   r.jobs[1].name = "rand";
-  r.jobs[1].dir[1].ios = 10;
+  r.jobs[1].dir[1].ios = 1000;
   r.jobs[2].name = "broken";  // failed: its error says why, not this rule
   r.jobs[2].error = "EIO";
-  const std::vector<std::string> w = DiagnoseMeasurement(r);
+  const std::vector<Finding> w = IoCountFindings(r);
   ASSERT_EQ(w.size(), 1u);
-  EXPECT_EQ(w[0].rfind("job seq did no IO in the measured window", 0), 0u)
-      << w[0];
-  EXPECT_EQ(w[0].find(';'), std::string::npos);
-  r.jobs[0].dir[0].ios = 1;
-  EXPECT_TRUE(DiagnoseMeasurement(r).empty());
+  EXPECT_EQ(w[0].severity, Severity::kInvalid);
+  EXPECT_EQ(w[0].text.rfind("job seq did no IO in the measured window", 0), 0u)
+      << w[0].text;
+  EXPECT_EQ(w[0].text.find(';'), std::string::npos);
+  r.jobs[0].dir[0].ios = 99;  // too few for a figure
+  ASSERT_EQ(IoCountFindings(r).size(), 1u);
+  EXPECT_EQ(IoCountFindings(r)[0].rule, "few-ios");
+  r.jobs[0].dir[0].ios = kMinMeasuredIos;
+  EXPECT_TRUE(IoCountFindings(r).empty());
 }
 
 TEST(DiagnosisTest, FormatBcacheSizeLikeTheKernel) {

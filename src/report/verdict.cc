@@ -1,0 +1,406 @@
+#include "report/verdict.h"
+
+#include <algorithm>
+#include <map>
+
+#include "report/report_format.h"
+#include "stats/confidence.h"
+#include "validity/rule_table.h"
+
+namespace tierbench {
+namespace {
+
+// One mode of one workload, its series summed.
+struct ModeTotal {
+  std::string mode;
+  bool raw = false;
+  std::string baseline;  // "hdd" / "ssd" for raw modes
+  std::string valid;     // worst of its series: no > unknown > yes; "" never
+                         // judged
+  std::string reasons;   // the first invalid_reasons of its series
+  std::string state;     // cache_state
+  std::string unit;      // "IOPS" or "tps"
+  double median = 0;
+  std::vector<double> reps;     // per repetition, when every series has them
+  std::vector<double> batches;  // batch means of the per-second IOPS
+};
+
+std::string WorseValidity(const std::string& a, const std::string& b) {
+  auto rank = [](const std::string& v) {
+    if (v.empty()) return 3;
+    if (v == "no") return 2;
+    if (v == "unknown") return 1;
+    return 0;
+  };
+  return rank(a) >= rank(b) ? a : b;
+}
+
+// Batch means of the measured seconds of `points` (kVerdictBatches
+// contiguous batches; fewer when there are fewer seconds).
+std::vector<double> BatchMeans(const std::vector<SeriesPoint>& points) {
+  std::vector<double> per_second;
+  for (const SeriesPoint& p : points) {
+    if (p.phase == "measure" && p.iops) per_second.push_back(*p.iops);
+  }
+  const size_t batches =
+      std::min(per_second.size(), static_cast<size_t>(kVerdictBatches));
+  std::vector<double> out;
+  if (batches < kMinRepetitionsForInterval) return out;
+  for (size_t b = 0; b < batches; ++b) {
+    const size_t from = b * per_second.size() / batches;
+    const size_t to = (b + 1) * per_second.size() / batches;
+    double sum = 0;
+    for (size_t i = from; i < to; ++i) sum += per_second[i];
+    out.push_back(sum / static_cast<double>(to - from));
+  }
+  return out;
+}
+
+std::vector<ModeTotal> Totals(const RunFolder& run, const std::string& workload,
+                              const SeriesFile* series) {
+  std::vector<ModeTotal> out;
+  std::map<std::string, size_t> at;
+  for (const ReportFigure* f : run.FiguresOf(workload)) {
+    auto [it, fresh] = at.emplace(f->mode, out.size());
+    if (fresh) {
+      ModeTotal t;
+      t.mode = f->mode;
+      t.raw = f->is_raw();
+      t.baseline = f->baseline;
+      t.valid = f->valid;
+      t.unit = f->unit == "tx" ? "tps" : "IOPS";
+      t.reps = f->iops_values;
+      out.push_back(std::move(t));
+    } else {
+      ModeTotal& t = out[it->second];
+      t.valid = WorseValidity(t.valid, f->valid);
+      if (t.reps.size() == f->iops_values.size()) {
+        for (size_t i = 0; i < t.reps.size(); ++i) {
+          t.reps[i] += f->iops_values[i];
+        }
+      } else {
+        t.reps.clear();
+      }
+    }
+    ModeTotal& t = out[it->second];
+    t.median += f->iops_median;
+    if (t.reasons.empty() && !f->invalid_reasons.empty() && f->Invalid()) {
+      t.reasons = f->invalid_reasons;
+    }
+    if (t.state.empty()) t.state = f->cache_state;
+  }
+  if (series != nullptr) {
+    for (const ModeSeries& s : series->Of(workload)) {
+      auto it = at.find(s.mode);
+      if (it != at.end()) out[it->second].batches = BatchMeans(s.points);
+    }
+  }
+  return out;
+}
+
+struct Interval {
+  std::optional<ChangeInterval> ci;
+  bool from_batches = false;
+};
+
+// The interval of the change of `x` against `base` (see the header).
+Interval Diff(const ModeTotal& x, const ModeTotal& base) {
+  Interval out;
+  if (x.reps.size() >= kMinRepetitionsForInterval &&
+      base.reps.size() >= kMinRepetitionsForInterval) {
+    out.ci = LogChangeInterval95(x.reps, base.reps);
+    if (out.ci) return out;
+  }
+  if (x.batches.size() >= kMinRepetitionsForInterval &&
+      base.batches.size() >= kMinRepetitionsForInterval) {
+    out.ci = LogChangeInterval95(x.batches, base.batches);
+    out.from_batches = out.ci.has_value();
+  }
+  return out;
+}
+
+std::string JoinAnd(const std::vector<std::string>& items) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += i + 1 == items.size() ? " and " : ", ";
+    out += items[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string VerdictReason(const std::string& reasons) {
+  const size_t colon = reasons.find(':');
+  if (colon == std::string::npos) return reasons;
+  const std::string rule = reasons.substr(0, colon);
+  const std::string s = ShortReason(rule);
+  if (!s.empty()) return s;
+  std::string text = reasons.substr(colon + 1);
+  const size_t semi = text.find(';');
+  if (semi != std::string::npos) text = text.substr(0, semi);
+  while (!text.empty() && text.front() == ' ') text.erase(text.begin());
+  return text;
+}
+
+namespace {
+
+std::string StateWords(const std::string& state) {
+  if (state == "warm-until-steady") return "steady state";
+  if (state == "warm") return "warm cache";
+  if (state == "cold") return "cold cache: first-touch figures";
+  if (state == "as-is") return "cache as found";
+  return "";
+}
+
+std::string Signed(double pct) {
+  return (pct > 0 ? "+" : "") +
+         GroupedNumber(pct, std::fabs(pct) < 10 ? 1 : 0) + "%";
+}
+
+class WorkloadVerdict {
+ public:
+  WorkloadVerdict(const std::string& workload, std::vector<ModeTotal> totals)
+      : workload_(workload), totals_(std::move(totals)) {
+    for (const ModeTotal& t : totals_) {
+      if (t.baseline == "hdd" && hdd_ == nullptr) hdd_ = &t;
+      if (t.baseline == "ssd" && ssd_ == nullptr) ssd_ = &t;
+    }
+  }
+
+  bool used_batches() const { return used_batches_; }
+
+  VerdictLine Build() {
+    VerdictLine line;
+    line.workload = workload_;
+    // A workload the disks did not bound: nothing is ranked.
+    for (const ModeTotal* b : {hdd_, ssd_}) {
+      if (b != nullptr && b->reasons.rfind("no-discrimination:", 0) == 0) {
+        std::string why =
+            b->reasons.substr(std::string("no-discrimination:").size());
+        const size_t semi = why.find(';');
+        if (semi != std::string::npos) why = why.substr(0, semi);
+        while (!why.empty() && why.front() == ' ') why.erase(why.begin());
+        line.text = workload_ + ": cannot tell the caches apart, " + why +
+                    ". No mode is ranked.";
+        for (const ModeTotal& t : totals_) {
+          if (!t.raw) line.not_ranked.push_back(t.mode);
+        }
+        return line;
+      }
+    }
+    std::vector<const ModeTotal*> ranked, invalid;
+    std::string state;
+    for (const ModeTotal& t : totals_) {
+      if (t.raw) continue;
+      if (state.empty()) state = StateWords(t.state);
+      (t.valid == "no" ? invalid : ranked).push_back(&t);
+    }
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const ModeTotal* a, const ModeTotal* b) {
+                       return a->median > b->median;
+                     });
+    std::string text =
+        workload_ + (state.empty() ? "" : " (" + state + ")") + ": ";
+    if (ranked.empty()) {
+      text += "no cache mode measured validly.";
+    } else {
+      text += RankedSentences(ranked, &line.quoted_modes);
+    }
+    if (!invalid.empty()) {
+      std::vector<std::string> named;
+      for (const ModeTotal* t : invalid) {
+        named.push_back(t->mode + " (" + VerdictReason(t->reasons) + ")");
+        line.not_ranked.push_back(t->mode);
+      }
+      text += " Not ranked: " + JoinAnd(named) + ".";
+    }
+    line.text = text;
+    return line;
+  }
+
+ private:
+  // "9.8x the HDD, 41% of the SSD" for a valid mode; pieces whose
+  // baseline is invalid or whose interval includes no change are left out.
+  std::string Place(const ModeTotal& t) {
+    std::vector<std::string> parts;
+    if (hdd_ != nullptr && hdd_->valid != "no" && hdd_->median > 0) {
+      const Interval d = Diff(t, *hdd_);
+      used_batches_ = used_batches_ || d.from_batches;
+      if (d.ci && d.ci->significant()) {
+        parts.push_back(
+            FormatTimes(100.0 * (t.median - hdd_->median) / hdd_->median) +
+            " the HDD");
+      } else if (d.ci) {
+        parts.push_back("like the HDD");
+      }
+    }
+    if (ssd_ != nullptr && ssd_->valid != "no" && ssd_->median > 0 &&
+        !parts.empty() && parts[0] != "like the HDD") {
+      parts.push_back(FormatPct(100.0 * t.median / ssd_->median) +
+                      " of the SSD");
+    }
+    std::string out;
+    for (const std::string& p : parts) out += (out.empty() ? "" : ", ") + p;
+    return out;
+  }
+
+  bool LikeHdd(const ModeTotal& t) {
+    if (hdd_ == nullptr || hdd_->valid == "no") return false;
+    const Interval d = Diff(t, *hdd_);
+    return d.ci && !d.ci->significant();
+  }
+
+  std::string Figure(const ModeTotal& t) {
+    return FormatRate(t.median) + " " + t.unit +
+           (t.valid == "unknown" ? ", validity unknown" : "");
+  }
+
+  std::string RankedSentences(const std::vector<const ModeTotal*>& ranked,
+                              std::vector<std::string>* quoted) {
+    const ModeTotal& best = *ranked[0];
+    // The best tier: the best and every mode within noise of it.
+    std::vector<const ModeTotal*> tier = {&best}, rest, like_hdd, no_ci;
+    for (size_t i = 1; i < ranked.size(); ++i) {
+      const Interval d = Diff(*ranked[i], best);
+      used_batches_ = used_batches_ || d.from_batches;
+      if (!d.ci) {
+        no_ci.push_back(ranked[i]);
+      } else if (!d.ci->significant()) {
+        tier.push_back(ranked[i]);
+      } else if (LikeHdd(*ranked[i])) {
+        like_hdd.push_back(ranked[i]);
+      } else {
+        rest.push_back(ranked[i]);
+      }
+    }
+    std::string s;
+    if (LikeHdd(best)) {
+      std::vector<std::string> names;
+      for (const ModeTotal* t : tier) names.push_back(t->mode);
+      for (const ModeTotal* t : like_hdd) names.push_back(t->mode);
+      s += "no cache mode beat the raw HDD: " + JoinAnd(names) +
+           (names.size() == 1 ? " was" : " were") + " like it (" +
+           FormatRate(hdd_->median) + " " + best.unit + ").";
+      for (const std::string& n : names) quoted->push_back(n);
+    } else {
+      const std::string place = Place(best);
+      if (tier.size() == 1) {
+        s += best.mode + " is best at " + Figure(best) +
+             (place.empty() ? "" : " (" + place + ")") + ".";
+      } else {
+        std::vector<std::string> names;
+        for (const ModeTotal* t : tier) names.push_back(t->mode);
+        s += JoinAnd(names) + " are best, within noise of each other (" +
+             best.mode + " " + Figure(best) +
+             (place.empty() ? "" : ", " + place) + ").";
+      }
+      for (const ModeTotal* t : tier) quoted->push_back(t->mode);
+      for (const ModeTotal* t : rest) {
+        const Interval d = Diff(*t, best);
+        const std::string p = Place(*t);
+        s += " " + t->mode + ": " + Figure(*t) + (p.empty() ? "" : ", " + p) +
+             "; " + Signed(d.ci->estimate_pct) + " against the best (95% CI " +
+             Signed(d.ci->low_pct) + " to " + Signed(d.ci->high_pct) + ").";
+        quoted->push_back(t->mode);
+      }
+      if (!like_hdd.empty()) {
+        std::vector<std::string> names;
+        for (const ModeTotal* t : like_hdd) names.push_back(t->mode);
+        s += " " + JoinAnd(names) + (names.size() == 1 ? " was" : " were") +
+             " like the HDD.";
+        for (const ModeTotal* t : like_hdd) quoted->push_back(t->mode);
+      }
+    }
+    if (!no_ci.empty()) {
+      std::vector<std::string> named;
+      for (const ModeTotal* t : no_ci)
+        named.push_back(t->mode + " " + Figure(*t));
+      s += " Without an interval (fewer than 3 runs, no per-second series): " +
+           JoinAnd(named) + ".";
+      for (const ModeTotal* t : no_ci) quoted->push_back(t->mode);
+    }
+    return s;
+  }
+
+  std::string workload_;
+  std::vector<ModeTotal> totals_;
+  const ModeTotal* hdd_ = nullptr;
+  const ModeTotal* ssd_ = nullptr;
+  bool used_batches_ = false;
+};
+
+// Lab runs: figures in dilated time.
+std::string DilationLine(const RunFolder& run) {
+  const nlohmann::json& m = run.manifest();
+  if (!m.contains("labels") || !m["labels"].is_object()) return "";
+  const nlohmann::json& labels = m["labels"];
+  if (!labels.contains("lab.dilation") || !labels["lab.dilation"].is_string()) {
+    return "";
+  }
+  const std::string f = labels["lab.dilation"].get<std::string>();
+  if (f.empty() || f == "1" || f == "1.0" || f == "1.00") return "";
+  return "Lab figures are in dilated time: the guest's CPU ran " + f +
+         " times slower than the host's and its disks were slowed by the "
+         "same factor, so ratios hold and absolute IOPS and tps are the "
+         "host's divided by " +
+         f + ".";
+}
+
+}  // namespace
+
+Verdict BuildVerdict(const RunFolder& run, const SeriesFile* series) {
+  Verdict v;
+  for (const ReportFigure& f : run.figures()) {
+    if (f.valid.empty()) {
+      v.lines.push_back(
+          {"",
+           "No verdict: this run's comparison.csv predates the validity "
+           "rules (schema_version older than 5), so no cell was judged. "
+           "Re-run tierbench compare for one.",
+           {},
+           {}});
+      return v;
+    }
+  }
+  bool batches = false;
+  for (const std::string& w : run.workloads()) {
+    WorkloadVerdict wv(w, Totals(run, w, series));
+    VerdictLine line = wv.Build();
+    if (line.text.empty()) continue;
+    batches = batches || wv.used_batches();
+    v.lines.push_back(std::move(line));
+  }
+  if (batches) {
+    v.lines.push_back(
+        {"",
+         "Intervals are 95% confidence intervals from the per-second "
+         "throughput within each run (one repetition): they cover the noise "
+         "within a run, not between runs (--repeat 3 or more for that).",
+         {},
+         {}});
+  }
+  const std::string dilation = DilationLine(run);
+  if (!dilation.empty()) v.lines.push_back({"", dilation, {}, {}});
+  return v;
+}
+
+std::string VerdictMarkdown(const Verdict& v) {
+  std::string md = "## Verdict\n\n";
+  for (const VerdictLine& l : v.lines) {
+    std::string text = l.text;
+    if (!l.workload.empty() && text.rfind(l.workload, 0) == 0) {
+      text = "**" + l.workload + "**" + text.substr(l.workload.size());
+    }
+    md += "- " + text + "\n";
+  }
+  return md;
+}
+
+std::string VerdictText(const Verdict& v) {
+  std::string out = "Verdict:\n";
+  for (const VerdictLine& l : v.lines) out += "  " + l.text + "\n";
+  return out;
+}
+
+}  // namespace tierbench

@@ -1,0 +1,63 @@
+// The validity rules of the measurement itself, for every cell, raw or
+// cached (results/README.md "Validity" lists every rule with its evidence
+// and fix). Each returns Findings (util/finding.h) with these rule ids:
+//   no-io        (invalid) a job did no IO in the measured window (a
+//                size-bound job done within ramp_time): its 0 is no figure;
+//   few-ios      (invalid) a job did fewer than kMinMeasuredIos IOs (or
+//                transactions) in its window: too few for a figure;
+//   buffered-io  (invalid) a job ran with direct=0: its IO went through the
+//                page cache, so the cell measured RAM as much as the disk;
+//   cpu          (unknown) the CPUs were not sampled (why);
+//   cpu-bound    (invalid) the machine's CPUs were >= kCpuBoundBusyPct busy
+//                over the window, or one job's threads each used >=
+//                kCpuBoundThreadPct of a CPU: the cell measured the CPU;
+//   cpu-steal    (caution) >= kStealCautionPct of CPU time was stolen by
+//                the hypervisor: a neighbour's load is in the figure;
+//   in-flight    (caution) IO was in flight on the target when the cell
+//                started: something else was using it;
+//   other-io     (invalid) a disk under the cell did more IO than the
+//                cell's partitions on it (by more than kOtherIoPct and
+//                kOtherIoMin): other IO competed; (unknown) when the disks
+//                could not be sampled;
+//   drift        (caution) the per-second IOPS of the last third of the
+//                window differ from the first third's by more than
+//                kDriftPct: the device or cache was not in a steady state
+//                (an SSD not preconditioned, a cache still filling).
+// Thread-safety: pure functions.
+#ifndef TIERBENCH_VALIDITY_MEASUREMENT_RULES_H_
+#define TIERBENCH_VALIDITY_MEASUREMENT_RULES_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "stats/job_result.h"
+#include "util/finding.h"
+#include "validity/cell_evidence.h"
+#include "workload/job_spec.h"
+
+namespace tierbench {
+
+inline constexpr uint64_t kMinMeasuredIos = 100;
+inline constexpr double kCpuBoundBusyPct = 90.0;
+inline constexpr double kCpuBoundThreadPct = 90.0;
+inline constexpr double kStealCautionPct = 10.0;
+inline constexpr double kOtherIoPct = 5.0;
+inline constexpr uint64_t kOtherIoMin = 20;
+inline constexpr double kDriftPct = 25.0;
+// The drift rule needs at least this many complete seconds.
+inline constexpr size_t kDriftMinSeconds = 6;
+
+// `jobs` are the workload's job specs (empty for a DB workload); `host` what
+// the machine did over the window.
+std::vector<Finding> MeasurementFindings(const RunResult& result,
+                                         const std::vector<JobSpec>& jobs,
+                                         const HostEvidence& host);
+
+// The drift rule alone, on one job's per-second IOs (complete seconds).
+// Returns true and the two thirds' means when the series drifted.
+bool SeriesDrifted(const std::vector<uint64_t>& ios_per_second,
+                   double* first_mean, double* last_mean);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_VALIDITY_MEASUREMENT_RULES_H_
