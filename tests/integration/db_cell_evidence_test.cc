@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <iomanip>
 #include <string>
 
 #include "db/db_cell.h"
@@ -91,7 +92,10 @@ DbCellInfo RunEvidenceCell(int scale) {
   // Restarted after the load: the measured server started after it ended.
   EXPECT_TRUE(info.restarted_after_load);
   EXPECT_GT(info.load_end_unix_s, 1.6e9);
-  EXPECT_GT(info.server_start_unix_s, info.load_end_unix_s);
+  EXPECT_GT(info.server_start_unix_s, info.load_end_unix_s)
+      << std::fixed << std::setprecision(3) << "server started at "
+      << info.server_start_unix_s << ", the load ended at "
+      << info.load_end_unix_s;
   EXPECT_LT(info.server_start_unix_s - info.load_end_unix_s, 120);
   EXPECT_GT(info.restart_ns, 0u);
   EXPECT_LT(info.restart_ns, 120ull * 1000000000ull);
