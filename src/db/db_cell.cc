@@ -4,9 +4,13 @@
 #include <stdlib.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +19,7 @@
 
 #include "db/pg_connection.h"
 #include "db/postgres_server.h"
+#include "db/proc_stat.h"
 #include "db/process_runner.h"
 #include "db/tpcb_driver.h"
 #include "db/tpcb_schema.h"
@@ -60,11 +65,87 @@ void WipeSignature(const std::string& device) {
   close(fd);
 }
 
-void DropCaches(const Sysfs& os) {
+// True when the page cache was dropped; else warns.
+bool DropCaches(const Sysfs& os) {
   const Status s = DropPageCache(os);
   if (!s.ok()) {
     LogWarning("could not drop the page cache (" +
                os.Path("proc/sys/vm/drop_caches") + "): " + s.message());
+  }
+  return s.ok();
+}
+
+// The wall clock in Unix epoch seconds (CLOCK_REALTIME, as PostgreSQL's
+// timestamps).
+double UnixNowS() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<double>(ts.tv_sec) +
+         static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// A query's integer answer; -1 when it is not a whole number.
+int64_t IntOrUnknown(const std::string& text) {
+  int64_t v = -1;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  return ec == std::errc() && ptr == end && !text.empty() ? v : -1;
+}
+
+// A query's number; -1 when it is not one.
+double NumberOrUnknown(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  return !text.empty() && end == text.c_str() + text.size() ? v : -1;
+}
+
+// The CPU ticks of the server's processes so far (proc_stat.h); -1 with a
+// warning when they cannot be read.
+int64_t ServerCpuTicks(const Sysfs& os, pid_t postmaster) {
+  if (postmaster <= 0) {
+    LogWarning("cannot sample the server's CPU time: no postmaster.pid");
+    return -1;
+  }
+  uint64_t ticks = 0;
+  const Status s = ReadProcessFamilyCpuTicks(os, postmaster, &ticks);
+  if (!s.ok()) {
+    LogWarning("cannot sample the server's CPU time: " + s.message());
+    return -1;
+  }
+  return static_cast<int64_t>(ticks);
+}
+
+// After the load: a clean stop, sync, drop caches (opts.drop_caches), start
+// again; fills the restart fields of *got. Throws DbError when the server
+// does not stop cleanly or does not start, InterruptedError on a signal.
+void RestartAfterLoad(PostgresServer* server, const std::string& conninfo,
+                      const DbCellOptions& opts, DbCellInfo* got) {
+  if (Interrupted()) throw InterruptedError("interrupted", InterruptSignal());
+  const uint64_t start = NowNs();
+  if (!server->Stop()) {
+    throw DbError("PostgreSQL did not shut down cleanly after the load. Log: " +
+                  server->log_file() +
+                  "; Fix: see the log (the disk, or a killed "
+                  "server)");
+  }
+  sync();
+  if (opts.drop_caches) got->page_cache_dropped = DropCaches(opts.os);
+  if (Interrupted()) throw InterruptedError("interrupted", InterruptSignal());
+  server->Start();
+  got->restart_ns = NowNs() - start;
+  PgConnection conn(conninfo);
+  got->shared_buffers_bytes = IntOrUnknown(
+      conn.QueryValue("select setting::bigint * pg_size_bytes(unit) from "
+                      "pg_settings where name = 'shared_buffers'"));
+  got->server_start_unix_s = NumberOrUnknown(
+      conn.QueryValue("select extract(epoch from pg_postmaster_start_time())"));
+  got->restarted_after_load = got->load_end_unix_s > 0 &&
+                              got->server_start_unix_s > got->load_end_unix_s;
+  if (!got->restarted_after_load) {
+    LogWarning("the restarted server's start time (" +
+               std::to_string(got->server_start_unix_s) +
+               ") is not after the load's end (" +
+               std::to_string(got->load_end_unix_s) + "); did the clock jump?");
   }
 }
 
@@ -188,27 +269,39 @@ JobResult RunDbCell(const DbWorkload& w, const std::string& block_device,
   cfg.progress_out = opts.progress_sec > 0 ? &std::cerr : nullptr;
   cfg.on_second = opts.on_second;
 
-  uint64_t init_ns = 0;
-  std::string version;
+  DbCellInfo got;
   {
     PgConnection conn(cfg.conninfo);
-    version = conn.ServerVersion();
+    got.server_version = conn.ServerVersion();
     TpcbInitOptions init;
     init.scale = w.scale;
-    init_ns = InitializeTpcb(conn, init, nullptr);
+    got.init_ns = InitializeTpcb(conn, init, nullptr);
     conn.Exec("checkpoint");
+    got.db_size_bytes = IntOrUnknown(
+        conn.QueryValue("select pg_database_size(current_database())"));
   }
-  if (opts.drop_caches) DropCaches(opts.os);
+  got.load_end_unix_s = UnixNowS();
+  // Neither shared_buffers nor the page cache may keep what the load wrote.
+  RestartAfterLoad(server.get(), cfg.conninfo, opts, &got);
+  got.mem_total_bytes = ReadMemTotalBytes(opts.os);
   if (Interrupted()) throw InterruptedError("interrupted", InterruptSignal());
 
+  const pid_t postmaster = server->PostmasterPid();
+  const int64_t cpu_before = ServerCpuTicks(opts.os, postmaster);
+  const uint64_t window_start = NowNs();
   TpcbRunResult r = RunTpcb(cfg);
-  if (info) {
-    info->server_settings = server->settings();
-    info->server_version = version;
-    info->init_ns = init_ns;
-    info->tps = r.Tps();
-    info->failed_transactions = r.failed;
+  const int64_t cpu_after = ServerCpuTicks(opts.os, postmaster);
+  got.cpu_window_s = static_cast<double>(NowNs() - window_start) * 1e-9;
+  if (cpu_before >= 0 && cpu_after >= cpu_before) {
+    got.server_cpu_s = static_cast<double>(cpu_after - cpu_before) /
+                       static_cast<double>(ClockTicksPerSecond());
   }
+  got.client_cpu_s = r.job.usr_cpu_sec + r.job.sys_cpu_sec;
+  got.measured_s = static_cast<double>(r.bench_ns) * 1e-9;
+  got.server_settings = server->settings();
+  got.tps = r.Tps();
+  got.failed_transactions = r.failed;
+  if (info) *info = got;
   if (r.interrupted) {
     throw InterruptedError("DB cell interrupted. Workload: " + w.name,
                            InterruptSignal());

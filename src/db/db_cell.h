@@ -38,9 +38,12 @@ struct DbCellOptions {
   // Directory holding initdb/pg_ctl/postgres; "" -> /usr/lib/postgresql/15/bin
   // (or $TIERBENCH_PG_BINDIR when set).
   std::string pg_bindir;
-  // After -i: sync and drop the page cache (proc/sys/vm/drop_caches under
-  // `os`, util/sysfs.h) so the run starts cold as far as the OS is concerned.
+  // After -i, while the server is stopped: drop the page cache
+  // (proc/sys/vm/drop_caches under `os`, util/sysfs.h) so the run starts
+  // cold as far as the OS is concerned.
   bool drop_caches = true;
+  // The host's sys/ and proc/: drop_caches, proc/meminfo (MemTotal) and
+  // proc/<pid>/stat (the server's CPU). Tests may point it at a fake tree.
   Sysfs os;
   // Print pgbench-style progress every N seconds on stderr (0: none).
   int progress_sec = 0;
@@ -49,7 +52,9 @@ struct DbCellOptions {
   std::function<void(uint64_t bench_start_ns)> on_second;
 };
 
-// What a cell measured and how the server was set up (for the manifest).
+// What a cell measured and how the server was set up (for the manifest),
+// with the evidence that it measured storage and not RAM or CPU. A value
+// that could not be read is -1 (never a made-up 0).
 struct DbCellInfo {
   std::map<std::string, std::string> server_settings;  // as written
   std::string server_version;  // "PostgreSQL 15.x ..." (SELECT version())
@@ -57,29 +62,68 @@ struct DbCellInfo {
   uint64_t init_ns = 0;  // wall time of -i (load + vacuum + keys)
   double tps = 0;        // pgbench's tps (without connection time)
   uint64_t failed_transactions = 0;
-  // Evidence for the validity rules (validity/db_rules.h); -1 / false when
-  // not measured.
+  // Evidence for the validity rules (validity/db_rules.h); -1 / false
+  // when not measured.
+
+  // The server was stopped cleanly (fast shutdown) after the load and its
+  // checkpoint, and the clients ran against a server that the cell started
+  // again afterwards: true only when that server's pg_postmaster_start_time()
+  // is later than load_end_unix_s.
   bool restarted_after_load = false;
+  // Wall time of the restart: clean stop + sync + drop caches + start, until
+  // the server accepts connections again. 0 when there was none.
+  uint64_t restart_ns = 0;
+  // The page cache was dropped while the server was stopped (false when
+  // DbCellOptions::drop_caches is off or the write to drop_caches failed).
+  bool page_cache_dropped = false;
+  // Wall clock (Unix epoch seconds) when the load and its checkpoint ended,
+  // and the measured server's pg_postmaster_start_time(); -1 when unknown.
+  double load_end_unix_s = -1;
+  double server_start_unix_s = -1;
+  // pg_database_size(current_database()) right after the load: the database
+  // the clients use (tables, indexes, free space map, catalogs).
   int64_t db_size_bytes = -1;
+  // The measured server's shared_buffers in bytes (pg_settings: setting *
+  // unit, so "16MB" and "2048" (8kB pages) both come out right).
   int64_t shared_buffers_bytes = -1;
+  // MemTotal of the host (proc/meminfo under DbCellOptions::os).
   int64_t mem_total_bytes = -1;
+  // CPU seconds (user + system) of the server's processes (the postmaster,
+  // its live children and the children it reaped: backends, checkpointer,
+  // walwriter, autovacuum...) between two samples of proc/<pid>/stat taken
+  // right before the clients connect and right after the last one ended.
   double server_cpu_s = -1;
+  // The wall time between those two samples (server_cpu_s / cpu_window_s
+  // is the server's mean number of busy CPUs).
+  double cpu_window_s = -1;
+  // CPU seconds (user + system) of the driver's client threads over their
+  // life (connect + run), as pgbench counts them (getrusage per thread).
+  double client_cpu_s = -1;
+  // The window tps is computed over (all clients connected to the last
+  // transaction's end), in seconds; JobResult::runtime_ns in ns.
+  double measured_s = -1;
 };
 
 // Runs one DB cell on `block_device`:
 //   mkfs.ext4 -> mount privately in a temp dir -> CHECK the data directory's
 //   filesystem is that device (st_dev == device's st_rdev; a silent mount
 //   failure would measure RAM) -> initdb -> start the server -> -i -s scale
-//   -> sync + drop caches -> run the TPC-B driver for duration_ns -> stop ->
-//   unmount -> wipe the ext4 signature (wipefs -a) so later IO cells on the
-//   same device are not refused. Every step is undone on error or signal.
+//   -> checkpoint -> record the database's size -> stop the server cleanly
+//   -> sync + drop caches -> start it again on the same data directory (so
+//   neither shared_buffers nor the page cache holds the data the load
+//   wrote) -> run the TPC-B driver for duration_ns -> stop -> unmount ->
+//   wipe the ext4 signature (wipefs -a) so later IO cells on the same
+//   device are not refused. Every step is undone on error or signal.
 // Returns the transactions as a JobResult: unit "tx", name = w.name,
 // dir[DbTxDirection(w.builtin)].ios = transactions, .lat/.lat_hist =
 // transaction latency (ns), .series = transactions per second; runtime_ns =
-// the measured window. *info (optional) receives the server settings.
+// the measured window. *info (optional) receives the server settings and
+// the evidence (DbCellInfo), also when the run ends with DbError or
+// InterruptedError after the clients ran.
 // Throws SafetyError (no destructive), SysError (mkfs/mount/tools, not a
-// block device), DbError (server setup or run failed; a server that died
-// mid-run), InterruptedError (SIGINT/SIGTERM).
+// block device), DbError (server setup or run failed; the server did not
+// shut down cleanly after the load or did not start again; a server that
+// died mid-run), InterruptedError (SIGINT/SIGTERM).
 JobResult RunDbCell(const DbWorkload& w, const std::string& block_device,
                     const DbCellOptions& opts, DbCellInfo* info = nullptr);
 

@@ -78,12 +78,16 @@ PostgresServer::PostgresServer(const PostgresServerOptions& options)
     }
   }
 
+  Start();
+}
+
+void PostgresServer::Start() {
+  if (running_) return;
   ProcessOutcome start = RunPgTool(
       {Tool("pg_ctl"), "-D", options_.data_dir, "-l", options_.log_file, "-w",
        "-t", std::to_string(options_.start_timeout_sec), "start"});
   running_ = true;  // pg_ctl may fail after the postmaster came up: stop it.
   if (start.exit_code != 0) {
-    std::string log_tail;
     std::ifstream log(options_.log_file);
     std::string all((std::istreambuf_iterator<char>(log)),
                     std::istreambuf_iterator<char>());
@@ -130,15 +134,15 @@ pid_t PostgresServer::PostmasterPid() const {
   return 0;
 }
 
-void PostgresServer::Stop() {
-  if (!running_) return;
+bool PostgresServer::Stop() {
+  if (!running_) return true;
   running_ = false;
   for (const char* mode : {"fast", "immediate"}) {
     ProcessOutcome out = RunPgTool({Tool("pg_ctl"), "-D", options_.data_dir,
                                     "-m", mode, "-w", "-t", "30", "stop"});
-    if (out.exit_code == 0) return;
+    if (out.exit_code == 0) return std::string(mode) == "fast";
     if (access((options_.data_dir + "/postmaster.pid").c_str(), F_OK) != 0) {
-      return;  // not running (any more)
+      return false;  // not running any more (it had died)
     }
   }
   pid_t pid = PostmasterPid();
@@ -147,6 +151,7 @@ void PostgresServer::Stop() {
                std::to_string(pid));
     kill(pid, SIGKILL);
   }
+  return false;
 }
 
 void PostgresServer::Crash() {

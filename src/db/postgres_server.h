@@ -3,9 +3,15 @@
 // The constructor runs initdb on a fresh data directory (--no-locale -E UTF8
 // -A trust), appends tierbench's settings to postgresql.conf, starts the
 // server with pg_ctl on a private Unix socket directory (no TCP:
-// listen_addresses = '') and waits until it accepts connections. The
-// destructor stops it (pg_ctl stop -m fast, then -m immediate, then SIGKILL
-// of the postmaster), also while unwinding from an error or an interrupt.
+// listen_addresses = '') and waits until it accepts connections.
+//
+// Lifecycle: the server may be stopped (Stop) and started again (Start) on
+// the same data directory and settings any number of times, e.g. to empty
+// shared_buffers between a data load and a measured run. The destructor
+// stops it whenever it is running (pg_ctl stop -m fast, then -m immediate,
+// then SIGKILL of the postmaster), on every path: after a Start() that
+// threw, while unwinding from an error or an interrupt, or after a Crash().
+// The data directory is left in place (its owner removes it).
 //
 // As root, initdb and postgres refuse to run: the tools run as the
 // `postgres` user (process_runner.h), and the data and socket directories
@@ -52,8 +58,17 @@ class PostgresServer {
   // a changed distribution default cannot change a run).
   static std::map<std::string, std::string> DefaultSettings();
 
-  // Stops the server: fast shutdown, then immediate, then SIGKILL. Idempotent.
-  void Stop();
+  // Starts the stopped server again on its data directory and settings
+  // (pg_ctl start -w) and waits until it accepts connections. No-op while
+  // it runs. Throws DbError with the log's tail when it does not come up
+  // (whatever came up is stopped again).
+  void Start();
+  // Stops the server: fast shutdown (clean: a shutdown checkpoint, nothing
+  // to recover at the next start), then immediate, then SIGKILL. Returns
+  // true when it was stopped cleanly by the fast shutdown or was not
+  // running; false when the fallbacks had to stop it or it had died (the
+  // next Start() runs crash recovery). Idempotent; Start() may follow.
+  bool Stop();
   // Stops the server abruptly (pg_ctl stop -m immediate): for tests that
   // need a server dying under a running benchmark.
   void Crash();
@@ -67,13 +82,15 @@ class PostgresServer {
   const std::string& data_dir() const { return options_.data_dir; }
   const std::string& log_file() const { return options_.log_file; }
   bool running() const { return running_; }
+  // The running postmaster's pid (postmaster.pid's first line); 0 when the
+  // file is missing or unreadable (the server is not running).
+  pid_t PostmasterPid() const;
 
  private:
   std::string Tool(const std::string& name) const;
   // Runs a PostgreSQL tool as the server's user.
   ProcessOutcome RunPgTool(const std::vector<std::string>& argv) const;
   void MakeOwnedDir(const std::string& dir) const;
-  pid_t PostmasterPid() const;
 
   PostgresServerOptions options_;
   RunAs run_as_;
