@@ -19,7 +19,7 @@
 
 #include "db/pg_connection.h"
 #include "db/postgres_server.h"
-#include "db/proc_stat.h"
+#include "db/process_cpu.h"
 #include "db/process_runner.h"
 #include "db/tpcb_driver.h"
 #include "db/tpcb_schema.h"

@@ -27,7 +27,7 @@ bool ParseU64(std::string_view s, uint64_t* v) {
 
 }  // namespace
 
-Status ParseProcStat(std::string_view text, CpuTimes* out) {
+Status ParseCpuTimes(std::string_view text, CpuTimes* out) {
   CpuTimes t;
   bool seen = false;
   size_t pos = 0;
@@ -67,7 +67,7 @@ Status ReadCpuTimes(const Sysfs& os, CpuTimes* out) {
   std::string text;
   Status s = os.Read("proc/stat", &text);
   if (!s.ok()) return s;
-  return ParseProcStat(text, out);
+  return ParseCpuTimes(text, out);
 }
 
 bool DiffCpuTimes(const CpuTimes& b, const CpuTimes& a, CpuUse* out) {

@@ -35,7 +35,7 @@ struct CpuTimes {
 // four fields of the oldest kernels; missing later ones stay 0) and the
 // count of "cpuN" lines. InvalidArgument when there is no "cpu" line or a
 // field is not a number.
-Status ParseProcStat(std::string_view text, CpuTimes* out);
+Status ParseCpuTimes(std::string_view text, CpuTimes* out);
 
 // Reads proc/stat under `os` and parses it.
 Status ReadCpuTimes(const Sysfs& os, CpuTimes* out);

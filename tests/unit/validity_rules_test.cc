@@ -71,9 +71,9 @@ TEST(ValidityRulesTest, CpuBoundFromProcStatText) {
       "cpu0 515 0 1025 25800 190 6 14 0 0 0\n"
       "cpu1 515 0 1025 25800 190 6 14 0 0 0\n";
   CpuTimes b, busy, idle;
-  ASSERT_TRUE(ParseProcStat(before, &b).ok());
-  ASSERT_TRUE(ParseProcStat(busy_after, &busy).ok());
-  ASSERT_TRUE(ParseProcStat(idle_after, &idle).ok());
+  ASSERT_TRUE(ParseCpuTimes(before, &b).ok());
+  ASSERT_TRUE(ParseCpuTimes(busy_after, &busy).ok());
+  ASSERT_TRUE(ParseCpuTimes(idle_after, &idle).ok());
   EXPECT_EQ(b.cpus, 2);
   CpuUse use;
   ASSERT_TRUE(DiffCpuTimes(b, busy, &use));
@@ -89,7 +89,7 @@ TEST(ValidityRulesTest, CpuBoundFromProcStatText) {
           .empty());
   // A reading that went backwards is no window.
   EXPECT_FALSE(DiffCpuTimes(busy, b, &use));
-  EXPECT_FALSE(ParseProcStat("intr 1 2 3\n", &b).ok());
+  EXPECT_FALSE(ParseCpuTimes("intr 1 2 3\n", &b).ok());
 }
 
 TEST(ValidityRulesTest, OneJobThreadSaturatedIsCpuBound) {

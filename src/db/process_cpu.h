@@ -7,8 +7,8 @@
 // Errors: the parsers and readers return a Status naming the file or the
 // field; they never throw. Thread-safety: pure functions; the readers only
 // read files.
-#ifndef TIERBENCH_DB_PROC_STAT_H_
-#define TIERBENCH_DB_PROC_STAT_H_
+#ifndef TIERBENCH_DB_PROCESS_CPU_H_
+#define TIERBENCH_DB_PROCESS_CPU_H_
 
 #include <sys/types.h>
 
@@ -66,4 +66,4 @@ int64_t ClockTicksPerSecond();
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_DB_PROC_STAT_H_
+#endif  // TIERBENCH_DB_PROCESS_CPU_H_

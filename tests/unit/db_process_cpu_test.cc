@@ -1,5 +1,5 @@
 // The procfs parsers and readers a DB cell records its evidence with
-// (db/proc_stat.h), on lines recorded from a real machine's /proc (kernel
+// (db/process_cpu.h), on lines recorded from a real machine's /proc (kernel
 // 6.18, USER_HZ 100) and on a fake /proc tree.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "db/proc_stat.h"
+#include "db/process_cpu.h"
 #include "util/sysfs.h"
 
 namespace tierbench {

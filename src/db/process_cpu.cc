@@ -1,4 +1,4 @@
-#include "db/proc_stat.h"
+#include "db/process_cpu.h"
 
 #include <unistd.h>
 
