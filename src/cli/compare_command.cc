@@ -23,7 +23,7 @@ namespace {
 struct CompareArgs {
   CompareOptions options;
   std::vector<std::string> bcache;  // --bcache: a synonym of --stack
-  std::string cache_state = "cold";
+  std::string cache_state = "warm-until-steady";
   std::string runtime, ramp_time, size, randseed;
   std::vector<std::string> labels;  // --label KEY=VALUE
   std::string verify;               // --verify[=SIZE]
@@ -138,17 +138,21 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
       ->check(CLI::PositiveNumber);
   cmd->add_option(
          "--cache-state", args->cache_state,
-         "cache before each cache cell: cold (emptied: bcache detach + "
-         "re-attach, dm-cache invalidate, dm-writecache flush), "
-         "warm (prefill: read the workload's region), as-is, "
-         "warm-until-steady (from cold, run the cell's workload in chunks "
-         "under the mode until IOPS and read hits are steady; the time to "
-         "warm is recorded)")
-      ->default_val("cold")
+         "cache before each cache cell: warm-until-steady (the default: "
+         "from cold, run the cell's workload in chunks under the mode until "
+         "IOPS and read hits are steady, so the cell measures what the mode "
+         "does once settled; the time to warm is recorded; a DB workload "
+         "warms with its \"warmup\"), cold (emptied: bcache detach + "
+         "re-attach, dm-cache invalidate, dm-writecache flush: the "
+         "first-touch question; caching modes whose reads then went to the "
+         "HDD are invalid for the settled one), warm (prefill: read the "
+         "workload's region), as-is")
+      ->default_val("warm-until-steady")
       ->check(CLI::IsMember({"cold", "warm", "as-is", "warm-until-steady"}));
   cmd->add_option("--warm-chunk", o.warm_chunk_s,
-                  "warm-until-steady: seconds per chunk (at least the "
-                  "layer's counter lag: ~14 s for bcache)")
+                  "warm-until-steady: seconds per chunk (steadiness is judged "
+                  "over the last 3 chunks, from the block counters, which do "
+                  "not lag)")
       ->default_val(5);
   cmd->add_option("--warm-max", o.warm_max_s,
                   "warm-until-steady: give up (with a warning) after this "

@@ -102,6 +102,8 @@ struct DbCellInfo {
   // The window tps is computed over (all clients connected to the last
   // transaction's end), in seconds; JobResult::runtime_ns in ns.
   double measured_s = -1;
+  // Seconds of the unmeasured warm-up run ("warmup"); 0 when none.
+  double warmup_s = 0;
 };
 
 // Runs one DB cell on `block_device`:
@@ -111,7 +113,8 @@ struct DbCellInfo {
 //   -> checkpoint -> record the database's size -> stop the server cleanly
 //   -> sync + drop caches -> start it again on the same data directory (so
 //   neither shared_buffers nor the page cache holds the data the load
-//   wrote) -> run the TPC-B driver for duration_ns -> stop -> unmount ->
+//   wrote) -> the warm-up (warmup_ns > 0: the same clients, unmeasured)
+//   -> run the TPC-B driver for duration_ns -> stop -> unmount ->
 //   wipe the ext4 signature (wipefs -a) so later IO cells on the same
 //   device are not refused. Every step is undone on error or signal.
 // Returns the transactions as a JobResult: unit "tx", name = w.name,

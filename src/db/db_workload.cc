@@ -94,6 +94,12 @@ DbWorkload ParseDbWorkloadJson(std::string_view text, const std::string& path) {
       w.clients = PositiveInt(v, path, "clients");
     } else if (key == "threads") {
       w.threads = PositiveInt(v, path, "threads");
+    } else if (key == "warmup") {
+      if (!v.is_string() || !ParseDuration(v.get<std::string>(), kNsPerSec,
+                                           &w.warmup_ns)
+                               .ok()) {
+        BadKey(path, key, "a duration such as \"20s\" (0s: none)");
+      }
     } else if (key == "duration") {
       // Seconds as a JSON number (a fraction is cut off), or a duration
       // string. A float outside int64's range is rejected before the cast
@@ -175,7 +181,7 @@ DbWorkload ParseDbWorkloadJson(std::string_view text, const std::string& path) {
     } else {
       BadKey(path, key,
              "remove it (known keys: schema_version, kind, name, description, "
-             "scale, clients, threads, duration, query_mode, builtin, "
+             "scale, clients, threads, duration, warmup, query_mode, builtin, "
              "scripts, defines, rate, latency_limit, random_seed, postgres)");
     }
   }

@@ -10,6 +10,10 @@
 //     "clients": 4,                   // -c, >= 1
 //     "threads": 1,                   // -j, 1..clients
 //     "duration": "10s",              // -T (util/units ParseDuration, s)
+//     "warmup": "20s",                // optional: the clients run this
+//                                     // long first, unmeasured (the
+//                                     // database's pages come into memory,
+//                                     // the cache under it settles)
 //     "query_mode": "simple",         // simple | extended | prepared
 //     "builtin": "tpcb-like",         // tpcb-like | simple-update |
 //                                     // select-only, optionally "@WEIGHT"
@@ -48,6 +52,7 @@ struct DbWorkload {
   int clients = 1;                    // pgbench -c
   int threads = 1;                    // pgbench -j (clients spread evenly)
   uint64_t duration_ns = 0;           // pgbench -T
+  uint64_t warmup_ns = 0;             // "warmup": unmeasured run first
   std::string query_mode = "simple";  // simple | extended | prepared
   std::string builtin = "tpcb-like";  // tpcb-like | simple-update | select-only
   int builtin_weight = 1;

@@ -33,7 +33,7 @@ struct CompareOptions {
   bool modes_are_default = false;
   std::vector<std::string> workload_paths;     // --workloads (.fio / .json)
   int repeat = 1;                              // --repeat
-  CacheState cache_state = CacheState::kCold;  // --cache-state
+  CacheState cache_state = CacheState::kWarmUntilSteady;  // --cache-state
   // --working-set: "" or e.g. "25%,100%,400%" (orchestrate/working_set.h).
   std::string working_sets;
   // --cache-state warm-until-steady: the workload runs in chunks of

@@ -45,6 +45,9 @@ class CompareScratch {
                          const std::vector<std::string>& modes,
                          const std::string& run_id) const {
     CompareOptions o;
+    // The cold protocol (the default warms until steady, which these
+    // fake runs would loop through; its own tests set it).
+    o.cache_state = CacheState::kCold;
     o.stacks = stacks;
     o.hdd = dir_ + "/hdd.img";
     o.ssd = dir_ + "/ssd.img";

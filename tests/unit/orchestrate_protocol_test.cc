@@ -107,6 +107,9 @@ class ProtocolTest : public ::testing::Test {
     WriteFile(job, "[" + rw + "]\nrw=" + rw +
                        "\nbs=4k\nsize=256k\nioengine=psync\ndirect=0\n");
     CompareOptions o;
+    // The cold protocol (the default warms until steady, which these
+    // fake runs would loop through; its own tests set it).
+    o.cache_state = CacheState::kCold;
     o.stacks = {bcache_target_};
     o.hdd = dir_ + "/hdd.img";
     o.ssd = dir_ + "/ssd.img";

@@ -142,6 +142,9 @@ class SeriesProtocolTest : public ::testing::Test {
 
 CompareOptions SeriesProtocolTest::Options() {
   CompareOptions o;
+  // The cold protocol (the default warms until steady, which these
+  // fake runs would loop through; its own tests set it).
+  o.cache_state = CacheState::kCold;
   o.stacks = {target_};
   o.hdd = dir_ + "/hdd.img";
   o.ssd = dir_ + "/ssd.img";

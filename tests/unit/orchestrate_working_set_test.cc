@@ -205,6 +205,9 @@ class WarmSteadyCompareTest : public ::testing::Test {
   }
   CompareOptions Options() {
     CompareOptions o;
+    // The cold protocol (the default warms until steady, which these
+    // fake runs would loop through; its own tests set it).
+    o.cache_state = CacheState::kCold;
     o.stacks = {target_};
     o.hdd = dir_ + "/hdd.img";
     o.mode_paths = {
