@@ -52,6 +52,9 @@ struct CounterSnapshot {
   // changes at every fold while they are not ~0 (FOLD WITNESS above). Empty
   // when the directory is absent.
   std::string five_minute;
+  // stats_total's files as read, one "name=value" line each (the evidence
+  // file's raw text).
+  std::string raw;
   uint64_t dirty_bytes = 0;  // Backing device dirty_data.
   std::string state;         // "clean", "dirty", "no cache", ...
   std::string bcache_name;   // "bcache0"

@@ -564,16 +564,20 @@ CounterSnapshot BcacheDevice::TakeCounters() const {
     // cache_readaheads is gone from newer kernels (6.1 has none): count 0.
     if (dest == &snap.stats.cache_readaheads && !sysfs_.Exists(rel)) continue;
     int64_t v = 0;
-    Status s = ParseInteger(ReadOrThrow(rel), &v);
+    const std::string text = ReadOrThrow(rel);
+    Status s = ParseInteger(text, &v);
     if (!s.ok() || v < 0) {
       throw SysError("bad bcache counter. Path: " + sysfs_.Path(rel));
     }
     *dest = static_cast<uint64_t>(v);
+    snap.raw += std::string(file) + "=" + std::string(Trim(text)) + "\n";
   }
   const std::string bypassed = stats + "bypassed";
-  if (!ParseHumanSize(ReadOrThrow(bypassed), &snap.stats.bypassed_bytes).ok()) {
+  const std::string bypassed_text = ReadOrThrow(bypassed);
+  if (!ParseHumanSize(bypassed_text, &snap.stats.bypassed_bytes).ok()) {
     throw SysError("bad bcache counter. Path: " + sysfs_.Path(bypassed));
   }
+  snap.raw += "bypassed=" + std::string(Trim(bypassed_text)) + "\n";
   const std::string five = dir_ + "/stats_five_minute/";
   if (sysfs_.Exists(dir_ + "/stats_five_minute")) {
     for (const char* file : {"cache_hits", "cache_misses", "cache_bypass_hits",

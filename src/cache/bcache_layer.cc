@@ -224,6 +224,8 @@ LayerCounters BcacheLayer::TakeCounters() const {
   c.origin = s.backing;
   c.cache = s.cache;
   c.fold_mark = s.five_minute;
+  c.raw = s.raw + "dirty_data=" + std::to_string(s.dirty_bytes) +
+          "\nstate=" + s.state + "\n";
   c.extra["bypass_hits"] = static_cast<int64_t>(s.stats.cache_bypass_hits);
   c.extra["bypass_misses"] = static_cast<int64_t>(s.stats.cache_bypass_misses);
   c.extra["miss_collisions"] =

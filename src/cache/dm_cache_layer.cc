@@ -272,8 +272,10 @@ std::string DmCacheLayer::State() const {
 
 LayerCounters DmCacheLayer::TakeCounters() const {
   const DmCacheTable t = ReadTable();
-  const DmCacheStatus st = ReadStatus();
+  const DmTarget line = dev_.StatusOf(kDmCacheTargetType);
+  const DmCacheStatus st = Parse(line, &ParseDmCacheStatus, "cache status");
   LayerCounters c;
+  c.raw = FormatDmTarget(line);
   c.taken_ns = NowNs();
   c.common.read_hits = static_cast<int64_t>(st.read_hits);
   c.common.read_misses = static_cast<int64_t>(st.read_misses);
@@ -309,8 +311,7 @@ bool DmCacheLayer::ModeCachesReads(const std::string& cache_mode) const {
   return cache_mode == "writeback" || cache_mode == "writethrough";
 }
 
-std::vector<Finding> DmCacheLayer::Diagnose(
-    const CellObservation& obs) const {
+std::vector<Finding> DmCacheLayer::Diagnose(const CellObservation& obs) const {
   return DiagnoseDmCache(obs);
 }
 

@@ -181,8 +181,11 @@ LayerSample DmWritecacheLayer::Sample() const {
 
 LayerCounters DmWritecacheLayer::TakeCounters() const {
   const DmWritecacheTable t = ReadTable();
-  const DmWritecacheStatus st = ReadStatus();
+  const DmTarget line = dev_.StatusOf(kDmWritecacheTargetType);
+  const DmWritecacheStatus st =
+      Parse(line, &ParseDmWritecacheStatus, "writecache status");
   LayerCounters c;
+  c.raw = FormatDmTarget(line);
   c.taken_ns = NowNs();
   if (st.has_counters) {
     c.common.read_hits = static_cast<int64_t>(st.read_hits);

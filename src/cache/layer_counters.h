@@ -60,6 +60,12 @@ struct LayerCounters {
   // Empty when the layer has none; it may also stay the same across a
   // fold (nothing left to decay), never change without one.
   std::string fold_mark;
+  // The layer's counters as the kernel printed them, for the evidence file
+  // (evidence.jsonl): a dm target's status line ("start length type
+  // params"), bcache's stats_total files as "name=value" lines. Not
+  // parsed again by tierbench itself; tests replay it through the layers'
+  // parsers.
+  std::string raw;
 };
 
 struct LayerDelta {

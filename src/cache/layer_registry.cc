@@ -13,7 +13,7 @@
 namespace tierbench {
 namespace {
 
-std::string BaseName(const std::string& path) {
+std::string RegistryBaseName(const std::string& path) {
   const size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
@@ -25,7 +25,7 @@ std::string KernelDeviceName(const Sysfs& sysfs, const std::string& device) {
   if (sysfs.IsRealRoot() && ResolveBlockDevice(device, sysfs, &id).ok()) {
     return id.name;
   }
-  return BaseName(device);
+  return RegistryBaseName(device);
 }
 
 std::unique_ptr<CacheLayer> OpenCacheStack(const LayerEnv& env,

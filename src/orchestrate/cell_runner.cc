@@ -599,6 +599,8 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
   }
   rec.delta = DiffLayerCounters(before, *after, gauges);
   rec.has_counters = true;
+  rec.counters_raw_before = before.raw;
+  rec.counters_raw_after = after->raw;
   CellObservation obs = Observe(rec);
   obs.mode_caches_reads = layer.ModeCachesReads(rec.readback.cache_mode);
   obs.counters_after_s = rec.counters_after_s;

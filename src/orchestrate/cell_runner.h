@@ -101,6 +101,9 @@ struct CellRecord {
   std::string state_before;  // the layer's state right before the run
   bool has_counters = false;
   LayerDelta delta;
+  // The counters "before" and "after" as the kernel printed them
+  // (LayerCounters::raw), for evidence.jsonl.
+  std::string counters_raw_before, counters_raw_after;
   double drain_before_s = -1;
   double drain_after_s = -1;
   bool drain_before_timed_out = false;

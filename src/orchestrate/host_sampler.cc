@@ -51,12 +51,29 @@ HostSampler::HostSampler(const Sysfs& os, std::string target,
 HostSampler::Reading HostSampler::Take() const {
   Reading r;
   r.taken_ns = NowNs();
+  std::string text;
   CpuTimes cpu;
-  if (ReadCpuTimes(os_, &cpu).ok()) r.cpu = cpu;
+  if (os_.Read("proc/stat", &text).ok() && ParseCpuTimes(text, &cpu).ok()) {
+    r.cpu = cpu;
+    size_t pos = 0;
+    while (pos < text.size()) {
+      size_t end = text.find('\n', pos);
+      if (end == std::string::npos) end = text.size();
+      if (text.compare(pos, 3, "cpu") == 0) {
+        r.cpu_text += text.substr(pos, end - pos) + "\n";
+      }
+      pos = end + 1;
+    }
+  }
   auto read = [this, &r](const std::string& name) {
     if (name.empty() || r.stats.count(name) > 0) return;
+    std::string line;
     BlockStat s;
-    if (ReadBlockStat(os_, name, &s).ok()) r.stats[name] = s;
+    if (os_.Read("sys/class/block/" + name + "/stat", &line).ok() &&
+        ParseBlockStat(line, &s).ok()) {
+      r.stats[name] = s;
+      r.stat_text[name] = line;
+    }
   };
   read(target_);
   for (const auto& [disk, leaves] : disks_) {
@@ -90,6 +107,10 @@ HostEvidence HostSampler::Evidence() const {
     return e;
   }
   e.window_s = static_cast<double>(end_->taken_ns - start->taken_ns) / 1e9;
+  e.raw.proc_stat_start = start->cpu_text;
+  e.raw.proc_stat_end = end_->cpu_text;
+  e.raw.stat_start = start->stat_text;
+  e.raw.stat_end = end_->stat_text;
   if (!start->cpu || !end_->cpu) {
     e.cpu_unknown_why = "proc/stat unreadable under " + os_.root();
   } else {

@@ -48,7 +48,9 @@ class HostSampler {
   struct Reading {
     uint64_t taken_ns = 0;
     std::optional<CpuTimes> cpu;
+    std::string cpu_text;                    // the "cpu" lines read
     std::map<std::string, BlockStat> stats;  // every device read
+    std::map<std::string, std::string> stat_text;
   };
   Reading Take() const;
 

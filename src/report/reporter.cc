@@ -7,6 +7,7 @@
 #include "report/comparison_csv_reporter.h"
 #include "report/console_reporter.h"
 #include "report/console_table_reporter.h"
+#include "report/evidence_reporter.h"
 #include "report/csv_writer.h"
 #include "report/html_report_reporter.h"
 #include "report/json_reporter.h"
@@ -82,6 +83,7 @@ std::vector<std::unique_ptr<Reporter>> MakeCompareReporters(std::ostream& out) {
   std::vector<std::unique_ptr<Reporter>> reporters;
   reporters.push_back(std::make_unique<RunsCsvReporter>());
   reporters.push_back(std::make_unique<ComparisonCsvReporter>());
+  reporters.push_back(std::make_unique<EvidenceReporter>());
   reporters.push_back(std::make_unique<ManifestReporter>());
   reporters.push_back(std::make_unique<ConsoleTableReporter>(out));
   reporters.push_back(std::make_unique<HtmlReportReporter>(out));

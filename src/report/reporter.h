@@ -26,7 +26,8 @@
 //     other format, before writing anything.
 //   MakeCompareReporters(out): the files of a compare run folder, in this
 //     order: runs.csv and series.csv (report/runs_csv_reporter.h),
-//     comparison.csv (report/comparison_csv_reporter.h), manifest.json
+//     comparison.csv (report/comparison_csv_reporter.h), evidence.jsonl
+//     (report/evidence_reporter.h), manifest.json
 //     (report/manifest_reporter.h), the console lines and table
 //     (report/console_table_reporter.h), report.html, charts/*.svg and
 //     summary.md (report/html_report_reporter.h).

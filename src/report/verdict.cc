@@ -181,7 +181,7 @@ class WorkloadVerdict {
         const size_t semi = why.find(';');
         if (semi != std::string::npos) why = why.substr(0, semi);
         while (!why.empty() && why.front() == ' ') why.erase(why.begin());
-        line.text = workload_ + ": cannot tell the caches apart, " + why +
+        line.text = workload_ + ": cannot tell the caches apart: " + why +
                     ". No mode is ranked.";
         for (const ModeTotal& t : totals_) {
           if (!t.raw) line.not_ranked.push_back(t.mode);
@@ -202,7 +202,9 @@ class WorkloadVerdict {
                      });
     std::string text =
         workload_ + (state.empty() ? "" : " (" + state + ")") + ": ";
-    if (ranked.empty()) {
+    if (ranked.empty() && invalid.empty()) {
+      text += BaselinesOnly();
+    } else if (ranked.empty()) {
       text += "no cache mode measured validly.";
     } else {
       text += RankedSentences(ranked, &line.quoted_modes);
@@ -243,6 +245,30 @@ class WorkloadVerdict {
     std::string out;
     for (const std::string& p : parts) out += (out.empty() ? "" : ", ") + p;
     return out;
+  }
+
+  // A run of raw baselines only: the SSD against the HDD.
+  std::string BaselinesOnly() {
+    if (hdd_ == nullptr || ssd_ == nullptr) return "no cache mode ran.";
+    if (hdd_->valid == "no" || ssd_->valid == "no") {
+      return "no cache mode ran, and the baselines are not valid (" +
+             VerdictReason(hdd_->valid == "no" ? hdd_->reasons
+                                               : ssd_->reasons) +
+             ").";
+    }
+    const Interval d = Diff(*ssd_, *hdd_);
+    used_batches_ = used_batches_ || d.from_batches;
+    std::string s = "no cache mode ran; the raw SSD did " +
+                    FormatRate(ssd_->median) + " " + ssd_->unit +
+                    " and the raw HDD " + FormatRate(hdd_->median);
+    if (d.ci && d.ci->significant() && hdd_->median > 0) {
+      s += " (" +
+           FormatTimes(100.0 * (ssd_->median - hdd_->median) / hdd_->median) +
+           ")";
+    } else if (d.ci) {
+      s += " (within noise of each other)";
+    }
+    return s + ".";
   }
 
   bool LikeHdd(const ModeTotal& t) {

@@ -14,6 +14,7 @@
 #define TIERBENCH_VALIDITY_CELL_EVIDENCE_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,14 @@ struct DiskActivity {
   uint64_t OtherIos() const {
     return disk_ios > cell_ios ? disk_ios - cell_ios : 0;
   }
+};
+
+// The text the kernel printed at the window's start and end (for the
+// evidence file and the tests that replay it): the "cpu" lines of
+// /proc/stat and each device's /sys/class/block/<dev>/stat line.
+struct RawHostText {
+  std::string proc_stat_start, proc_stat_end;
+  std::map<std::string, std::string> stat_start, stat_end;  // by device
 };
 
 // The machine over the measured window (HostSampler in orchestrate/).
@@ -49,6 +58,7 @@ struct HostEvidence {
   // Non-empty: the disks were not sampled, and why.
   std::string disks_unknown_why;
   std::vector<DiskActivity> disks;
+  RawHostText raw;
 };
 
 // A DB cell's database and server (db/db_cell.h DbCellInfo).

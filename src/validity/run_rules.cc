@@ -11,6 +11,9 @@ std::string RunNum(double v, int decimals) {
   return buf;
 }
 
+// A rate as people read it: no decimals from 100 up, one below.
+std::string RunRate(double v) { return RunNum(v, v >= 100 ? 0 : 1); }
+
 struct Best {
   double ratio = -1;
   const BaselinePair* pair = nullptr;
@@ -41,11 +44,11 @@ std::map<std::string, Finding> DiscriminationFindings(
     }
     out[workload] = {
         "no-discrimination", Severity::kInvalid,
-        "on " + workload + " the raw SSD did " + RunNum(p.ssd, 1) + " " +
-            p.unit + " and the raw HDD " + RunNum(p.hdd, 1) + " (" +
-            RunNum(b.ratio, 2) + "x)" + scale +
+        "the raw SSD did " + RunRate(p.ssd) + " " + p.unit +
+            " and the raw HDD " + RunRate(p.hdd) + " (" + RunNum(b.ratio, 2) +
+            "x)" + scale +
             ": the disks did not bound this workload (the CPU, locks or the "
-            "client did), so it cannot tell the caches apart"};
+            "client did), so no cache can show a difference on it"};
   }
   return out;
 }

@@ -5,7 +5,8 @@
 //                 on every series of the workload: the disks did not bound
 //                 it (the CPU, locks or the client did), so no mode of any
 //                 cache can show a difference that is the cache's. The text
-//                 names the run's most discriminating workload for scale.
+//                 names the run's most discriminating workload for scale
+//                 (the workload itself is the row's).
 // Thread-safety: pure functions.
 #ifndef TIERBENCH_VALIDITY_RUN_RULES_H_
 #define TIERBENCH_VALIDITY_RUN_RULES_H_
