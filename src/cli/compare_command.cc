@@ -25,8 +25,9 @@ struct CompareArgs {
   std::vector<std::string> bcache;  // --bcache: a synonym of --stack
   std::string cache_state = "warm-until-steady";
   std::string runtime, ramp_time, size, randseed;
-  std::vector<std::string> labels;  // --label KEY=VALUE
-  std::string verify;               // --verify[=SIZE]
+  std::vector<std::string> labels;          // --label KEY=VALUE
+  std::vector<std::string> workload_modes;  // --workload-modes W=M,M
+  std::string verify;                       // --verify[=SIZE]
   CLI::Option* verify_option = nullptr;
 };
 
@@ -84,6 +85,29 @@ void Run(CompareArgs& a, int* exit_code) {
     }
   }
   for (const std::string& l : a.labels) LabelOption(l, &o.labels);
+  for (const std::string& wm : a.workload_modes) {
+    const size_t eq = wm.find('=');
+    std::vector<std::string> modes;
+    if (eq != std::string::npos) {
+      size_t start = eq + 1;
+      while (start <= wm.size()) {
+        size_t comma = wm.find(',', start);
+        if (comma == std::string::npos) comma = wm.size();
+        if (comma > start) modes.push_back(wm.substr(start, comma - start));
+        start = comma + 1;
+      }
+    }
+    if (eq == std::string::npos || eq == 0 || modes.empty()) {
+      throw ConfigError("Bad value for --workload-modes: '" + wm +
+                        "'. Fix: WORKLOAD=MODE,MODE..., e.g. "
+                        "--workload-modes pgbench-tpcb=hdd,ssd,writeback,none");
+    }
+    if (!o.workload_modes.emplace(wm.substr(0, eq), modes).second) {
+      throw ConfigError("--workload-modes: '" + wm.substr(0, eq) +
+                        "' is given twice. Fix: one --workload-modes per "
+                        "workload");
+    }
+  }
   if (a.verify_option != nullptr && a.verify_option->count() > 0) {
     o.verify_bytes = SizeOption("--verify", a.verify);
     if (o.verify_bytes == 0 || o.verify_bytes % 4096 != 0) {
@@ -177,6 +201,12 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
                   "same LBA range is used on every target");
   cmd->add_option("--randseed", args->randseed,
                   "seed of every IO job's random offsets (fio's randseed=)");
+  cmd->add_option("--workload-modes", args->workload_modes,
+                  "WORKLOAD=MODE,MODE...: run that workload only in those "
+                  "modes, e.g. an expensive DB workload on one layer's modes "
+                  "and the raw baselines (repeatable; the other workloads "
+                  "run in every mode)")
+      ->allow_extra_args(false);
   cmd->add_option("--label", args->labels,
                   "KEY=VALUE fact about this run, recorded in the manifest "
                   "and set side by side when `tierbench report` merges runs "

@@ -58,6 +58,10 @@ struct CompareOptions {
   // when it merges runs (the SSD model, a kernel patch, the lab's disk
   // limits). Keys: letters, digits, '.', '_' and '-'.
   std::map<std::string, std::string> labels;
+  // --workload-modes WORKLOAD=MODE,MODE...: that workload runs only in
+  // those modes (the others still run every workload); checked against the
+  // loaded names by PrepareCompare.
+  std::map<std::string, std::vector<std::string>> workload_modes;
   // --verify[=SIZE]: before the cells, write SIZE bytes of checkable data
   // to every stack and read it back across its modes
   // (orchestrate/verify_runner.h); 0: no check.

@@ -69,7 +69,8 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
   HoldCpuLatency(sysfs, options_.cpu_latency_us, "until the compare ends",
                  &cpu_latency);
   const std::vector<Cell> plan =
-      BuildRunPlan(setup.modes.size(), setup.workloads.size(), options_.repeat);
+      BuildRunPlan(setup.modes.size(), setup.workloads.size(), options_.repeat,
+                   setup.runs);
 
   CompareSummary summary;
   summary.run_dir = setup.run_dir;

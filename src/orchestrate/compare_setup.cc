@@ -268,9 +268,53 @@ void OpenStacks(const CompareOptions& o, const LayerEnv& env,
           kCacheCapacityTolerancePct) {
     setup->stack_findings.push_back(
         {"capacity", Severity::kCaution,
-         "cache capacities differ by more than 5% across the stacks (" +
-             list + "): the layers are not compared at equal cache size"});
+         "cache capacities differ by more than 5% across the stacks (" + list +
+             "): the layers are not compared at equal cache size"});
   }
+}
+
+// runs[mode][workload] from --workload-modes; ConfigError for a name that
+// is no loaded workload or mode. A workload expanded by --working-set
+// ("w@25%") is limited by its base name.
+std::vector<std::vector<bool>> WorkloadModes(const CompareOptions& o,
+                                             const CompareSetup& setup) {
+  std::vector<std::vector<bool>> runs(
+      setup.modes.size(), std::vector<bool>(setup.workloads.size(), true));
+  auto names = [](const auto& items) {
+    std::string list;
+    for (const auto& i : items) list += (list.empty() ? "" : ", ") + i.name;
+    return list;
+  };
+  for (const auto& [workload, modes] : o.workload_modes) {
+    bool found = false;
+    for (size_t w = 0; w < setup.workloads.size(); ++w) {
+      const std::string& name = setup.workloads[w].name;
+      if (name != workload && name.substr(0, name.find('@')) != workload) {
+        continue;
+      }
+      found = true;
+      for (size_t m = 0; m < setup.modes.size(); ++m) {
+        runs[m][w] = std::find(modes.begin(), modes.end(),
+                               setup.modes[m].name) != modes.end();
+      }
+    }
+    if (!found) {
+      throw ConfigError("--workload-modes: no workload named '" + workload +
+                        "' (the workloads are " + names(setup.workloads) +
+                        "). Fix: use a workload's name");
+    }
+    for (const std::string& mode : modes) {
+      const bool known =
+          std::any_of(setup.modes.begin(), setup.modes.end(),
+                      [&mode](const ModeSpec& m) { return m.name == mode; });
+      if (!known) {
+        throw ConfigError("--workload-modes " + workload + ": no mode named '" +
+                          mode + "' (the modes are " + names(setup.modes) +
+                          "). Fix: use a mode of --modes");
+      }
+    }
+  }
+  return runs;
 }
 
 // Refuses a raw target that is part of a cache stack or in use.
@@ -476,6 +520,7 @@ CompareSetup PrepareCompare(const CompareOptions& o, const LayerEnv& env) {
                       " already exists. Fix: choose another --run-id or "
                       "remove it");
   }
+  setup.runs = WorkloadModes(o, setup);
   AddSetupFindings(o, &setup);
   return setup;
 }

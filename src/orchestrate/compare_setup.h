@@ -93,6 +93,9 @@ struct CompareSetup {
   // The capacity --working-set percentages refer to: the smallest cache
   // among the stacks; -1 when no stack reports one.
   int64_t reference_cache_bytes = -1;
+  // runs[mode][workload]: the cell runs (--workload-modes); all true
+  // without the option.
+  std::vector<std::vector<bool>> runs;
   std::string run_id;
   std::string run_dir;  // <results>/<run-id>
 

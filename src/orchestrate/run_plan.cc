@@ -27,6 +27,19 @@ bool ParseCacheState(const std::string& text, CacheState* out) {
   return false;
 }
 
+std::vector<Cell> BuildRunPlan(size_t modes, size_t workloads, int repeat,
+                               const std::vector<std::vector<bool>>& runs) {
+  std::vector<Cell> out;
+  for (const Cell& c : BuildRunPlan(modes, workloads, repeat)) {
+    if (c.mode < runs.size() && c.workload < runs[c.mode].size() &&
+        !runs[c.mode][c.workload]) {
+      continue;
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
 std::vector<Cell> BuildRunPlan(size_t modes, size_t workloads, int repeat) {
   std::vector<Cell> cells;
   if (repeat <= 0) return cells;

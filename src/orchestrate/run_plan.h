@@ -36,6 +36,11 @@ struct Cell {
 // All cells in run order; empty when any count is 0.
 std::vector<Cell> BuildRunPlan(size_t modes, size_t workloads, int repeat);
 
+// The same without the cells `runs(mode, workload)` says no to (compare
+// --workload-modes: a workload limited to some modes).
+std::vector<Cell> BuildRunPlan(size_t modes, size_t workloads, int repeat,
+                               const std::vector<std::vector<bool>>& runs);
+
 }  // namespace tierbench
 
 #endif  // TIERBENCH_ORCHESTRATE_RUN_PLAN_H_

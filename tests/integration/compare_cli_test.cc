@@ -132,5 +132,50 @@ TEST(CompareCliTest, BadVerifySizesAreOneLineErrors) {
   }
 }
 
+// --workload-modes: a workload limited to some modes runs only there; a
+// malformed value, an unknown workload or mode is one line naming the
+// option and the fix, exit 2, with nothing written.
+TEST(CompareCliTest, WorkloadModesLimitAWorkloadToSomeModes) {
+  TIERBENCH_REQUIRE_ROOT();
+  TempDir tmp;
+  WriteInputs(tmp.path());
+  std::ofstream(tmp.path() + "/r4k.fio")
+      << "[r4k]\nrw=randread\nbs=4k\nsize=8M\nioengine=libaio\n"
+         "iodepth=2\ndirect=1\nruntime=1s\ntime_based\n";
+  LoopDevice hdd(32ull << 20), ssd(32ull << 20);
+  ASSERT_TRUE(hdd.ok()) << hdd.error();
+  ASSERT_TRUE(ssd.ok()) << ssd.error();
+  const std::string base = std::string(TIERBENCH_BINARY) + " compare --hdd " +
+                           hdd.device() + " --ssd " + ssd.device() +
+                           " --modes " + tmp.path() + "/hdd.json " +
+                           tmp.path() + "/ssd.json --workloads " + tmp.path() +
+                           "/rw4k.fio " + tmp.path() + "/r4k.fio --results " +
+                           tmp.path() + "/results --quiet --destructive";
+  for (const char* bad : {"rw4k", "=hdd", "rw4k=", "nosuch=hdd", "rw4k=nosuch",
+                          "r4k=hdd --workload-modes r4k=ssd"}) {
+    std::string out;
+    const int rc = RunShell(
+        base + " --run-id bad --workload-modes " + std::string(bad) + " 2>&1",
+        &out);
+    EXPECT_EQ(rc, 2) << bad << ": " << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1)
+        << bad << ": " << out;
+    EXPECT_NE(out.find("--workload-modes"), std::string::npos) << out;
+    EXPECT_NE(out.find("Fix:"), std::string::npos) << out;
+    EXPECT_FALSE(std::filesystem::exists(tmp.path() + "/results/bad"));
+  }
+  std::string out;
+  ASSERT_EQ(RunShell(base + " --run-id ok --workload-modes r4k=hdd", &out), 0)
+      << out;
+  std::ifstream in(tmp.path() + "/results/ok/runs.csv");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string runs = text.str();
+  // rw4k in both modes, r4k on the HDD only: 3 cells (rw4k: 2 rows each).
+  EXPECT_NE(runs.find(",hdd,raw,,r4k,"), std::string::npos) << runs;
+  EXPECT_EQ(runs.find(",ssd,raw,,r4k,"), std::string::npos) << runs;
+  EXPECT_NE(runs.find(",ssd,raw,,rw4k,"), std::string::npos) << runs;
+}
+
 }  // namespace
 }  // namespace tierbench::testing

@@ -218,6 +218,12 @@ TEST(RunPlanTest, RepetitionsOuterModesThenWorkloads) {
     EXPECT_EQ(cells[i].repetition, want[i][2]) << i;
   }
   EXPECT_TRUE(BuildRunPlan(0, 3, 2).empty());
+  // --workload-modes: workload 1 only in mode 0; the order is kept.
+  const std::vector<Cell> limited =
+      BuildRunPlan(2, 2, 1, {{true, true}, {true, false}});
+  ASSERT_EQ(limited.size(), 3u);
+  EXPECT_EQ(limited[2].mode, 1u);
+  EXPECT_EQ(limited[2].workload, 0u);
   EXPECT_TRUE(BuildRunPlan(3, 3, 0).empty());
 }
 
