@@ -194,10 +194,10 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
   // The machine over the measured window (a DB cell's window starts at its
   // benchmark's first second: its call also creates and loads the
   // database).
-  HostSampler host(sysfs_, BlockNameOf(target, sysfs_),
-                   rec->mode->is_raw() ? std::vector<std::string>{}
-                                       : rec->stack.members,
-                   w.is_db);
+  HostSampler host(
+      sysfs_, BlockNameOf(target, sysfs_),
+      rec->mode->is_raw() ? std::vector<std::string>{} : rec->stack.members,
+      w.is_db);
   host.Begin();
   rec->series.measure_start_ns = NowNs() + ramp_ns;
   const uint64_t io_start_ns = Now();
@@ -326,10 +326,10 @@ void CellRunner::PrepareCacheState(CacheLayer& layer, const std::string& device,
       std::snprintf(pct, sizeof pct, "%.0f%%", last_hit < 0 ? 0.0 : last_hit);
       rec->findings.push_back(
           {"warm-promoting", Severity::kCaution,
-          "the cache was still promoting after " +
-          std::to_string(kMaxWarmPasses) + " prefill passes (" + pct +
-          " of the last pass's reads hit): the cell started only partly "
-          "warm"});
+           "the cache was still promoting after " +
+               std::to_string(kMaxWarmPasses) + " prefill passes (" + pct +
+               " of the last pass's reads hit): the cell started only partly "
+               "warm"});
       return;
     }
     case CacheState::kAsIs:
@@ -454,8 +454,7 @@ bool CellRunner::WarmUntilSteady(CacheLayer& layer, const std::string& device,
                   rec->warm_passes, elapsed);
     rec->findings.push_back(
         {"not-steady", Severity::kCaution,
-         std::string("not steady after ") + secs + " (" +
-             tracker.Describe() +
+         std::string("not steady after ") + secs + " (" + tracker.Describe() +
              "): the cell measured a cache still warming (fix: a larger "
              "--warm-max)"});
   }
@@ -468,11 +467,14 @@ CellRecord CellRunner::Run(const Cell& cell) {
   rec.cell_wall_s = static_cast<double>(Now() - start_ns) / 1e9;
   if (rec.error.empty()) {
     const std::vector<JobSpec> no_jobs;
-    AddFindings(MeasurementFindings(rec.result,
-                                    rec.workload->is_db ? no_jobs
-                                                        : rec.workload->io.jobs,
-                                    rec.host),
-                &rec.findings);
+    AddFindings(
+        MeasurementFindings(
+            rec.result, rec.workload->is_db ? no_jobs : rec.workload->io.jobs,
+            rec.host,
+            !rec.mode->is_raw()                   ? CellRole::kCache
+            : rec.mode->target == RawTarget::kHdd ? CellRole::kRawHdd
+                                                  : CellRole::kRawSsd),
+        &rec.findings);
     AddFindings(DbFindings(DbEvidenceOf(rec)), &rec.findings);
   }
   // What the setup found for this cell's devices (baselines, loop devices,

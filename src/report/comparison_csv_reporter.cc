@@ -80,8 +80,16 @@ const ColumnTable<ComparisonRow>& Columns() {
       {"p99_vs_ssd_ci_high_pct", [](R c) { return High(c.p99_vs_ssd_ci); }},
       {"significant_vs_hdd", [](R c) { return CsvFlag(c.significant_vs_hdd); }},
       {"significant_vs_ssd", [](R c) { return CsvFlag(c.significant_vs_ssd); }},
-      {"warnings",
-       [](R c) { return JoinWarnings(FindingTexts(c.findings)); }},
+      {"finding_rules",
+       [](R c) {
+         std::string out;
+         for (const Finding& f : c.findings) {
+           out += (out.empty() ? "" : ";") + f.rule + ":" +
+                  SeverityName(f.severity);
+         }
+         return out;
+       }},
+      {"warnings", [](R c) { return JoinWarnings(FindingTexts(c.findings)); }},
   });
   return kColumns;
 }

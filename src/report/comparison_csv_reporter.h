@@ -25,7 +25,8 @@ namespace tierbench {
 // 4: iops_sustained_median, iops_sustained_vs_hdd_pct and
 // iops_sustained_vs_ssd_pct after iops_spread_pct.
 // 5: valid (yes, unknown, no) and invalid_reasons after "n": the row's
-// validity (util/finding.h), the run-level rules included.
+// validity (util/finding.h), the run-level rules included; finding_rules
+// before warnings.
 inline constexpr int kComparisonCsvSchemaVersion = 5;
 
 // comparison.csv columns (after schema_version).

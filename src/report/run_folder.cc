@@ -87,6 +87,11 @@ void AddDistinct(const T& v, std::vector<T>* out) {
 
 }  // namespace
 
+bool ReportFigure::HasFinding(const std::string& rule_severity) const {
+  return std::find(finding_rules.begin(), finding_rules.end(), rule_severity) !=
+         finding_rules.end();
+}
+
 std::vector<Finding> FindingsOfRow(const CsvDocument& runs, size_t row) {
   // Split without removing duplicates: the two cells are zipped.
   auto split = [](const std::string& cell) {
@@ -103,7 +108,7 @@ std::vector<Finding> FindingsOfRow(const CsvDocument& runs, size_t row) {
   const std::vector<std::string> texts = split(runs.Get(row, "warnings"));
   const std::vector<std::string> rules =
       runs.Has("finding_rules") ? split(runs.Get(row, "finding_rules"))
-                                      : std::vector<std::string>();
+                                : std::vector<std::string>();
   std::vector<Finding> out;
   for (size_t i = 0; i < texts.size(); ++i) {
     Finding f{"", Severity::kCaution, texts[i]};
@@ -316,6 +321,7 @@ void RunFolder::Build() {
     f.significant_vs_ssd = Flag(c.Get(r, "significant_vs_ssd"));
     f.warnings = SplitWarnings(c.Get(r, "warnings"));
     f.valid = c.Get(r, "valid");
+    f.finding_rules = SplitWarnings(c.Get(r, "finding_rules"));
     f.invalid_reasons = c.Get(r, "invalid_reasons");
     const Key key{f.mode, f.workload, f.job, f.direction};
     if (iops.count(key)) f.iops_values = iops[key];

@@ -50,6 +50,10 @@ struct ReportFigure {
   // older, whose cells were never judged) and invalid_reasons.
   std::string valid;
   std::string invalid_reasons;
+  // comparison.csv's finding_rules as "rule:severity" items (empty before
+  // schema 5).
+  std::vector<std::string> finding_rules;
+  bool HasFinding(const std::string& rule_severity) const;
   // The cache state the cells were measured in (runs.csv cache_state:
   // cold, warm, as-is, warm-until-steady); "" for raw cells.
   std::string cache_state;

@@ -23,6 +23,9 @@ struct ModeTotal {
   double median = 0;
   std::vector<double> reps;     // per repetition, when every series has them
   std::vector<double> batches;  // batch means of the per-second IOPS
+  // The CPU, not the storage, set the figure (a cpu-bound caution): the
+  // figure and its ratios are floors.
+  bool cpu_floor = false;
 };
 
 std::string WorseValidity(const std::string& a, const std::string& b) {
@@ -84,6 +87,7 @@ std::vector<ModeTotal> Totals(const RunFolder& run, const std::string& workload,
     }
     ModeTotal& t = out[it->second];
     t.median += f->iops_median;
+    t.cpu_floor = t.cpu_floor || f->HasFinding("cpu-bound:caution");
     if (t.reasons.empty() && !f->invalid_reasons.empty() && f->Invalid()) {
       t.reasons = f->invalid_reasons;
     }
@@ -231,6 +235,7 @@ class WorkloadVerdict {
       used_batches_ = used_batches_ || d.from_batches;
       if (d.ci && d.ci->significant()) {
         parts.push_back(
+            std::string(t.cpu_floor ? "at least " : "") +
             FormatTimes(100.0 * (t.median - hdd_->median) / hdd_->median) +
             " the HDD");
       } else if (d.ci) {
@@ -279,6 +284,7 @@ class WorkloadVerdict {
 
   std::string Figure(const ModeTotal& t) {
     return FormatRate(t.median) + " " + t.unit +
+           (t.cpu_floor ? " (CPU-bound: a floor)" : "") +
            (t.valid == "unknown" ? ", validity unknown" : "");
   }
 

@@ -51,8 +51,15 @@ void BufferedRule(const std::vector<JobSpec>& jobs, std::vector<Finding>* out) {
   }
 }
 
-void CpuRules(const RunResult& r, const HostEvidence& h,
+void CpuRules(const RunResult& r, const HostEvidence& h, CellRole role,
               std::vector<Finding>* out) {
+  const bool hdd = role == CellRole::kRawHdd;
+  const Severity severity = hdd ? Severity::kInvalid : Severity::kCaution;
+  const std::string meaning =
+      hdd ? ": the raw HDD's cell measured the CPU, not the disk (fix: fewer "
+            "jobs or clients, a faster machine, or in the lab dilation)"
+          : ": the storage was not the limit here, so the figure is a floor "
+            "of what it allows (the CPU's ceiling)";
   if (!h.cpu_unknown_why.empty() || h.cpu_busy_pct < 0) {
     out->push_back({"cpu", Severity::kUnknown,
                     "the CPUs were not sampled (" +
@@ -65,12 +72,9 @@ void CpuRules(const RunResult& r, const HostEvidence& h,
       target = " while " + h.target + " was busy " +
                MeasureNum(std::min(100.0, h.target_busy_pct)) + "% of the time";
     }
-    out->push_back({"cpu-bound", Severity::kInvalid,
+    out->push_back({"cpu-bound", severity,
                     "the CPUs were " + MeasureNum(h.cpu_busy_pct) + "% busy" +
-                        target +
-                        ": the cell measured the CPU, not the disk "
-                        "(fix: fewer jobs or clients, a faster machine, or "
-                        "in the lab dilation)"});
+                        target + meaning});
   }
   for (const JobResult& j : r.jobs) {
     const double runtime_s = static_cast<double>(j.runtime_ns) / 1e9;
@@ -80,12 +84,10 @@ void CpuRules(const RunResult& r, const HostEvidence& h,
     const double per_thread_pct = 100.0 * (j.usr_cpu_sec + j.sys_cpu_sec) /
                                   (runtime_s * static_cast<double>(j.jobs));
     if (per_thread_pct >= kCpuBoundThreadPct) {
-      out->push_back({"cpu-bound", Severity::kInvalid,
+      out->push_back({"cpu-bound", severity,
                       "job " + j.name + "'s threads each used " +
                           MeasureNum(std::min(100.0, per_thread_pct)) +
-                          "% of a CPU: the job was bound by its own CPU, "
-                          "not the disk (fix: more jobs, or a faster "
-                          "machine)"});
+                          "% of a CPU" + meaning});
       break;
     }
   }
@@ -173,11 +175,12 @@ bool SeriesDrifted(const std::vector<uint64_t>& ios, double* first_mean,
 
 std::vector<Finding> MeasurementFindings(const RunResult& result,
                                          const std::vector<JobSpec>& jobs,
-                                         const HostEvidence& host) {
+                                         const HostEvidence& host,
+                                         CellRole role) {
   std::vector<Finding> out;
   IoCountRules(result, &out);
   BufferedRule(jobs, &out);
-  CpuRules(result, host, &out);
+  CpuRules(result, host, role, &out);
   OtherIoRules(host, &out);
   DriftRule(result, &out);
   return out;

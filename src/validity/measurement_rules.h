@@ -8,9 +8,13 @@
 //   buffered-io  (invalid) a job ran with direct=0: its IO went through the
 //                page cache, so the cell measured RAM as much as the disk;
 //   cpu          (unknown) the CPUs were not sampled (why);
-//   cpu-bound    (invalid) the machine's CPUs were >= kCpuBoundBusyPct busy
-//                over the window, or one job's threads each used >=
-//                kCpuBoundThreadPct of a CPU: the cell measured the CPU;
+//   cpu-bound    the machine's CPUs were >= kCpuBoundBusyPct busy over the
+//                window, or one job's threads each used >= kCpuBoundThreadPct
+//                of a CPU: the CPU, not the disk, set the figure. Invalid on
+//                the raw HDD, whose cell exists to measure the slow disk;
+//                a caution on the raw SSD and on cache cells, where it means
+//                the storage stopped being the limit (the figure is a floor
+//                of what the storage allows: the CPU's ceiling);
 //   cpu-steal    (caution) >= kStealCautionPct of CPU time was stolen by
 //                the hypervisor: a neighbour's load is in the figure;
 //   in-flight    (caution) IO was in flight on the target when the cell
@@ -47,11 +51,15 @@ inline constexpr double kDriftPct = 25.0;
 // The drift rule needs at least this many complete seconds.
 inline constexpr size_t kDriftMinSeconds = 6;
 
+// What a cell is for, as the CPU rule judges it.
+enum class CellRole { kRawHdd, kRawSsd, kCache };
+
 // `jobs` are the workload's job specs (empty for a DB workload); `host` what
 // the machine did over the window.
 std::vector<Finding> MeasurementFindings(const RunResult& result,
                                          const std::vector<JobSpec>& jobs,
-                                         const HostEvidence& host);
+                                         const HostEvidence& host,
+                                         CellRole role = CellRole::kCache);
 
 // The drift rule alone, on one job's per-second IOs (complete seconds).
 // Returns true and the two thirds' means when the series drifted.

@@ -78,10 +78,21 @@ TEST(ValidityRulesTest, CpuBoundFromProcStatText) {
   CpuUse use;
   ASSERT_TRUE(DiffCpuTimes(b, busy, &use));
   EXPECT_NEAR(use.busy_pct, 99.0, 0.5);
-  const auto bound = Of(
-      MeasurementFindings(OneJob(5000), {}, Host(use.busy_pct)), "cpu-bound");
+  // On the raw HDD the cell measured the CPU: invalid. On a cache cell
+  // the storage stopped being the limit: a caution (a floor).
+  const auto bound =
+      Of(MeasurementFindings(OneJob(5000), {}, Host(use.busy_pct),
+                             CellRole::kRawHdd),
+         "cpu-bound");
   ASSERT_EQ(bound.size(), 1u);
   EXPECT_EQ(bound[0].severity, Severity::kInvalid);
+  const auto floor =
+      Of(MeasurementFindings(OneJob(5000), {}, Host(use.busy_pct),
+                             CellRole::kCache),
+         "cpu-bound");
+  ASSERT_EQ(floor.size(), 1u);
+  EXPECT_EQ(floor[0].severity, Severity::kCaution);
+  EXPECT_NE(floor[0].text.find("a floor of what it allows"), std::string::npos);
   ASSERT_TRUE(DiffCpuTimes(b, idle, &use));
   EXPECT_LT(use.busy_pct, 10);
   EXPECT_TRUE(

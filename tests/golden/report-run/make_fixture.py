@@ -183,7 +183,7 @@ H = ["mode", "layer", "baseline", "workload", "job", "direction", "unit", "n", "
      "iops_vs_hdd_ci_high_pct", "iops_vs_ssd_ci_low_pct", "iops_vs_ssd_ci_high_pct",
      "iops_vs_hdd_ci_df", "iops_vs_ssd_ci_df", "p99_vs_hdd_ci_low_pct",
      "p99_vs_hdd_ci_high_pct", "p99_vs_ssd_ci_low_pct", "p99_vs_ssd_ci_high_pct",
-     "significant_vs_hdd", "significant_vs_ssd", "warnings"]
+     "significant_vs_hdd", "significant_vs_ssd", "finding_rules", "warnings"]
 ci = {c: i + 1 for i, c in enumerate(LEAD + RUN_RESULT_COLS + TIMING + COUNTERS)}
 groups = {}
 for r in rows:
@@ -191,7 +191,8 @@ for r in rows:
     if r[ci["error"]]: continue
     key = (r[ci["mode"]], r[ci["workload"]], r[ci["job"]], r[ci["direction"]])
     g = groups.setdefault(key, {"layer": r[ci["layer"]], "iops": [], "sus": [], "p99": [], "bw": [], "lat": [], "w": r[ci["warnings"]],
-                                "valid": r[ci["valid"]], "reasons": r[ci["invalid_reasons"]]})
+                                "valid": r[ci["valid"]], "reasons": r[ci["invalid_reasons"]],
+                                "rules": r[ci["finding_rules"]]})
     g["sus"].append(float(r[ci["iops_sustained"]]))
     g["iops"].append(float(r[ci["iops"]])); g["p99"].append(float(r[ci["clat_p99_us"]]))
     g["bw"].append(float(r[ci["bw_mib_s"]])); g["lat"].append(float(r[ci["clat_mean_us"]]))
@@ -244,7 +245,7 @@ for key in seen:
                  pos(p, med(h["p99"]), med(s["p99"])),
                  "1" if "1" in (nh, ns) else ("0" if nh or ns else ""), nh, ns,
                  ih[0], ih[1], is_[0], is_[1], ih[2], is_[2], ph[0], ph[1], ps[0], ps[1],
-                 sig(ih), sig(is_), g["w"]])
+                 sig(ih), sig(is_), g["rules"], g["w"]])
 with open(os.path.join(OUT, "comparison.csv"), "w", newline="") as f:
     out = csv.writer(f, lineterminator="\n")
     out.writerow(["schema_version"] + H)
