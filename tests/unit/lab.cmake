@@ -5,4 +5,5 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/lab_layers_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/lab_power_cut_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/lab_qemu_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/lab_qmp_test.cc
 )
