@@ -1,5 +1,6 @@
 # Unit tests of src/lab (the QEMU lab's host side).
 target_sources(tierbench_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/lab_accel_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/lab_child_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/lab_dilation_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/lab_disk_test.cc

@@ -10,6 +10,8 @@
 #include <map>
 #include <string>
 
+#include "cli/option_values.h"
+#include "util/errors.h"
 
 namespace tierbench {
 namespace {
@@ -37,6 +39,37 @@ TEST(ParseLabDilation, RefusesOutOfRangeAndNonNumbers) {
                           "nan", "inf", "Auto", "on"}) {
     LabDilation d;
     EXPECT_FALSE(ParseLabDilation(bad, &d).ok()) << "'" << bad << "'";
+  }
+}
+
+TEST(LabDilationOption, OneLineNamingTheOptionAndTheFix) {
+  try {
+    LabDilationOption("0.5");
+    FAIL() << "0.5 accepted";
+  } catch (const ConfigError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.exit_code(), kExitConfig);
+    EXPECT_NE(what.find("--dilation"), std::string::npos) << what;
+    EXPECT_NE(what.find("Value: 0.5"), std::string::npos) << what;
+    EXPECT_NE(what.find("Fix: --dilation auto"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+  EXPECT_EQ(LabDilationOption("off").mode, LabDilation::Mode::kOff);
+}
+
+TEST(LabAccelOption, ValuesKvmFlagAndRefusals) {
+  EXPECT_EQ(LabAccelOption("auto", false), LabAccel::kAuto);
+  EXPECT_EQ(LabAccelOption("tcg", false), LabAccel::kTcg);
+  EXPECT_EQ(LabAccelOption("kvm", false), LabAccel::kKvm);
+  EXPECT_EQ(LabAccelOption("auto", true), LabAccel::kKvm);  // --kvm
+  EXPECT_THROW(LabAccelOption("tcg", true), ConfigError);
+  try {
+    LabAccelOption("xen", false);
+    FAIL() << "xen accepted";
+  } catch (const ConfigError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("--accel"), std::string::npos) << what;
+    EXPECT_NE(what.find("Fix: --accel auto"), std::string::npos) << what;
   }
 }
 
