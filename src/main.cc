@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
   RegisterRestoreCommand(app, &exit_code);
   RegisterReportCommand(app, &exit_code);
   RegisterReplayLogCommand(app, &exit_code);
+  RegisterCalibrateCpuCommand(app, &exit_code);
 
   InstallInterruptHandlers();
   try {

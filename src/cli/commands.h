@@ -19,6 +19,8 @@ void RegisterListCommand(CLI::App& app, int* exit_code);
 void RegisterReportCommand(CLI::App& app, int* exit_code);
 void RegisterRestoreCommand(CLI::App& app, int* exit_code);
 void RegisterReplayLogCommand(CLI::App& app, int* exit_code);
+// Hidden: the lab's CPU calibration loop (lab/lab_cpu_loop.h).
+void RegisterCalibrateCpuCommand(CLI::App& app, int* exit_code);
 
 }  // namespace tierbench
 

@@ -10,6 +10,7 @@
 #include "cache/mode_file.h"
 #include "cli/commands.h"
 #include "cli/option_values.h"
+#include "lab/lab_dilation.h"
 #include "lab/lab_layers.h"
 #include "lab/lab_power_cut.h"
 #include "lab/lab_runner.h"
@@ -65,6 +66,8 @@ struct LabArgs {
   std::string working_set;
   std::vector<std::string> extra;
   bool power_cut = false;
+  std::string accel = "auto", dilation = "auto";
+  bool kvm = false;  // --kvm: --accel kvm
   // Options of the compare scenario, which --power-cut refuses.
   std::vector<CLI::Option*> compare_only;
 };
@@ -107,7 +110,15 @@ void RunPowerCut(LabArgs& a) {
   LabPowerCut(o, std::cout).Run();
 }
 
+// --accel, --kvm and --dilation into the options; ConfigError for a bad
+// value, before anything is built or written.
+void ParseMachineOptions(LabArgs& a) {
+  a.options.accel = LabAccelOption(a.accel, a.kvm);
+  a.options.dilation = LabDilationOption(a.dilation);
+}
+
 void RunLab(LabArgs& a) {
+  ParseMachineOptions(a);
   if (a.power_cut) {
     RunPowerCut(a);
     return;
@@ -205,10 +216,30 @@ void RunLab(LabArgs& a) {
               " every knob (" + r.run_dir +
               "/lab/knobs-before.txt = knobs-after.txt)");
   }
+  if (r.dilation.factor > 1) {
+    const std::string f = FormatLabDilationFactor(r.dilation.factor);
+    LogNotice(
+        "lab: figures are in dilated time: the guest's CPU and disks "
+        "both ran " +
+        f +
+        "x slower than this host with the real disks, so IOPS, tps "
+        "and MB/s are 1/" +
+        f + " of the real machine's and latencies " + f +
+        "x; ratios between modes hold (label lab.dilation=" + f + "; " +
+        r.run_dir + "/lab/dilation.txt)");
+  } else {
+    LogNotice(
+        "lab: figures are not dilated (lab.dilation=1.00): the "
+        "guest's CPU ran " +
+        FormatLabDilationFactor(r.dilation.slowdown) +
+        "x slower than this host against real-speed disks, so "
+        "CPU-bound cells measure the emulator");
+  }
   char secs[32];
   std::snprintf(secs, sizeof(secs), "%.0f", r.guest_seconds);
   LogNotice("lab: done in " + std::string(secs) + " s (guest kernel " +
-            r.kernel_release + "). Results: " + r.run_dir +
+            r.kernel_release + ", " + (r.kvm ? "KVM" : "TCG") +
+            "). Results: " + r.run_dir +
             "/ (runs.csv, comparison.csv, manifest.json; lab/ "
             "holds the guest's stack.txt, dmesg.txt, compare.log)");
 }
@@ -289,8 +320,23 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--cpus", o.cpus, "Guest CPUs")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
-  cmd->add_flag("--kvm", o.kvm,
-                "Use KVM (-accel kvm -cpu host) instead of TCG");
+  cmd->add_option("--accel", args->accel,
+                  "auto: KVM (-accel kvm -cpu host) when /dev/kvm opens and "
+                  "a short probe boot under it powers off within 15 s "
+                  "(answer cached for this boot), else TCG; kvm: KVM or "
+                  "fail; tcg: software emulation")
+      ->capture_default_str();
+  cmd->add_flag("--kvm", args->kvm, "Same as --accel kvm");
+  cmd->add_option(
+         "--dilation", args->dilation,
+         "Slow the emulated disks by the guest's CPU slowdown F, so devices "
+         "stay the bottleneck as on a real machine: --hdd-iops, --hdd-bw, "
+         "--ssd-iops, --ssd-bw are divided by F (labels lab.dilation, "
+         "lab.hdd_iops, ...: the limits in force; figures are then in "
+         "dilated time). auto: F = the guest's time of a fixed CPU loop "
+         "over the host's (at least 1); off: F = 1; or a number in "
+         "[1, 1000]")
+      ->capture_default_str();
   cmd->add_flag("--keep", o.keep,
                 "Keep the temporary directory (HDD image, tars, console.log)");
   cmd->add_option("--timeout", o.timeout_s,
@@ -343,8 +389,9 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
   for (const char* name :
        {"--quick", "--modes", "--workloads", "--runtime", "--ramp-time",
         "--size", "--repeat", "--cache-state", "--working-set", "--stats-lag",
-        "--compare-arg", "--interrupt-compare", "--interrupt-signal",
-        "--guest-tests", "--guest-tests-filter", "--loop-stack"}) {
+        "--dilation", "--compare-arg", "--interrupt-compare",
+        "--interrupt-signal", "--guest-tests", "--guest-tests-filter",
+        "--loop-stack"}) {
     args->compare_only.push_back(cmd->get_option(name));
   }
   cmd->callback([args, exit_code]() {

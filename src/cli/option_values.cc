@@ -91,4 +91,28 @@ void LabelOption(const std::string& text,
     throw bad("key '" + key + "' given twice");
 }
 
+LabDilation LabDilationOption(const std::string& text) {
+  LabDilation d;
+  Status s = ParseLabDilation(text, &d);
+  if (!s.ok()) {
+    BadValue("--dilation", text, s.message(),
+             "--dilation auto (measured), off (1) or a factor in [1, 1000], "
+             "e.g. --dilation 8");
+  }
+  return d;
+}
+
+LabAccel LabAccelOption(const std::string& text, bool kvm_flag) {
+  LabAccel a = LabAccel::kAuto;
+  Status s = ParseLabAccel(text, &a);
+  if (!s.ok()) {
+    BadValue("--accel", text, s.message(),
+             "--accel auto (KVM where a probe boots, else TCG), kvm or tcg");
+  }
+  if (kvm_flag && a == LabAccel::kTcg) {
+    throw ConfigError("--kvm contradicts --accel tcg. Fix: drop one of them");
+  }
+  return kvm_flag ? LabAccel::kKvm : a;
+}
+
 }  // namespace tierbench

@@ -1,4 +1,4 @@
-// Conversion of the size and duration values of command-line options
+// Conversion of the size, duration and lab values of command-line options
 // (run, compare, lab), shared so that every command accepts the same forms
 // and reports a bad value the same way.
 //
@@ -11,6 +11,8 @@
 #include <map>
 #include <string>
 
+#include "lab/lab_accel.h"
+#include "lab/lab_dilation.h"
 #include "workload/job_spec.h"
 
 namespace tierbench {
@@ -29,6 +31,14 @@ SizeSpec SizeSpecOption(const std::string& option, const std::string& text);
 // the value 0-200 printable characters; a key given twice is refused.
 void LabelOption(const std::string& text,
                  std::map<std::string, std::string>* labels);
+
+// lab --dilation: "auto", "off" or a factor in [1, 1000]
+// (lab/lab_dilation.h).
+LabDilation LabDilationOption(const std::string& text);
+
+// lab --accel auto|kvm|tcg; `kvm_flag` (--kvm) means kvm and is refused
+// together with --accel tcg.
+LabAccel LabAccelOption(const std::string& text, bool kvm_flag);
 
 }  // namespace tierbench
 

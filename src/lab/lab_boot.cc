@@ -35,7 +35,8 @@ LabBootResult BootLabGuest(const LabMachine& m, const LabBootOptions& options,
         .count();
   };
   LabChild qemu;
-  Status s = qemu.Start(QemuArgv(m));
+  const bool handshake = static_cast<bool>(options.answer_calibration);
+  Status s = qemu.Start(QemuArgv(m), "", handshake);
   if (!s.ok()) {
     throw SysError::From("Cannot start QEMU. Program: " + m.qemu +
                              "; Fix: ./scripts/install-deps",
@@ -55,6 +56,12 @@ LabBootResult BootLabGuest(const LabMachine& m, const LabBootOptions& options,
     }
     if (elapsed_s() > static_cast<double>(options.timeout_s)) {
       r.timed_out = true;
+      qemu.KillGroup();
+      break;
+    }
+    if (handshake && !r.handshake_done &&
+        elapsed_s() > static_cast<double>(options.handshake_timeout_s)) {
+      r.handshake_timed_out = true;
       qemu.KillGroup();
       break;
     }
@@ -94,6 +101,35 @@ LabBootResult BootLabGuest(const LabMachine& m, const LabBootOptions& options,
           qemu.KillGroup();
           r.cut = true;
           r.cut_at_s = elapsed_s();
+        }
+        break;
+      case LabConsoleLine::Kind::kCalib:
+        if (!handshake) {
+          r.guest_failure =
+              "the guest asked for the host's CPU calibration answer, which "
+              "this lab scenario does not give (lab.conf CALIBRATE)";
+          qemu.KillGroup();
+        } else if (!r.handshake_done) {
+          std::string answer;
+          try {
+            answer = options.answer_calibration(c.text);
+          } catch (...) {
+            qemu.KillGroup();
+            qemu.Wait();
+            ClearProgressLine();
+            throw;
+          }
+          Status w = qemu.WriteInput(answer + "\n");
+          if (!w.ok()) {
+            qemu.KillGroup();
+            qemu.Wait();
+            ClearProgressLine();
+            throw SysError::From(
+                "Cannot answer the lab guest's CPU calibration on its "
+                "console (QEMU's stdin)",
+                w);
+          }
+          r.handshake_done = true;
         }
         break;
       case LabConsoleLine::Kind::kOther:

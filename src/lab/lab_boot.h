@@ -5,14 +5,22 @@
 // It starts QEMU (lab/lab_qemu.h) in its own process group, reads the serial
 // console line by line, writes every line to `console_log`, relays the
 // guest's protocol lines (lab/lab_qemu.h: step -> LogNotice, out -> `out`)
-// and draws a progress line while the guest is silent. It ends when QEMU
+// and draws a progress line while the guest is silent. With
+// `answer_calibration` set, QEMU's stdin is a pipe into the guest's serial
+// console: the first "@@LAB:calib" line is answered with the line that
+// function returns (the handshake of lab/lab_dilation.h); when no such line
+// came within `handshake_timeout_s` of QEMU's start, QEMU is killed
+// (handshake_timed_out). Without it, a calib line fails the boot at once
+// (guest_failure; QEMU killed). It ends when QEMU
 // exits, when the guest printed "@@LAB:cut" and `kill_at_cut` is set (QEMU's
 // process group is killed with SIGKILL at once: the guest gets no shutdown,
 // which is a power cut), or when `timeout_s` passed (QEMU killed, timed_out
 // set).
 //
-// Errors: SysError when QEMU cannot be started; InterruptedError on
-// SIGINT/SIGTERM (QEMU killed first). No QEMU process outlives the call.
+// Errors: SysError when QEMU cannot be started or the answer cannot be
+// written; InterruptedError on SIGINT/SIGTERM (QEMU killed first); whatever
+// `answer_calibration` throws (QEMU killed first). No QEMU process outlives
+// the call.
 //
 // Also here: small host-side helpers the scenarios share. Thread-safety: no
 // shared state; one boot per thread.
@@ -34,6 +42,10 @@ struct LabBootOptions {
   uint64_t timeout_s = 1800;
   // SIGKILL QEMU as soon as the guest prints "@@LAB:cut".
   bool kill_at_cut = false;
+  // Gets the payload of "@@LAB:calib PAYLOAD"; returns the answer line
+  // (without newline). Unset: no handshake expected.
+  std::function<std::string(const std::string&)> answer_calibration;
+  uint64_t handshake_timeout_s = 300;
 };
 
 struct LabBootResult {
@@ -42,6 +54,8 @@ struct LabBootResult {
   // The last console lines that were not tierbench output (for messages).
   std::deque<std::string> tail;
   bool timed_out = false;
+  bool handshake_done = false;       // the calib line was answered
+  bool handshake_timed_out = false;  // no calib line in time (QEMU killed)
   bool cut = false;     // "@@LAB:cut" seen (and QEMU killed: kill_at_cut)
   double cut_at_s = 0;  // seconds from QEMU's start to the kill
   int qemu_exit = -1;   // QEMU's exit status, 128 + signal when killed

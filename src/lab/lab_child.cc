@@ -18,10 +18,11 @@ LabChild::~LabChild() {
     Wait();
   }
   if (out_fd_ >= 0) close(out_fd_);
+  if (in_fd_ >= 0) close(in_fd_);
 }
 
 Status LabChild::Start(const std::vector<std::string>& argv,
-                       const std::string& cwd) {
+                       const std::string& cwd, bool stdin_pipe) {
   if (argv.empty()) return Status::InvalidArgument("empty command");
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) return Status::FromErrno("pipe", errno);
@@ -33,6 +34,12 @@ Status LabChild::Start(const std::vector<std::string>& argv,
     close(fds[1]);
     return Status::FromErrno("pipe", errno);
   }
+  int in_fds[2] = {-1, -1};
+  if (stdin_pipe && pipe2(in_fds, O_CLOEXEC) != 0) {
+    int err = errno;
+    for (int fd : {fds[0], fds[1], status_fds[0], status_fds[1]}) close(fd);
+    return Status::FromErrno("pipe", err);
+  }
   std::vector<char*> args;
   for (const std::string& a : argv)
     args.push_back(const_cast<char*>(a.c_str()));
@@ -41,7 +48,10 @@ Status LabChild::Start(const std::vector<std::string>& argv,
   pid_t pid = fork();
   if (pid < 0) {
     int err = errno;
-    for (int fd : {fds[0], fds[1], status_fds[0], status_fds[1]}) close(fd);
+    for (int fd :
+         {fds[0], fds[1], status_fds[0], status_fds[1], in_fds[0], in_fds[1]}) {
+      if (fd >= 0) close(fd);
+    }
     return Status::FromErrno("fork", err);
   }
   if (pid == 0) {
@@ -51,8 +61,8 @@ Status LabChild::Start(const std::vector<std::string>& argv,
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    int null_fd = open("/dev/null", O_RDONLY);
-    if (null_fd >= 0) dup2(null_fd, STDIN_FILENO);
+    int in_fd = in_fds[0] >= 0 ? in_fds[0] : open("/dev/null", O_RDONLY);
+    if (in_fd >= 0) dup2(in_fd, STDIN_FILENO);
     dup2(fds[1], STDOUT_FILENO);
     dup2(fds[1], STDERR_FILENO);
     if (!cwd.empty() && chdir(cwd.c_str()) != 0) {
@@ -70,6 +80,8 @@ Status LabChild::Start(const std::vector<std::string>& argv,
   setpgid(pid, pid);
   close(fds[1]);
   close(status_fds[1]);
+  if (in_fds[0] >= 0) close(in_fds[0]);
+  in_fd_ = in_fds[1];
   int child_errno = 0;
   ssize_t n;
   do {
@@ -109,6 +121,35 @@ LabChild::Read LabChild::ReadLine(int timeout_ms, std::string* line) {
     }
     buffer_.append(chunk, static_cast<size_t>(n));
   }
+}
+
+Status LabChild::WriteInput(const std::string& text) {
+  if (in_fd_ < 0) return Status::InvalidArgument("the child has no stdin pipe");
+  // A child that exited makes write() fail with EPIPE and raise SIGPIPE,
+  // whose default action would end tierbench: block it on this thread,
+  // and take a SIGPIPE this write raised off the pending set.
+  sigset_t pipe_set, old_set;
+  sigemptyset(&pipe_set);
+  sigaddset(&pipe_set, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_set, &old_set);
+  Status s = Status::Ok();
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = write(in_fd_, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      s = Status::FromErrno("write to the stdin of the child", errno);
+      break;
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (!s.ok()) {
+    const timespec zero{0, 0};
+    while (sigtimedwait(&pipe_set, nullptr, &zero) == SIGPIPE) {
+    }
+  }
+  pthread_sigmask(SIG_SETMASK, &old_set, nullptr);
+  return s;
 }
 
 void LabChild::KillGroup() {

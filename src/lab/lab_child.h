@@ -1,6 +1,8 @@
 // LabChild: one external program the lab runs (QEMU, the guest builder, tar),
 // started in its own process group with stdout and stderr on one pipe that
-// the caller reads line by line.
+// the caller reads line by line, and stdin from /dev/null or, on request,
+// from a pipe the caller writes (QEMU's serial console input: the lab's
+// handshake, lab/lab_dilation.h).
 //
 // Its own process group means a terminal's Ctrl-C reaches only tierbench,
 // which then decides: KillGroup() ends the child and everything it started
@@ -28,10 +30,16 @@ class LabChild {
   LabChild(const LabChild&) = delete;
   LabChild& operator=(const LabChild&) = delete;
 
-  // Starts argv[0] (looked up on PATH) with stdin from /dev/null, in `cwd`
-  // when not empty. Returns NotFound when the program cannot be executed.
+  // Starts argv[0] (looked up on PATH) with stdin from /dev/null (from a
+  // pipe that WriteInput writes when `stdin_pipe`), in `cwd` when not
+  // empty. Returns NotFound when the program cannot be executed.
   Status Start(const std::vector<std::string>& argv,
-               const std::string& cwd = "");
+               const std::string& cwd = "", bool stdin_pipe = false);
+
+  // Writes all of `text` to the child's stdin pipe (blocking). Returns
+  // InvalidArgument without a stdin pipe, an IoError when the child closed
+  // its stdin or exited (EPIPE: no SIGPIPE reaches tierbench).
+  Status WriteInput(const std::string& text);
 
   enum class Read { kLine, kTimeout, kEof };
   // Waits up to `timeout_ms` for one complete output line (without its
@@ -50,6 +58,7 @@ class LabChild {
  private:
   pid_t pid_ = -1;
   int out_fd_ = -1;
+  int in_fd_ = -1;  // write end of the stdin pipe
   bool reaped_ = false;
   int exit_code_ = -1;
   std::string buffer_;

@@ -117,6 +117,7 @@ PowerCutRun LabPowerCut::Run() {
   const std::string run_dir = CheckLabRunStart(o.results_dir, run_id, o.qemu);
 
   const LabGuest guest = EnsureLabGuest(o);
+  const LabAccelChoice accel = ChooseLabAccelFor(o, guest);
   LabWorkspace ws(o);
   const std::string in = ws.in_dir();
   CopyInput(LabScriptsDir(o) + "/power-cut", in + "/power-cut");
@@ -129,13 +130,14 @@ PowerCutRun LabPowerCut::Run() {
   }
   LabBootOptions boot_options;
   boot_options.timeout_s = o.timeout_s;
-  const LabMachine machine = ws.Machine(guest);
+  const LabMachine machine = ws.Machine(guest, accel.kvm);
+  NoticeLabDriveCache(machine);
   LogNotice("lab: power cut on " + std::to_string(o.layers.size()) +
             " layer(s); booting kernel " + guest.kernel_release + " in QEMU (" +
-            (o.kvm ? "KVM" : "TCG") + "); HDD " + FormatBytes(o.hdd_bytes) +
-            " at " + std::to_string(o.hdd_iops) + " IOPS, SSD " +
-            FormatBytes(o.ssd_bytes) + " at " + std::to_string(o.ssd_iops) +
-            " IOPS");
+            (accel.kvm ? "KVM" : "TCG") + "); undilated: HDD " +
+            FormatBytes(o.hdd_bytes) + " at " + std::to_string(o.hdd_iops) +
+            " IOPS, SSD " + FormatBytes(o.ssd_bytes) + " at " +
+            std::to_string(o.ssd_iops) + " IOPS");
 
   // Guest 1: write with dirty data held in the cache, then the cut.
   WriteLabTextFile(in + "/lab.conf", PowerCutConfText(o, run_id, kPhaseWrite));

@@ -21,6 +21,10 @@
 // reporters (report/power_cut_reporter.h: power-cut.csv and a console line
 // per layer).
 //
+// The power cut runs undilated (lab/lab_dilation.h): no CPU calibration,
+// the disks at the limits given (--hdd-iops etc.), whatever --dilation
+// says; it checks data, not speed.
+//
 // Killing QEMU keeps what QEMU already wrote to the image files, so the cut
 // models losing the machine's memory, not a disk's volatile write cache.
 // For that, boot 2 then runs the log-replay check per layer

@@ -8,6 +8,7 @@ namespace {
 
 std::string DriveSpec(const LabDrive& d) {
   std::string spec = "file=" + d.image + ",if=virtio,format=raw";
+  if (!d.id.empty()) spec += ",id=" + d.id;
   spec += d.direct_io ? ",cache=none,aio=native" : ",cache=writeback";
   if (d.read_only) spec += ",readonly=on";
   if (d.iops_limit > 0) {
@@ -45,10 +46,16 @@ std::vector<std::string> QemuArgv(const LabMachine& m) {
                                    m.initrd,
                                    "-append",
                                    "console=ttyS0 quiet loglevel=3 panic=-1"};
+  if (!m.extra_append.empty()) argv.back() += " " + m.extra_append;
   if (m.kvm) {
     argv.insert(argv.end(), {"-accel", "kvm", "-cpu", "host"});
   }
+  if (!m.qmp_socket.empty()) {
+    argv.insert(argv.end(),
+                {"-qmp", "unix:" + m.qmp_socket + ",server=on,wait=off"});
+  }
   for (const LabDrive* d : {&m.hdd, &m.ssd, &m.input, &m.output}) {
+    if (d->image.empty()) continue;
     argv.push_back("-drive");
     argv.push_back(DriveSpec(*d));
   }
@@ -75,6 +82,7 @@ LabConsoleLine ParseLabConsoleLine(const std::string& line) {
       {"out ", LabConsoleLine::Kind::kOut},
       {"fail ", LabConsoleLine::Kind::kFail},
       {"done rc=", LabConsoleLine::Kind::kDone},
+      {"calib ", LabConsoleLine::Kind::kCalib},
   };
   if (rest == "cut") {
     out.kind = LabConsoleLine::Kind::kCut;

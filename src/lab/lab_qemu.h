@@ -2,9 +2,11 @@
 // guest's /init (scripts/lab/init) speaks on the serial port.
 //
 // Disks appear in the guest in command-line order: vda = HDD image, vdb =
-// SSD image, vdc = input tar (read-only), vdd = output disk. QEMU's
-// throttling.* options make the HDD and SSD images behave like two
-// different disks.
+// SSD image, vdc = input tar (read-only), vdd = output disk; a drive with no
+// image is left out (the KVM probe boots with none). QEMU's throttling.*
+// options make the HDD and SSD images behave like two different disks; a
+// drive with an id can have them changed at run time through QMP
+// (lab/lab_qmp.h) when the machine has a QMP socket.
 //
 // All functions are pure and thread-safe.
 #ifndef TIERBENCH_LAB_LAB_QEMU_H_
@@ -18,11 +20,12 @@ namespace tierbench {
 
 // One emulated disk. Zero limits mean unthrottled.
 struct LabDrive {
-  std::string image;
+  std::string image;  // empty: no such drive
   uint64_t iops_limit = 0;
   uint64_t bytes_per_sec_limit = 0;
   bool direct_io = true;  // cache=none,aio=native (O_DIRECT on the image)
   bool read_only = false;
+  std::string id;  // -drive id= (QMP's device name); empty: none
 };
 
 struct LabMachine {
@@ -32,6 +35,10 @@ struct LabMachine {
   uint64_t memory_mib = 2048;
   int cpus = 2;
   bool kvm = false;  // -accel kvm -cpu host instead of TCG
+  // -qmp unix:<path>,server=on,wait=off when not empty.
+  std::string qmp_socket;
+  // Appended to the kernel command line (e.g. "tierbench.probe=1").
+  std::string extra_append;
   LabDrive hdd;
   LabDrive ssd;
   LabDrive input;
@@ -51,6 +58,8 @@ struct LabConsoleLine {
     kFail,   // "@@LAB:fail TEXT": the guest gave up
     kDone,   // "@@LAB:done rc=N": the last line; `code` holds N
     kCut,    // "@@LAB:cut": cut the power now (lab/lab_power_cut.h)
+    kCalib,  // "@@LAB:calib PAYLOAD": the guest's CPU calibration; it waits
+             // for the host's answer on the console (lab/lab_dilation.h)
     kOther,  // kernel messages and anything else
   };
   Kind kind = Kind::kOther;

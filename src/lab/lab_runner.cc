@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "lab/lab_boot.h"
+#include "lab/lab_cpu_loop.h"
 #include "lab/lab_guest.h"
 #include "lab/lab_layers.h"
 #include "lab/lab_qemu.h"
@@ -28,6 +29,16 @@ std::string Basename(const std::string& path) {
 }
 
 std::string LabRunId() { return FormatUtcNow("lab-%Y%m%d-%H%M%S"); }
+
+// Passes of the calibration loop: the host's are cheap (~70 ms each), the
+// guest's cost F times as much.
+constexpr int kHostCalibrationRepeat = 5;
+constexpr int kGuestCalibrationRepeat = 3;
+// How long the guest waits for the host's answer (the host answers within
+// two QMP round trips), and how long the host waits for the guest's calib
+// line from QEMU's start (boot, modules, input tar, the guest's passes).
+constexpr int kGuestAnswerTimeoutS = 60;
+constexpr uint64_t kHandshakeTimeoutS = 300;
 
 // The files of LabOptions::loop_stack, copied from the source tree that
 // holds `scripts_dir` (<src>/scripts/lab) into `dst`: loop-stack (mode
@@ -83,17 +94,32 @@ std::vector<std::string> DiffKnobLines(const std::string& before,
 }
 
 std::vector<std::pair<std::string, std::string>> LabLabels(
-    const LabOptions& o) {
-  return {{"lab.accel", o.kvm ? "kvm" : "tcg"},
+    const LabOptions& o, const LabMachine& m) {
+  auto cache = [](const LabDrive& d) {
+    return d.direct_io ? "none" : "writeback";
+  };
+  return {{"lab.accel", m.kvm ? "kvm" : "tcg"},
           {"lab.cpus", std::to_string(o.cpus)},
           {"lab.memory_mib", std::to_string(o.memory_mib)},
           {"lab.hdd_bytes", std::to_string(o.hdd_bytes)},
-          {"lab.hdd_iops", std::to_string(o.hdd_iops)},
-          {"lab.hdd_bw", std::to_string(o.hdd_bytes_per_sec)},
           {"lab.ssd_bytes", std::to_string(o.ssd_bytes)},
-          {"lab.ssd_iops", std::to_string(o.ssd_iops)},
-          {"lab.ssd_bw", std::to_string(o.ssd_bytes_per_sec)},
-          {"lab.bucket", o.bucket}};
+          {"lab.bucket", o.bucket},
+          {"lab.hdd_cache", cache(m.hdd)},
+          {"lab.ssd_cache", cache(m.ssd)},
+          {"lab.hdd_iops_real", std::to_string(o.hdd_iops)},
+          {"lab.hdd_bw_real", std::to_string(o.hdd_bytes_per_sec)},
+          {"lab.ssd_iops_real", std::to_string(o.ssd_iops)},
+          {"lab.ssd_bw_real", std::to_string(o.ssd_bytes_per_sec)}};
+}
+
+std::string LabHandshakeConfText() {
+  return "CALIBRATE=on\nCALIBRATE_REPEAT=" +
+         std::to_string(kGuestCalibrationRepeat) +
+         "\nANSWER_TIMEOUT_S=" + std::to_string(kGuestAnswerTimeoutS) + "\n";
+}
+
+LabLimits LabRealLimits(const LabOptions& o) {
+  return {o.hdd_iops, o.hdd_bytes_per_sec, o.ssd_iops, o.ssd_bytes_per_sec};
 }
 
 std::string LabConfText(const LabOptions& options, const std::string& run_id) {
@@ -156,9 +182,13 @@ LabOutcome LabRunner::Run() {
 
   // --- the guest, the disks, the input tar ---------------------------------
   LabGuest guest = EnsureLabGuest(o);
+  const LabAccelChoice accel = ChooseLabAccelFor(o, guest);
   const std::string scripts = LabScriptsDir(o);
   LabWorkspace ws(o);
   const std::string& tmp = ws.dir();
+  LabMachine machine = ws.Machine(guest, accel.kvm);
+  machine.qmp_socket = ws.qmp_socket();
+  NoticeLabDriveCache(machine);
   const std::string in_dir = ws.in_dir();
   MakeLabDirs(in_dir + "/modes");
   MakeLabDirs(in_dir + "/workloads");
@@ -180,7 +210,7 @@ LabOutcome LabRunner::Run() {
   add_files("--workloads", "workloads", o.workload_files);
   // The emulated machine, as labels: what tells two lab runs apart when
   // `tierbench report` merges them.
-  for (const auto& [key, value] : LabLabels(o)) {
+  for (const auto& [key, value] : LabLabels(o, machine)) {
     args << "--label\n" << key << "=" << value << "\n";
   }
   for (const std::string& a : o.compare_args) args << a << "\n";
@@ -202,21 +232,43 @@ LabOutcome LabRunner::Run() {
                       "Cannot strip the guest test binary (binutils' strip)");
   }
   if (o.loop_stack) AddLoopStackInputs(scripts, in_dir + "/loop-stack");
-  WriteLabTextFile(in_dir + "/lab.conf", LabConfText(o, run_id));
+  WriteLabTextFile(in_dir + "/lab.conf",
+                   LabConfText(o, run_id) + LabHandshakeConfText());
   ws.PackInput();
 
-  // --- boot -----------------------------------------------------------------
+  // --- the host's calibration, boot -----------------------------------------
+  CpuLoopTimes host_loop;
+  Status loop_ok = TimeCpuCalibrationLoop(kHostCalibrationRepeat, &host_loop);
+  if (!loop_ok.ok()) {
+    throw SysError::From("Cannot run the CPU calibration loop on the host",
+                         loop_ok);
+  }
+  LabHandshake handshake(o.dilation, host_loop, LabRealLimits(o),
+                         QmpThrottleControl(machine.qmp_socket));
   LogNotice("lab: booting kernel " + guest.kernel_release + " in QEMU (" +
-            (o.kvm ? "KVM" : "TCG") + ", " + std::to_string(o.cpus) +
+            (accel.kvm ? "KVM" : "TCG") + ", " + std::to_string(o.cpus) +
             " CPUs, " + std::to_string(o.memory_mib) + " MiB); HDD " +
             FormatBytes(o.hdd_bytes) + " at " + std::to_string(o.hdd_iops) +
             " IOPS, SSD " + FormatBytes(o.ssd_bytes) + " at " +
-            std::to_string(o.ssd_iops) + " IOPS");
+            std::to_string(o.ssd_iops) + " IOPS, divided by the dilation (" +
+            LabDilationName(o.dilation) + ") once the guest has timed its CPU");
   std::ofstream console(tmp + "/console.log");
   LabBootOptions boot_options;
   boot_options.timeout_s = o.timeout_s;
-  const LabBootResult boot =
-      BootLabGuest(ws.Machine(guest), boot_options, console, out_);
+  boot_options.handshake_timeout_s = kHandshakeTimeoutS;
+  boot_options.answer_calibration = [&](const std::string& payload) {
+    const std::string answer = handshake.Answer(payload);
+    const LabHandshakeResult& r = handshake.result();
+    const std::string f = FormatLabDilationFactor(r.factor);
+    LogNotice("lab: guest CPU " + FormatLabDilationFactor(r.slowdown) +
+              "x slower than the host (calibration loop " +
+              std::to_string(r.guest_ns / 1000000) + " ms against " +
+              std::to_string(r.host_ns / 1000000) + " ms); dilation " + f +
+              ": HDD " + std::to_string(r.effective.hdd_iops) + " IOPS, SSD " +
+              std::to_string(r.effective.ssd_iops) + " IOPS in force");
+    return answer;
+  };
+  const LabBootResult boot = BootLabGuest(machine, boot_options, console, out_);
   console.close();
   const int done_rc = boot.done_rc;
   const std::string& guest_failure = boot.guest_failure;
@@ -226,9 +278,17 @@ LabOutcome LabRunner::Run() {
   outcome.kernel_release = guest.kernel_release;
   outcome.run_dir = run_dir;
   outcome.compare_exit_code = done_rc;
+  outcome.kvm = accel.kvm;
+  outcome.accel_how = accel.how;
+  outcome.dilation = handshake.result();
 
   // --- results back ---------------------------------------------------------
   ws.StoreResults(done_rc >= 0, run_dir);
+  if (handshake.answered()) {
+    MakeLabDirs(run_dir + "/lab");
+    WriteLabTextFile(run_dir + "/lab/dilation.txt",
+                     LabDilationReport(o.dilation, handshake.result()));
+  }
   std::error_code ec;
   bool failed = timed_out || done_rc != 0 || !guest_failure.empty();
   const int interrupted_rc = ExpectedInterruptExitCode(o.interrupt_signal);
@@ -242,6 +302,14 @@ LabOutcome LabRunner::Run() {
                   fs::copy_options::overwrite_existing, ec);
   }
   std::string logs = "; Console: " + run_dir + "/lab/console.log";
+  if (boot.handshake_timed_out) {
+    throw SysError(
+        "The lab guest sent no CPU calibration line (@@LAB:calib) within " +
+        std::to_string(kHandshakeTimeoutS) +
+        " s of QEMU's start. Tail: " + JoinLabTail(boot.tail) + logs +
+        "; Fix: see the console log (a guest built from older "
+        "scripts/lab/init? remove the lab cache dir)");
+  }
   if (timed_out) {
     throw SysError(
         "The lab guest timed out. Timeout: " + std::to_string(o.timeout_s) +

@@ -2,13 +2,22 @@
 // (bcache, dm-cache, dm-writecache) in a throwaway QEMU guest, for machines
 // whose kernel has none of them.
 //
-// Run() (1) finds or builds the guest (LabGuestCache), (2) makes the two
-// emulated disks as sparse images (the SSD one on /dev/shm by default) with
-// the four-region partition table of lab/lab_layers.h each, an input tar
-// (lab.conf, compare.args, the mode and workload files) and an empty output
-// disk, all in a fresh temporary directory, (3) boots QEMU and relays the
-// guest's progress, (4) extracts the output tar into <results>/<run-id>/ and
-// (5) removes the temporary directory (unless `keep`).
+// Run() (1) finds or builds the guest (LabGuestCache) and chooses the
+// accelerator (lab/lab_accel.h: KVM where a probe boots, else TCG), (2)
+// makes the two emulated disks as sparse images (the SSD one on /dev/shm by
+// default) with the four-region partition table of lab/lab_layers.h each, an
+// input tar (lab.conf, compare.args, the mode and workload files) and an
+// empty output disk, all in a fresh temporary directory (a directory that
+// refuses O_DIRECT gets cache=writeback: one notice line, and the labels
+// lab.hdd_cache / lab.ssd_cache say none|writeback), (3) times the CPU
+// calibration loop on the host, boots QEMU (with a QMP socket in the
+// temporary directory) and relays the guest's progress; the guest times the
+// same loop first thing, and the host answers with the dilation factor F
+// after setting the disks' throttles to the real limits / F through QMP
+// (lab/lab_dilation.h, lab/lab_handshake.h), (4) extracts the output tar
+// into <results>/<run-id>/ and writes lab/dilation.txt there (what the
+// handshake decided) and (5) removes the temporary directory (unless
+// `keep`).
 //
 // Inside, scripts/lab/init builds the stack of every layer in `layers` (in
 // that order) and runs `tierbench compare --stack S1 [--stack S2 ...]
@@ -22,6 +31,11 @@
 //   DMCACHE_META_SECTORS=32768  (metadata part at the start of vdb2)
 //   SCENARIO=power-cut POWER_CUT_PHASE=write|recover  (lab/lab_power_cut.h
 //     only; absent: the compare below)
+//   CALIBRATE=on CALIBRATE_REPEAT=N ANSWER_TIMEOUT_S=N  (the compare only:
+//     the guest runs `tierbench calibrate-cpu --repeat N --parts`, prints
+//     "@@LAB:calib ..." and waits at most ANSWER_TIMEOUT_S for the host's
+//     "@@HOST:labels K=V ..." on its console, whose labels it adds to the
+//     compare; absent or off: no handshake)
 // Stacks: bcache -> /dev/bcache0 (vda1 + vdb1); dm-cache ->
 // /dev/mapper/tb-dmcache over tb-dmcache-meta and tb-dmcache-data (linear
 // over vdb2) and origin vda2; dm-writecache -> /dev/mapper/tb-writecache
@@ -35,8 +49,10 @@
 //
 // Errors: ConfigError (bad options, unknown layer, missing mode/workload
 // file), SysError (QEMU or the kernel package missing, the guest failed or
-// timed out; the message carries the tail of the guest console, which is
-// also saved as <results>/<run-id>/lab/console.log), InterruptedError on
+// timed out, the handshake failed or timed out on either side, --accel kvm
+// where KVM does not work; the message carries the tail of the guest
+// console, which is also saved as <results>/<run-id>/lab/console.log),
+// InterruptedError on
 // SIGINT/SIGTERM (QEMU's process group is killed first), and the exit code of
 // the compare inside the guest when that failed. No QEMU process and no image
 // outlives Run(), whichever way it ends.
@@ -50,7 +66,11 @@
 #include <string>
 #include <vector>
 
+#include "lab/lab_accel.h"
+#include "lab/lab_dilation.h"
+#include "lab/lab_handshake.h"
 #include "lab/lab_layers.h"
+#include "lab/lab_qemu.h"
 
 namespace tierbench {
 
@@ -71,7 +91,11 @@ struct LabOptions {
   std::string bucket = "64k";      // make-bcache --bucket
   uint64_t memory_mib = 2048;
   int cpus = 2;
-  bool kvm = false;
+  LabAccel accel = LabAccel::kAuto;
+  // The disks' limits above are the real machine's; the guest gets them
+  // divided by the factor this decides (lab/lab_dilation.h). The power cut
+  // ignores it (undilated).
+  LabDilation dilation;
   bool keep = false;          // keep the temporary directory (images, logs)
   uint64_t timeout_s = 1800;  // the whole guest run
   std::string tmp_dir;        // HDD image, tars; empty: $TMPDIR or /var/tmp
@@ -113,6 +137,9 @@ struct LabOutcome {
   int compare_exit_code = -1;  // of the compare inside the guest
   double guest_seconds = 0;    // QEMU wall time
   std::string kernel_release;
+  bool kvm = false;             // the accelerator used
+  std::string accel_how;        // how it was chosen (LabAccelChoice::how)
+  LabHandshakeResult dilation;  // what the handshake decided
   // interrupt_compare only: knob lines that differ after the interrupt
   // ("name: before -> after"); empty when every knob was restored.
   std::vector<std::string> knobs_not_restored;
@@ -147,12 +174,23 @@ class LabRunner {
 // `options` and `run_id`. Pure.
 std::string LabConfText(const LabOptions& options, const std::string& run_id);
 
-// The emulated machine as compare --label pairs, in this order: lab.accel
-// (kvm|tcg), lab.cpus, lab.memory_mib, lab.hdd_bytes, lab.hdd_iops,
-// lab.hdd_bw (bytes/s, 0 = unthrottled), lab.ssd_bytes, lab.ssd_iops,
-// lab.ssd_bw, lab.bucket.
+// The emulated machine `m` of `options` as compare --label pairs, in this
+// order: lab.accel (kvm|tcg, what `m` uses), lab.cpus, lab.memory_mib,
+// lab.hdd_bytes, lab.ssd_bytes, lab.bucket, lab.hdd_cache, lab.ssd_cache
+// (none: O_DIRECT; writeback: the image's directory refused O_DIRECT), and
+// the real-machine limits the dilation divides: lab.hdd_iops_real,
+// lab.hdd_bw_real, lab.ssd_iops_real, lab.ssd_bw_real. The limits in force
+// (lab.hdd_iops, ...) and lab.dilation come from the handshake
+// (LabDilationLabels).
 std::vector<std::pair<std::string, std::string>> LabLabels(
-    const LabOptions& options);
+    const LabOptions& options, const LabMachine& m);
+
+// The handshake part of lab.conf: CALIBRATE=on, CALIBRATE_REPEAT and
+// ANSWER_TIMEOUT_S. Pure.
+std::string LabHandshakeConfText();
+
+// The limits of `options` (the real machine's).
+LabLimits LabRealLimits(const LabOptions& options);
 
 // Lines "name=value" of `before` whose value differs (or is missing) in
 // `after`, as "name: before -> after"; the name ends at the first '=', so

@@ -2,14 +2,17 @@
 
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <filesystem>
 #include <vector>
 
+#include "lab/lab_accel.h"
 #include "lab/lab_boot.h"
 #include "lab/lab_disk.h"
+#include "lab/lab_handshake.h"
 #include "lab/lab_layers.h"
 #include "util/errors.h"
 #include "util/log.h"
@@ -125,7 +128,18 @@ void LabWorkspace::StoreResults(bool guest_finished,
   }
 }
 
-LabMachine LabWorkspace::Machine(const LabGuest& guest) const {
+std::string LabWorkspace::qmp_socket() const {
+  const std::string path = dir_ + "/qmp.sock";
+  if (path.size() >= sizeof(sockaddr_un{}.sun_path)) {
+    throw ConfigError(
+        "The lab's temporary directory is too long a path for "
+        "QEMU's QMP socket. Path: " +
+        path + "; Fix: pass --tmp-dir with a shorter path");
+  }
+  return path;
+}
+
+LabMachine LabWorkspace::Machine(const LabGuest& guest, bool kvm) const {
   const LabOptions& o = options_;
   LabMachine m;
   m.qemu = o.qemu;
@@ -133,13 +147,21 @@ LabMachine LabWorkspace::Machine(const LabGuest& guest) const {
   m.initrd = guest.initrd;
   m.memory_mib = o.memory_mib;
   m.cpus = o.cpus;
-  m.kvm = o.kvm;
-  m.hdd = {hdd_image_, o.hdd_iops, o.hdd_bytes_per_sec,
-           SupportsDirectIo(hdd_image_), false};
-  m.ssd = {ssd_image_, o.ssd_iops, o.ssd_bytes_per_sec,
-           SupportsDirectIo(ssd_image_), false};
-  m.input = {in_tar(), 0, 0, false, true};
-  m.output = {out_image_, 0, 0, false, false};
+  m.kvm = kvm;
+  m.hdd = {hdd_image_,
+           o.hdd_iops,
+           o.hdd_bytes_per_sec,
+           SupportsDirectIo(hdd_image_),
+           false,
+           kLabHddDriveId};
+  m.ssd = {ssd_image_,
+           o.ssd_iops,
+           o.ssd_bytes_per_sec,
+           SupportsDirectIo(ssd_image_),
+           false,
+           kLabSsdDriveId};
+  m.input = {in_tar(), 0, 0, false, true, ""};
+  m.output = {out_image_, 0, 0, false, false, ""};
   return m;
 }
 
@@ -149,12 +171,39 @@ std::string LabScriptsDir(const LabOptions& o) {
              : o.guest_scripts;
 }
 
+LabAccelChoice ChooseLabAccelFor(const LabOptions& o, const LabGuest& guest) {
+  LabMachine probe;
+  probe.qemu = o.qemu;
+  probe.kernel = guest.kernel;
+  probe.initrd = guest.initrd;
+  probe.memory_mib = o.memory_mib;
+  probe.cpus = o.cpus;
+  SystemLabAccelHost host(LabCacheDir(o) + "/kvm-probe.txt", probe);
+  LabAccelChoice c = ChooseLabAccel(o.accel, guest.kernel_release, host);
+  LogNotice("lab: accelerator " + c.how);
+  return c;
+}
+
+void NoticeLabDriveCache(const LabMachine& m) {
+  for (const LabDrive* d : {&m.hdd, &m.ssd}) {
+    if (d->direct_io) continue;
+    LogNotice("lab: " + std::string(d == &m.hdd ? "HDD" : "SSD") +
+              " image's directory refuses O_DIRECT: QEMU caches it "
+              "(cache=writeback; label lab." +
+              (d == &m.hdd ? "hdd" : "ssd") + "_cache). Image: " + d->image +
+              "; Fix: --" + (d == &m.hdd ? "tmp-dir" : "ssd-dir") +
+              " on a filesystem with O_DIRECT");
+  }
+}
+
+std::string LabCacheDir(const LabOptions& o) {
+  if (!o.cache_dir.empty()) return o.cache_dir;
+  return fs::path(LabSelfExecutable()).parent_path().string() + "/lab";
+}
+
 LabGuest EnsureLabGuest(const LabOptions& o) {
   const std::string self = LabSelfExecutable();
-  const std::string cache_dir =
-      o.cache_dir.empty() ? fs::path(self).parent_path().string() + "/lab"
-                          : o.cache_dir;
-  return LabGuestCache(cache_dir, LabScriptsDir(o), self)
+  return LabGuestCache(LabCacheDir(o), LabScriptsDir(o), self)
       .Ensure([](const std::string& line) { LogNotice("lab: " + line); });
 }
 

@@ -18,6 +18,7 @@
 
 #include <string>
 
+#include "lab/lab_accel.h"
 #include "lab/lab_guest.h"
 #include "lab/lab_qemu.h"
 #include "lab/lab_runner.h"
@@ -39,13 +40,18 @@ class LabWorkspace {
   std::string in_dir() const { return dir_ + "/in"; }
   // dir()/in.tar.
   std::string in_tar() const { return dir_ + "/in.tar"; }
+  // dir()/qmp.sock, QEMU's QMP socket. Throws ConfigError (naming
+  // --tmp-dir) when the path is too long for a unix socket.
+  std::string qmp_socket() const;
 
   // Packs in_dir() into in_tar() (replacing it). Throws SysError.
   void PackInput() const;
 
-  // The machine of `options` with `guest`: vda HDD, vdb SSD (throttled as
-  // the options say), vdc the input tar (read-only), vdd the output disk.
-  LabMachine Machine(const LabGuest& guest) const;
+  // The machine of `options` with `guest` (`kvm`: under KVM, else TCG):
+  // vda HDD, vdb SSD (throttled as the options say; drive ids "hdd" and
+  // "ssd"; cache=none unless their directory refuses O_DIRECT), vdc the
+  // input tar (read-only), vdd the output disk. No QMP socket.
+  LabMachine Machine(const LabGuest& guest, bool kvm) const;
 
   // After the guest: when `guest_finished` (it wrote the output disk),
   // extracts the output disk's tar into dir()/out, then moves the folder
@@ -65,6 +71,20 @@ class LabWorkspace {
 // The lab guest for the running tierbench (LabGuestCache::Ensure with the
 // cache and scripts directories of `options`); progress goes to LogNotice.
 LabGuest EnsureLabGuest(const LabOptions& options);
+
+// The accelerator for `options` and `guest` (lab/lab_accel.h, the probe's
+// answer cached in LabCacheDir), with one notice line saying which and why.
+// Throws SysError for --accel kvm where KVM does not work.
+LabAccelChoice ChooseLabAccelFor(const LabOptions& options,
+                                 const LabGuest& guest);
+
+// One notice line per emulated disk of `m` whose image QEMU caches
+// (cache=writeback: its directory refused O_DIRECT), naming the fix.
+void NoticeLabDriveCache(const LabMachine& m);
+
+// Where the built guest and the KVM probe's answer are kept:
+// LabOptions::cache_dir, else <dir of the tierbench binary>/lab.
+std::string LabCacheDir(const LabOptions& options);
 
 // The guest scripts directory of `options` (scripts/lab of the source tree
 // unless LabOptions::guest_scripts is set).

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -29,8 +30,8 @@ TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
   // --stats-lag 16: bcache folds its counters every 13.6 s, and every fold
   // must be seen before the lag (below).
   std::vector<std::string> args = {
-      "--modes", Mode("hdd"), Mode("writethrough"), Mode("writeback"),
-      Mode("none"), "--workloads", Workload("randwrite-4k"),
+      kUndilated, "--modes", Mode("hdd"), Mode("writethrough"),
+      Mode("writeback"), Mode("none"), "--workloads", Workload("randwrite-4k"),
       Workload("wiki-4k-qd32"), "--runtime", "8", "--ramp-time", "1", "--size",
       "16M", "--stats-lag", "16", "--results", dir.path(), "--run-id",
       "lab-compare",
@@ -222,7 +223,8 @@ TEST(LabCompare, KilledCompareIsRestoredByTierbenchRestore) {
   ASSERT_FALSE(dir.path().empty());
   // The guest sends SIGKILL once compare changed a knob or dm table
   // (mid-run), then compares every line with what it was before.
-  std::vector<std::string> args = {"--interrupt-compare",
+  std::vector<std::string> args = {kUndilated,
+                                   "--interrupt-compare",
                                    "--interrupt-signal",
                                    "KILL",
                                    "--modes",
@@ -276,33 +278,44 @@ TEST(LabCompare, KilledCompareIsRestoredByTierbenchRestore) {
 }
 
 // The DB workload (PostgreSQL on ext4 on the device, TPC-B driver) on real
-// bcache: writeback absorbs the random page writes and commits (lab.md:
-// 228 tps vs 153 in none), so its tps must be clearly above none's.
+// bcache, in the dilated lab (lab/lab_dilation.h): the lab's default disks
+// (HDD 150 IOPS, SSD 20000) divided by the guest's measured CPU slowdown F,
+// so that commits wait on the HDD as they would on this host with a real
+// HDD. Undilated, PostgreSQL in the TCG guest is CPU-bound and every mode
+// measured the emulator (2026-12-03, this lab at 150 IOPS: hdd 64, ssd 47,
+// writeback 109, none 104 tps; the --hdd-iops 50 this test used to need
+// gave 3.3x). Dilated (F 31.18: HDD 5 IOPS, SSD 641): hdd 1.6, ssd 118,
+// writeback 45, none 1.5 tps. none runs first, and writeback's drain (449 s
+// at 5 IOPS) is cut at 60 s: the lab takes ~10 minutes at F ~30.
 TEST(LabCompare, PgbenchWritebackBeatsNone) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
   ASSERT_FALSE(dir.path().empty());
-  // The HDD at 50 IOPS, not the lab's default 150: PostgreSQL in the TCG
-  // guest is CPU-bound near 100-115 tps, and at 150 IOPS the bare HDD already
-  // gives 98 tps against the bare SSD's 115 (2026-12-02), so no mode could
-  // show a lead; the 1.2x once measured here came and went with the host's
-  // speed. At 50 IOPS the commits wait on the HDD: bare HDD 26 tps, bare SSD
-  // 115, writeback 87, none 26 (3.3x; /tmp lab run, `tierbench lab
-  // --hdd-iops 50 --modes writeback none hdd ssd --workloads pgbench-tpcb`).
-  std::vector<std::string> args = {"--hdd-iops",
-                                   "50",
+  std::vector<std::string> args = {"--dilation=auto",
                                    "--modes",
-                                   Mode("writeback"),
                                    Mode("none"),
+                                   Mode("writeback"),
                                    "--workloads",
                                    kSource + "/workloads/pgbench-tpcb.json",
                                    "--stats-lag",
                                    "14",
+                                   "--compare-arg=--drain-timeout",
+                                   "--compare-arg=60",
                                    "--results",
                                    dir.path(),
                                    "--run-id",
                                    "lab-db"};
   TIERBENCH_RUN_LAB(args, 0);
+  // The factor is in the manifest, and the limits in force are the lab's
+  // defaults divided by it (a lab that did not dilate fails here).
+  double dilation = 0;
+  ExpectDilatedLimits(dir.path() + "/lab-db", 150, 120000000, 20000, 0,
+                      &dilation);
+  ASSERT_FALSE(HasFatalFailure()) << output;
+  EXPECT_EQ(ManifestLabels(dir.path() + "/lab-db")["lab.dilation_mode"],
+            "auto");
+  ::testing::Test::RecordProperty("dilation", std::to_string(dilation));
+  std::cout << "lab dilation " << dilation << std::endl;
   std::vector<CsvRow> rows = ReadCsv(dir.path() + "/lab-db/runs.csv");
   const CsvRow* wb = nullptr;
   const CsvRow* none = nullptr;
@@ -317,14 +330,47 @@ TEST(LabCompare, PgbenchWritebackBeatsNone) {
   EXPECT_GT(none_tps, 0) << output;
   ::testing::Test::RecordProperty("writeback_over_none",
                                   std::to_string(wb_tps / none_tps));
-  // Writeback commits on the SSD, none on the HDD. The margin leaves room
-  // for a slower host or a busy machine (writeback's side is CPU-bound in
-  // TCG, none's is the HDD's 50 IOPS).
+  // Writeback commits on the SSD, none on the HDD (dilated: 30x here). The
+  // margin leaves room for a busy machine and for a small F (KVM).
   EXPECT_GE(wb_tps, 1.8 * none_tps)
       << "writeback " << wb_tps << " tps, none " << none_tps << " tps";
   // Writeback left dirty data, and the drain was timed.
   EXPECT_GT(Num(*wb, "dirty_after_bytes"), 0);
   EXPECT_GT(Num(*wb, "drain_after_s"), 0);
+}
+
+// --dilation and --accel: a bad value is one line naming the option and the
+// fix, exit 2, before any guest is built or anything is written (no QEMU
+// needed).
+TEST(LabCli, BadDilationOrAccelIsRefusedBeforeAnythingIsWritten) {
+  ScratchDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  const std::string results = dir.path() + "/results";
+  struct Case {
+    std::vector<std::string> args;
+    std::string named;
+  } cases[] = {
+      {{"--dilation", "0.5"}, "Bad value for --dilation. Value: 0.5"},
+      {{"--dilation", "1001"}, "Bad value for --dilation. Value: 1001"},
+      {{"--dilation", "fast"}, "Bad value for --dilation. Value: fast"},
+      {{"--accel", "xen"}, "Bad value for --accel. Value: xen"},
+      {{"--kvm", "--accel", "tcg"}, "--kvm contradicts --accel tcg"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {
+        "--workloads", kSource + "/workloads/pgbench-tpcb.json",
+        "--results",   results,
+        "--run-id",    "refused"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    std::string output;
+    const int rc = RunLab(args, &output);
+    SCOPED_TRACE(c.args[0] + " " + c.args[1]);
+    EXPECT_EQ(rc, 2) << output;
+    EXPECT_NE(output.find(c.named), std::string::npos) << output;
+    EXPECT_NE(output.find("Fix:"), std::string::npos) << output;
+    EXPECT_EQ(output.find('\n'), output.size() - 1) << output;
+    EXPECT_FALSE(std::filesystem::exists(results)) << output;
+  }
 }
 
 }  // namespace

@@ -24,7 +24,8 @@ TEST(LabDm, WarmDmCacheWritebackAndWritecacheBeatTheOrigin) {
   ScratchDir dir;
   ASSERT_FALSE(dir.path().empty());
   // 16 MiB region (512 cache blocks of 32 KiB, the cache holds 8192).
-  std::vector<std::string> args = {"--layers",
+  std::vector<std::string> args = {kUndilated,
+                                   "--layers",
                                    "dm-cache,dm-writecache",
                                    "--modes",
                                    Mode("hdd"),
@@ -109,14 +110,23 @@ TEST(LabDm, ColdDmCacheCellIsFlagged) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
   ASSERT_FALSE(dir.path().empty());
-  std::vector<std::string> args = {"--layers",      "dm-cache",
-                                   "--modes",       Mode("dm-cache-writeback"),
-                                   "--workloads",   Workload("randwrite-4k"),
-                                   "--cache-state", "cold",
-                                   "--runtime",     "3",
-                                   "--size",        "64M",
-                                   "--results",     dir.path(),
-                                   "--run-id",      "lab-dm-cold"};
+  std::vector<std::string> args = {kUndilated,
+                                   "--layers",
+                                   "dm-cache",
+                                   "--modes",
+                                   Mode("dm-cache-writeback"),
+                                   "--workloads",
+                                   Workload("randwrite-4k"),
+                                   "--cache-state",
+                                   "cold",
+                                   "--runtime",
+                                   "3",
+                                   "--size",
+                                   "64M",
+                                   "--results",
+                                   dir.path(),
+                                   "--run-id",
+                                   "lab-dm-cold"};
   TIERBENCH_RUN_LAB(args, 0);
   std::vector<CsvRow> rows = ReadCsv(dir.path() + "/lab-dm-cold/runs.csv");
   const CsvRow* wb = Find(rows, "dm-cache-writeback", "randwrite-4k", "write");
@@ -134,7 +144,8 @@ TEST(LabDm, TerminatedCompareRestoresTheDmTables) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
   ASSERT_FALSE(dir.path().empty());
-  std::vector<std::string> args = {"--interrupt-compare",
+  std::vector<std::string> args = {kUndilated,
+                                   "--interrupt-compare",
                                    "--interrupt-signal",
                                    "TERM",
                                    "--layers",

@@ -118,6 +118,8 @@ TEST(LabPowerCut, RefusesCompareOptionsAndLvmcache) {
       {{"--interrupt-compare"},
        "--power-cut does not take --interrupt-compare"},
       {{"--loop-stack"}, "--power-cut does not take --loop-stack"},
+      // The power cut checks data, not speed: it runs undilated.
+      {{"--dilation", "4"}, "--power-cut does not take --dilation"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = {"--power-cut", "--results", dir.path()};

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -172,6 +173,54 @@ void ExpectVerified(const std::string& run_dir,
                                     v["seconds"].dump() + " s, dirty " +
                                         v["dirty_bytes_after_write"].dump());
   }
+}
+
+std::map<std::string, std::string> ManifestLabels(const std::string& run_dir) {
+  std::map<std::string, std::string> labels;
+  const nlohmann::json m = nlohmann::json::parse(
+      ReadText(run_dir + "/manifest.json"), nullptr, false);
+  if (m.is_discarded() || !m.is_object() || !m.contains("labels") ||
+      !m["labels"].is_object()) {
+    return labels;
+  }
+  for (const auto& [key, value] : m["labels"].items()) {
+    if (value.is_string()) labels[key] = value.get<std::string>();
+  }
+  return labels;
+}
+
+void ExpectDilatedLimits(const std::string& run_dir, uint64_t hdd_iops,
+                         uint64_t hdd_bw, uint64_t ssd_iops, uint64_t ssd_bw,
+                         double* dilation) {
+  *dilation = 0;
+  const std::map<std::string, std::string> labels = ManifestLabels(run_dir);
+  auto label = [&labels](const std::string& key) {
+    auto it = labels.find(key);
+    return it == labels.end() ? std::string() : it->second;
+  };
+  const std::string f_text = label("lab.dilation");
+  ASSERT_FALSE(f_text.empty())
+      << "no lab.dilation label in " << run_dir << "/manifest.json";
+  char* end = nullptr;
+  const double f = std::strtod(f_text.c_str(), &end);
+  ASSERT_TRUE(end != f_text.c_str() && *end == '\0')
+      << "lab.dilation is not a number: '" << f_text << "'";
+  EXPECT_GE(f, 1.0);
+  EXPECT_LE(f, 1000.0);
+  const std::pair<const char*, uint64_t> limits[] = {{"lab.hdd_iops", hdd_iops},
+                                                     {"lab.hdd_bw", hdd_bw},
+                                                     {"lab.ssd_iops", ssd_iops},
+                                                     {"lab.ssd_bw", ssd_bw}};
+  for (const auto& [key, real] : limits) {
+    const std::string got = label(key);
+    ASSERT_FALSE(got.empty()) << "no " << key << " label";
+    const long long dilated = std::llround(static_cast<double>(real) / f);
+    const uint64_t want =
+        real == 0 ? 0 : static_cast<uint64_t>(dilated < 1 ? 1 : dilated);
+    EXPECT_EQ(got, std::to_string(want))
+        << key << ": real " << real << " / dilation " << f_text;
+  }
+  *dilation = f;
 }
 
 }  // namespace tierbench::labtest

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <string>
@@ -41,12 +42,33 @@ std::string ReadText(const std::string& path);
 // their modes (compare --verify, 4 MiB) before the cells.
 inline const std::string kVerifyArg = "--compare-arg=--verify=4M";
 
+// The fio-based lab tests run undilated: their thresholds, runtimes and
+// drain times come from lab.md's undilated figures (an HDD at 150 IOPS).
+// Dilated (lab/lab_dilation.h) at the F of ~30 a TCG host measures, the HDD
+// gets 5 IOPS and a 3-8 s cell only a few dozen IOs; the DB test
+// (LabCompare.PgbenchWritebackBeatsNone) is the dilated one.
+inline const std::string kUndilated = "--dilation=off";
+
 // Checks the manifest.json of run folder `run_dir` for a --verify of 4 MiB
 // that verified each of `layers` (in order) with no block differing and
 // dirty data in the cache after the writes; the per-stack figures go to
 // stdout ("verify: <layer> dirty after the writes N B, S s").
 void ExpectVerified(const std::string& run_dir,
                     const std::vector<std::string>& layers);
+
+// The "labels" object of run folder `run_dir`'s manifest.json (empty when
+// the file or the object is missing: callers assert on the keys they need).
+std::map<std::string, std::string> ManifestLabels(const std::string& run_dir);
+
+// Checks the dilation labels of run folder `run_dir` against the real
+// limits the lab was given: lab.dilation present and in [1, 1000], and
+// each limit in force (lab.hdd_iops, lab.hdd_bw, lab.ssd_iops, lab.ssd_bw)
+// equal to max(1, llround(real / lab.dilation)), a 0 (unthrottled) real
+// limit staying 0 (lab/lab_dilation.h). A missing label fails. Stores the
+// factor in *dilation (0 when missing).
+void ExpectDilatedLimits(const std::string& run_dir, uint64_t hdd_iops,
+                         uint64_t hdd_bw, uint64_t ssd_iops, uint64_t ssd_bw,
+                         double* dilation);
 
 // A fresh directory under the build tree's temp dir, removed on destruction.
 class ScratchDir {

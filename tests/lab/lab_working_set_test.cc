@@ -28,7 +28,8 @@ TEST(LabWorkingSet, ZipfReadsFitInTheCacheThenFallOffTheCliff) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
   ASSERT_FALSE(dir.path().empty());
-  std::vector<std::string> args = {"--layers",
+  std::vector<std::string> args = {kUndilated,
+                                   "--layers",
                                    "bcache",
                                    "--ssd-size",
                                    "273M",

@@ -63,6 +63,34 @@ TEST(LabChild, ReadLineTimesOutWhileTheChildIsQuiet) {
   child.Wait();
 }
 
+TEST(LabChild, StdinPipeFeedsTheChild) {
+  LabChild child;
+  ASSERT_TRUE(
+      child.Start({"sh", "-c", "echo ready; read -r l; echo got:$l"}, "", true)
+          .ok());
+  std::string line;
+  ASSERT_EQ(child.ReadLine(5000, &line), LabChild::Read::kLine);
+  EXPECT_EQ(line, "ready");
+  ASSERT_TRUE(child.WriteInput("@@HOST:labels a=1\n").ok());
+  ASSERT_EQ(child.ReadLine(5000, &line), LabChild::Read::kLine);
+  EXPECT_EQ(line, "got:@@HOST:labels a=1");
+  EXPECT_EQ(child.Wait(), 0);
+}
+
+TEST(LabChild, WritingToAGoneChildIsAnErrorNotSigpipe) {
+  LabChild child;
+  ASSERT_TRUE(child.Start({"sh", "-c", "exit 0"}, "", true).ok());
+  EXPECT_EQ(child.Wait(), 0);
+  // The read end is closed: EPIPE, and tierbench lives on.
+  Status s = child.WriteInput("late\n");
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("Broken pipe"), std::string::npos) << s.message();
+  LabChild no_pipe;
+  ASSERT_TRUE(no_pipe.Start({"sh", "-c", "exit 0"}).ok());
+  EXPECT_EQ(no_pipe.WriteInput("x\n").code(), Status::Code::kInvalidArgument);
+  no_pipe.Wait();
+}
+
 TEST(RunLabTool, CapturesOutputAndExitCode) {
   int rc = -1;
   std::string out;

@@ -17,10 +17,10 @@ LabMachine Machine() {
   LabMachine m;
   m.kernel = "/k/vmlinuz";
   m.initrd = "/k/initrd.gz";
-  m.hdd = {"/t/hdd.img", 150, 120000000, true, false};
-  m.ssd = {"/s/ssd.img", 20000, 0, false, false};
-  m.input = {"/t/in.tar", 0, 0, false, true};
-  m.output = {"/t/out.img", 0, 0, false, false};
+  m.hdd = {"/t/hdd.img", 150, 120000000, true, false, ""};
+  m.ssd = {"/s/ssd.img", 20000, 0, false, false, ""};
+  m.input = {"/t/in.tar", 0, 0, false, true, ""};
+  m.output = {"/t/out.img", 0, 0, false, false, ""};
   return m;
 }
 
@@ -52,6 +52,35 @@ TEST(QemuArgv, DrivesInGuestOrderWithTheirThrottles) {
   EXPECT_EQ(drives[2],
             "file=/t/in.tar,if=virtio,format=raw,cache=writeback,readonly=on");
   EXPECT_EQ(drives[3], "file=/t/out.img,if=virtio,format=raw,cache=writeback");
+}
+
+TEST(QemuArgv, DriveIdsQmpSocketAndProbeMachine) {
+  LabMachine m = Machine();
+  m.hdd.id = "hdd";
+  m.ssd.id = "ssd";
+  m.qmp_socket = "/t/qmp.sock";
+  std::vector<std::string> argv = QemuArgv(m);
+  EXPECT_TRUE(Has(argv, "-qmp", "unix:/t/qmp.sock,server=on,wait=off"));
+  std::vector<std::string> drives = Drives(argv);
+  ASSERT_EQ(drives.size(), 4u);
+  EXPECT_EQ(drives[0].rfind("file=/t/hdd.img,if=virtio,format=raw,id=hdd,", 0),
+            0u)
+      << drives[0];
+  EXPECT_EQ(drives[1].rfind("file=/s/ssd.img,if=virtio,format=raw,id=ssd,", 0),
+            0u)
+      << drives[1];
+  EXPECT_EQ(drives[2].find("id="), std::string::npos) << drives[2];
+  // The KVM probe: no drives, no QMP, a marker on the kernel command line.
+  LabMachine probe = Machine();
+  probe.hdd = probe.ssd = probe.input = probe.output = LabDrive{};
+  probe.extra_append = "tierbench.probe=1";
+  probe.kvm = true;
+  argv = QemuArgv(probe);
+  EXPECT_TRUE(Drives(argv).empty());
+  EXPECT_TRUE(std::find(argv.begin(), argv.end(), "-qmp") == argv.end());
+  EXPECT_TRUE(Has(argv, "-append",
+                  "console=ttyS0 quiet loglevel=3 panic=-1 tierbench.probe=1"));
+  EXPECT_TRUE(Has(argv, "-accel", "kvm"));
 }
 
 TEST(QemuArgv, MachineSerialConsoleAndAccelerator) {
@@ -98,6 +127,13 @@ TEST(ParseLabConsoleLine, ClassifiesEveryKind) {
       {"\r@@LAB:cut", Kind::kCut, "", -1},
       {"@@LAB:cutting", Kind::kOther, "@@LAB:cutting", -1},
       {"@@LAB:bogus", Kind::kOther, "@@LAB:bogus", -1},
+      {"@@LAB:calib ns=1743330050 memory_ns=1", Kind::kCalib,
+       "ns=1743330050 memory_ns=1", -1},
+      {"\r@@LAB:calib ns=5", Kind::kCalib, "ns=5", -1},
+      {"@@LAB:calibrate", Kind::kOther, "@@LAB:calibrate", -1},
+      // The host's answer, should the console echo it: not a guest line.
+      {"@@HOST:labels lab.dilation=2.00", Kind::kOther,
+       "@@HOST:labels lab.dilation=2.00", -1},
       {"[   15.52] reboot: Power down", Kind::kOther,
        "[   15.52] reboot: Power down", -1},
   };
@@ -182,16 +218,38 @@ TEST(LabLabels, NameTheEmulatedMachine) {
   LabOptions o;
   o.ssd_iops = 2000;
   o.hdd_bytes_per_sec = 0;
+  LabMachine m = Machine();  // HDD cache=none, SSD cache=writeback
   std::map<std::string, std::string> got;
-  for (const auto& [k, v] : LabLabels(o)) {
+  for (const auto& [k, v] : LabLabels(o, m)) {
     EXPECT_TRUE(got.emplace(k, v).second) << "duplicate " << k;
     EXPECT_EQ(k.rfind("lab.", 0), 0u) << k;
   }
-  EXPECT_EQ(got["lab.ssd_iops"], "2000");
-  EXPECT_EQ(got["lab.hdd_iops"], std::to_string(o.hdd_iops));
-  EXPECT_EQ(got["lab.hdd_bw"], "0");
+  // The limits asked for; those in force come from the handshake
+  // (LabDilationLabels), never from here: a label given twice would make
+  // compare refuse.
+  EXPECT_EQ(got["lab.ssd_iops_real"], "2000");
+  EXPECT_EQ(got["lab.hdd_iops_real"], std::to_string(o.hdd_iops));
+  EXPECT_EQ(got["lab.hdd_bw_real"], "0");
+  for (const auto& [k, v] : LabDilationLabels({}, 1, 1, LabRealLimits(o))) {
+    EXPECT_EQ(got.count(k), 0u) << k;
+  }
   EXPECT_EQ(got["lab.accel"], "tcg");
-  EXPECT_EQ(got.size(), 10u);
+  EXPECT_EQ(got["lab.hdd_cache"], "none");
+  EXPECT_EQ(got["lab.ssd_cache"], "writeback");
+  m.kvm = true;
+  m.ssd.direct_io = true;
+  for (const auto& [k, v] : LabLabels(o, m)) got[k] = v;
+  EXPECT_EQ(got["lab.accel"], "kvm");
+  EXPECT_EQ(got["lab.ssd_cache"], "none");
+  EXPECT_EQ(got.size(), 12u);
+}
+
+TEST(LabHandshakeConfText, AsksTheGuestToCalibrate) {
+  EXPECT_EQ(LabHandshakeConfText(),
+            "CALIBRATE=on\nCALIBRATE_REPEAT=3\nANSWER_TIMEOUT_S=60\n");
+  EXPECT_EQ(LabConfText(LabOptions(), "r").find("CALIBRATE"),
+            std::string::npos);
+  EXPECT_EQ(LabRealLimits(LabOptions()), (LabLimits{150, 120000000, 20000, 0}));
 }
 
 TEST(LabRunnerTest, ExpectedInterruptExitCodes) {
