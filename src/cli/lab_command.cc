@@ -333,9 +333,12 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
          "stay the bottleneck as on a real machine: --hdd-iops, --hdd-bw, "
          "--ssd-iops, --ssd-bw are divided by F (labels lab.dilation, "
          "lab.hdd_iops, ...: the limits in force; figures are then in "
-         "dilated time). auto: F = the guest's time of a fixed CPU loop "
-         "over the host's (at least 1); off: F = 1; or a number in "
-         "[1, 1000]")
+         "dilated time). The guest's slowdown S is the guest's time of a "
+         "fixed CPU loop over the host's. auto: F = S, at most 4 (the HDD "
+         "then bounds the HDD-side cells, with IO counts a run of minutes "
+         "gathers; what the CPU still bounds is flagged); full: F = S (the "
+         "host's balance exactly: under TCG S is 15-35, and the HDD does a "
+         "few IOPS); off: F = 1; or a number in [1, 1000]")
       ->capture_default_str();
   cmd->add_flag("--keep", o.keep,
                 "Keep the temporary directory (HDD image, tars, console.log)");

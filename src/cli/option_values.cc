@@ -96,8 +96,8 @@ LabDilation LabDilationOption(const std::string& text) {
   Status s = ParseLabDilation(text, &d);
   if (!s.ok()) {
     BadValue("--dilation", text, s.message(),
-             "--dilation auto (measured), off (1) or a factor in [1, 1000], "
-             "e.g. --dilation 8");
+             "--dilation auto (measured, at most 4), full (measured), off "
+             "(1) or a factor in [1, 1000], e.g. --dilation 8");
   }
   return d;
 }

@@ -32,7 +32,7 @@ SizeSpec SizeSpecOption(const std::string& option, const std::string& text);
 void LabelOption(const std::string& text,
                  std::map<std::string, std::string>* labels);
 
-// lab --dilation: "auto", "off" or a factor in [1, 1000]
+// lab --dilation: "auto", "full", "off" or a factor in [1, 1000]
 // (lab/lab_dilation.h).
 LabDilation LabDilationOption(const std::string& text);
 

@@ -50,6 +50,11 @@ struct DbCellOptions {
   // Called about once a second on the calling thread while the clients run
   // (TpcbDriverConfig::on_second). May be empty.
   std::function<void(uint64_t bench_start_ns)> on_second;
+  // Called once the load is on the device and the server is stopped, before
+  // the page cache is dropped and the server starts again (e.g. to drain a
+  // cache layer's dirty data, so the load's writeback does not compete with
+  // the measured run). May be empty; may throw (the cell fails).
+  std::function<void()> after_load;
 };
 
 // What a cell measured and how the server was set up (for the manifest),

@@ -15,6 +15,10 @@ Status ParseLabDilation(const std::string& text, LabDilation* out) {
     *out = {LabDilation::Mode::kAuto, 1};
     return Status::Ok();
   }
+  if (text == "full") {
+    *out = {LabDilation::Mode::kFull, 1};
+    return Status::Ok();
+  }
   if (text == "off") {
     *out = {LabDilation::Mode::kOff, 1};
     return Status::Ok();
@@ -23,7 +27,7 @@ Status ParseLabDilation(const std::string& text, LabDilation* out) {
   char* end = nullptr;
   const double f = text.empty() ? NAN : std::strtod(begin, &end);
   if (text.empty() || end != begin + text.size() || !std::isfinite(f)) {
-    return Status::InvalidArgument("not auto, off or a number");
+    return Status::InvalidArgument("not auto, full, off or a number");
   }
   if (f < 1 || f > kLabMaxDilation) {
     return Status::InvalidArgument("the factor must be in [1, 1000]");
@@ -36,6 +40,8 @@ std::string LabDilationName(const LabDilation& d) {
   switch (d.mode) {
     case LabDilation::Mode::kAuto:
       return "auto";
+    case LabDilation::Mode::kFull:
+      return "full";
     case LabDilation::Mode::kOff:
       return "off";
     case LabDilation::Mode::kFixed:
@@ -65,6 +71,9 @@ double LabDilationFactor(const LabDilation& setting, uint64_t guest_ns,
                          uint64_t host_ns) {
   switch (setting.mode) {
     case LabDilation::Mode::kAuto:
+      return std::min(kLabAutoDilationCap,
+                      RoundLabDilation(LabCpuSlowdown(guest_ns, host_ns)));
+    case LabDilation::Mode::kFull:
       return RoundLabDilation(LabCpuSlowdown(guest_ns, host_ns));
     case LabDilation::Mode::kOff:
       return 1;
@@ -129,9 +138,10 @@ Status ParseLabCalibration(const std::string& payload, uint64_t* total_ns,
 std::vector<std::pair<std::string, std::string>> LabDilationLabels(
     const LabDilation& setting, double f, double slowdown,
     const LabLimits& effective) {
-  const char* mode = setting.mode == LabDilation::Mode::kAuto  ? "auto"
-                     : setting.mode == LabDilation::Mode::kOff ? "off"
-                                                               : "fixed";
+  const char* mode = setting.mode == LabDilation::Mode::kAuto   ? "auto"
+                     : setting.mode == LabDilation::Mode::kFull ? "full"
+                     : setting.mode == LabDilation::Mode::kOff  ? "off"
+                                                                : "fixed";
   return {{"lab.dilation", FormatLabDilationFactor(f)},
           {"lab.dilation_mode", mode},
           {"lab.cpu_slowdown", FormatLabDilationFactor(slowdown)},

@@ -212,6 +212,22 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
       db.destructive = options_.destructive;
       db.os = setup_.os;
       db.on_second = on_second;
+      if (rec->layer_for_db != nullptr) {
+        // The load's dirty data drained before the measured run.
+        CacheLayer* layer = rec->layer_for_db;
+        db.after_load = [this, layer, label, rec] {
+          bool timed_out = false;
+          rec->drain_load_s = Drain(*layer, label + " (after the load)",
+                                    &timed_out);
+          if (timed_out) {
+            rec->findings.push_back(
+                {"dirty-before", Severity::kInvalid,
+                 "the database load's dirty data did not drain before the "
+                 "run (--drain-timeout): its writeback competed with the "
+                 "measured run"});
+          }
+        };
+      }
       JobResult job = hooks_.run_db
                           ? hooks_.run_db(w.db, target, db, &rec->db_info)
                           : RunDbCell(w.db, target, db, &rec->db_info);
@@ -534,7 +550,9 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
   rec.state_before = layer.State();
   const LayerCounters before = layer.TakeCounters();
   LayerSampler sampler(&layer, &rec.series);
+  rec.layer_for_db = w.is_db ? &layer : nullptr;
   RunWorkloadOn(w, rec.target, label, &rec, &sampler);
+  rec.layer_for_db = nullptr;
   const uint64_t io_stop_ns = Now();
   ThrowIfInterrupted("after " + label);
   // Step 6: the drain starts at the IO stop. Step 7, overlapping it: the

@@ -105,6 +105,10 @@ struct CellRecord {
   // (LayerCounters::raw), for evidence.jsonl.
   std::string counters_raw_before, counters_raw_after;
   double drain_before_s = -1;
+  // DB cells on a stack: the drain of the database load's dirty data
+  // (before the measured run); -1 when none ran.
+  double drain_load_s = -1;
+  CacheLayer* layer_for_db = nullptr;  // the stack's layer while it runs
   double drain_after_s = -1;
   bool drain_before_timed_out = false;
   bool drain_after_timed_out = false;

@@ -236,10 +236,12 @@ TEST_F(DbWorkloadFileTest, ShippedWorkloadsLoad) {
   DbWorkload w = LoadDbWorkload(std::string(TIERBENCH_SOURCE_DIR) +
                                 "/workloads/pgbench-tpcb.json");
   EXPECT_EQ(w.name, "pgbench-tpcb");
-  EXPECT_EQ(w.scale, 2);
+  EXPECT_EQ(w.scale, 4);  // >= clients, the database above shared_buffers
   EXPECT_EQ(w.clients, 4);
   EXPECT_EQ(w.threads, 1);
-  EXPECT_EQ(w.duration_ns, 10ull * 1000000000ull);
+  EXPECT_EQ(w.warmup_ns, 10ull * 1000000000ull);
+  EXPECT_EQ(w.duration_ns, 15ull * 1000000000ull);
+  EXPECT_EQ(w.postgres_settings.at("shared_buffers"), "16MB");
   EXPECT_EQ(w.builtin, "tpcb-like");
   EXPECT_TRUE(w.random_seed_set);
   DbWorkload seed = LoadDbWorkload(std::string(TIERBENCH_SOURCE_DIR) +

@@ -94,7 +94,12 @@ TEST(LabDilationFactor, AutoOffAndFixed) {
   const LabDilation automatic{LabDilation::Mode::kAuto, 1};
   const LabDilation off{LabDilation::Mode::kOff, 1};
   const LabDilation fixed{LabDilation::Mode::kFixed, 8};
-  EXPECT_EQ(LabDilationFactor(automatic, 1743330050, 50360000), 34.62);
+  // auto: capped; full: the whole measured slowdown.
+  EXPECT_EQ(LabDilationFactor(automatic, 1743330050, 50360000),
+            kLabAutoDilationCap);
+  EXPECT_EQ(LabDilationFactor(automatic, 150, 50), 3);  // below the cap
+  const LabDilation full{LabDilation::Mode::kFull, 1};
+  EXPECT_EQ(LabDilationFactor(full, 1743330050, 50360000), 34.62);
   // A guest faster than the host (KVM, noise) never speeds the disks up.
   EXPECT_EQ(LabDilationFactor(automatic, 40, 50), 1);
   EXPECT_EQ(LabDilationFactor(automatic, 50, 0), 1);

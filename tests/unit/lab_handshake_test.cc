@@ -65,11 +65,11 @@ const char kGuestLine[] =
     "ns=1743330050 memory_ns=1661812020 integer_ns=38784620 "
     "syscall_ns=42733410";
 
-TEST(LabHandshake, AutoSetsBothDrivesAndAnswersWithTheLimitsInForce) {
-  HandshakeRig s = Make({LabDilation::Mode::kAuto, 1});
+TEST(LabHandshake, FullSetsBothDrivesAndAnswersWithTheLimitsInForce) {
+  HandshakeRig s = Make({LabDilation::Mode::kFull, 1});
   const std::string answer = s.handshake->Answer(kGuestLine);
   EXPECT_EQ(answer,
-            "@@HOST:labels lab.dilation=34.62 lab.dilation_mode=auto "
+            "@@HOST:labels lab.dilation=34.62 lab.dilation_mode=full "
             "lab.cpu_slowdown=34.62 lab.hdd_iops=4 lab.hdd_bw=3466205 "
             "lab.ssd_iops=578 lab.ssd_bw=0");
   EXPECT_EQ(s.fake->sets,
@@ -85,8 +85,8 @@ TEST(LabHandshake, AutoSetsBothDrivesAndAnswersWithTheLimitsInForce) {
   EXPECT_EQ(s.handshake->Answer("ns=1"), answer);
   EXPECT_EQ(s.fake->sets.size(), 2u);
   const std::string report =
-      LabDilationReport({LabDilation::Mode::kAuto, 1}, r);
-  EXPECT_NE(report.find("dilation: 34.62 (--dilation auto)\n"),
+      LabDilationReport({LabDilation::Mode::kFull, 1}, r);
+  EXPECT_NE(report.find("dilation: 34.62 (--dilation full)\n"),
             std::string::npos)
       << report;
   EXPECT_NE(report.find("limits_in_force: HDD 4 IOPS, 3466205 B/s; SSD 578"),
@@ -94,6 +94,17 @@ TEST(LabHandshake, AutoSetsBothDrivesAndAnswersWithTheLimitsInForce) {
       << report;
   EXPECT_NE(report.find("memory 138."), std::string::npos) << report;
   EXPECT_NE(report.find("time: dilated by 34.62"), std::string::npos) << report;
+}
+
+// auto: the same measured slowdown, the factor capped (lab/lab_dilation.h).
+TEST(LabHandshake, AutoCapsTheFactor) {
+  HandshakeRig s = Make({LabDilation::Mode::kAuto, 1});
+  EXPECT_EQ(s.handshake->Answer(kGuestLine),
+            "@@HOST:labels lab.dilation=4.00 lab.dilation_mode=auto "
+            "lab.cpu_slowdown=34.62 lab.hdd_iops=38 lab.hdd_bw=30000000 "
+            "lab.ssd_iops=5000 lab.ssd_bw=0");
+  EXPECT_EQ(s.fake->sets,
+            (std::vector<std::string>{"hdd 38 30000000", "ssd 5000 0"}));
 }
 
 TEST(LabHandshake, OffKeepsTheThrottlesButStillReadsThemBack) {
