@@ -55,6 +55,11 @@ struct DbCellOptions {
   // cache layer's dirty data, so the load's writeback does not compete with
   // the measured run). May be empty; may throw (the cell fails).
   std::function<void()> after_load;
+  // Called right before the measured run starts (after the warm-up): the
+  // moment a caller's counters "before" belong to (e.g. a cache layer's,
+  // so the load and the warm-up stay out of the cell's counters). May be
+  // empty; may throw (the cell fails).
+  std::function<void()> before_run;
 };
 
 // What a cell measured and how the server was set up (for the manifest),
@@ -96,7 +101,8 @@ struct DbCellInfo {
   // CPU seconds (user + system) of the server's processes (the postmaster,
   // its live children and the children it reaped: backends, checkpointer,
   // walwriter, autovacuum...) between two samples of proc/<pid>/stat taken
-  // right before the clients connect and right after the last one ended.
+  // when the measured window starts (after the warm-up) and right after the
+  // last client ended.
   double server_cpu_s = -1;
   // The wall time between those two samples (server_cpu_s / cpu_window_s
   // is the server's mean number of busy CPUs).
@@ -107,7 +113,8 @@ struct DbCellInfo {
   // The window tps is computed over (all clients connected to the last
   // transaction's end), in seconds; JobResult::runtime_ns in ns.
   double measured_s = -1;
-  // Seconds of the unmeasured warm-up run ("warmup"); 0 when none.
+  // Seconds of the run before its measured window ("warmup": the ramp,
+  // with the clients' connection); 0 when none.
   double warmup_s = 0;
 };
 
@@ -118,8 +125,8 @@ struct DbCellInfo {
 //   -> checkpoint -> record the database's size -> stop the server cleanly
 //   -> sync + drop caches -> start it again on the same data directory (so
 //   neither shared_buffers nor the page cache holds the data the load
-//   wrote) -> the warm-up (warmup_ns > 0: the same clients, unmeasured)
-//   -> run the TPC-B driver for duration_ns -> stop -> unmount ->
+//   wrote) -> run the TPC-B driver for warmup_ns (its ramp: unmeasured)
+//   and then duration_ns (measured) -> stop -> unmount ->
 //   wipe the ext4 signature (wipefs -a) so later IO cells on the same
 //   device are not refused. Every step is undone on error or signal.
 // Returns the transactions as a JobResult: unit "tx", name = w.name,

@@ -1,8 +1,8 @@
 // PostgresServer: a private, throwaway PostgreSQL cluster (RAII).
 //
 // The constructor runs initdb on a fresh data directory (--no-locale -E UTF8
-// -A trust), appends tierbench's settings to postgresql.conf, starts the
-// server with pg_ctl on a private Unix socket directory (no TCP:
+// --no-sync -A trust), appends tierbench's settings to postgresql.conf, starts
+// the server with pg_ctl on a private Unix socket directory (no TCP:
 // listen_addresses = '') and waits until it accepts connections.
 //
 // Lifecycle: the server may be stopped (Stop) and started again (Start) on

@@ -449,10 +449,12 @@ class Worker {
     const uint64_t lat = now - c.scheduled;
     c.in_tx = false;
     ++c.tx_count;
+    // The ramp (TpcbDriverConfig::ramp_ns): run, not measured.
+    if (now < measure_from_) return;
     stats_.ios++;
     stats_.lat.Add(static_cast<double>(lat));
     stats_.lat_hist.Add(lat);
-    const uint64_t start = shared_->bench_start.load();
+    const uint64_t start = measure_from_;
     stats_.series.Add(now > start ? now - start : 0, 0);
     ScriptRunStats& ss = per_script_[c.script];
     ss.transactions++;
@@ -535,7 +537,9 @@ class Worker {
 
   void Loop() {
     const uint64_t start = shared_->bench_start.load();
-    end_at_ = cfg_.duration_ns > 0 ? start + cfg_.duration_ns : 0;
+    const uint64_t ramp = cfg_.duration_ns > 0 ? cfg_.ramp_ns : 0;
+    measure_from_ = start + ramp;
+    end_at_ = cfg_.duration_ns > 0 ? start + ramp + cfg_.duration_ns : 0;
     throttle_trigger_ = start;
     for (auto& c : clients_) {
       if (cfg_.duration_ns == 0 && cfg_.transactions_per_client == 0) {
@@ -615,6 +619,7 @@ class Worker {
   double throttle_delay_ns_ = 0;  // mean delay between this thread's starts
   uint64_t throttle_trigger_ = 0;
   uint64_t end_at_ = 0;
+  uint64_t measure_from_ = 0;  // bench start + ramp
   DirectionStats stats_;
   std::vector<ScriptRunStats> per_script_;
   RunningStat lag_;
@@ -633,13 +638,28 @@ class Worker {
 void ReportProgress(Shared& shared, std::vector<std::unique_ptr<Worker>>& ws) {
   const TpcbDriverConfig& cfg = *shared.cfg;
   const uint64_t step = static_cast<uint64_t>(cfg.progress_sec) * kNsPerSec;
-  const uint64_t start = shared.bench_start.load();
+  const uint64_t bench_start = shared.bench_start.load();
+  // The measured window starts after the ramp: progress lines and
+  // on_second count from there (pgbench has no ramp: 0).
+  const uint64_t start = bench_start + (cfg.duration_ns > 0 ? cfg.ramp_ns : 0);
   uint64_t next = start + step;
   uint64_t next_second = start + kNsPerSec;
   const bool printing = step != 0 && cfg.progress_out != nullptr;
+  bool window_started = !cfg.on_measure_start;
+  // Never sleeps past the window's start while it is still to be announced.
+  auto until = [&](uint64_t due) {
+    return window_started ? due : std::min(due, start);
+  };
   std::unique_lock<std::mutex> lock(shared.mu);
   while (shared.finished < static_cast<int>(ws.size())) {
     const uint64_t now = NowNs();
+    if (!window_started && now >= start) {
+      lock.unlock();  // the callback never waits for the clients
+      cfg.on_measure_start();
+      lock.lock();
+      window_started = true;
+      continue;
+    }
     if (cfg.on_second && now >= next_second) {
       lock.unlock();  // the callback never waits for the clients
       cfg.on_second(start);
@@ -648,15 +668,17 @@ void ReportProgress(Shared& shared, std::vector<std::unique_ptr<Worker>>& ws) {
       continue;
     }
     if (!printing) {
-      if (cfg.on_second) {
-        shared.cv.wait_for(lock, std::chrono::nanoseconds(next_second - now));
+      if (cfg.on_second || !window_started) {
+        const uint64_t due = until(cfg.on_second ? next_second : start);
+        shared.cv.wait_for(lock, std::chrono::nanoseconds(due - now));
       } else {
         shared.cv.wait(lock);
       }
       continue;
     }
     if (now < next) {
-      const uint64_t due = cfg.on_second ? std::min(next, next_second) : next;
+      const uint64_t due =
+          until(cfg.on_second ? std::min(next, next_second) : next);
       shared.cv.wait_for(lock, std::chrono::nanoseconds(due - now));
       continue;
     }
@@ -781,7 +803,9 @@ TpcbRunResult RunTpcb(const TpcbDriverConfig& cfg) {
   }
   d.errors = out.failed;
   out.transactions = d.ios;
-  out.bench_ns = end - bench_start;
+  const uint64_t measured_from =
+      bench_start + (cfg.duration_ns > 0 ? cfg.ramp_ns : 0);
+  out.bench_ns = end > measured_from ? end - measured_from : 0;
   job.runtime_ns = out.bench_ns;
   out.interrupted = Interrupted();
   if (out.aborted_clients > 0) {

@@ -58,8 +58,13 @@ struct TpcbDriverConfig {
   QueryMode query_mode = QueryMode::kSimple;
   int scale = 1;  // of the existing tables (DetectScale)
   int clients = 1;
-  int threads = 1;                        // 1..clients
-  uint64_t duration_ns = 0;               // -T; 0: use transactions_per_client
+  int threads = 1;           // 1..clients
+  uint64_t duration_ns = 0;  // -T; 0: use transactions_per_client
+  // With duration_ns: the clients run ramp_ns first, unmeasured (fio's
+  // ramp_time): transactions that end before it are not counted, the
+  // measured window and the per-second series start when it ends, and
+  // on_second is called from then on only. 0: none (pgbench has none).
+  uint64_t ramp_ns = 0;
   uint64_t transactions_per_client = 10;  // -t (pgbench's default 10)
   uint64_t random_seed = 0;
   int progress_sec = 0;  // -P; 0: none
@@ -73,6 +78,11 @@ struct TpcbDriverConfig {
   // benchmark started (e.g. to sample a cache layer). Must be cheap and must
   // not throw. May be empty.
   std::function<void(uint64_t bench_start_ns)> on_second;
+  // Called once on the calling thread when the measured window starts (the
+  // ramp's end; the start itself without one), before any on_second: e.g.
+  // to take the "before" of counters that must cover the window exactly.
+  // Must be cheap and must not throw. May be empty.
+  std::function<void()> on_measure_start;
 };
 
 // Per-script figures (pgbench's "SQL script N" block) and per-command

@@ -212,13 +212,14 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
       db.destructive = options_.destructive;
       db.os = setup_.os;
       db.on_second = on_second;
+      db.before_run = rec->db_before_run;
       if (rec->layer_for_db != nullptr) {
         // The load's dirty data drained before the measured run.
         CacheLayer* layer = rec->layer_for_db;
         db.after_load = [this, layer, label, rec] {
           bool timed_out = false;
-          rec->drain_load_s = Drain(*layer, label + " (after the load)",
-                                    &timed_out);
+          rec->drain_load_s =
+              Drain(*layer, label + " (after the load)", &timed_out);
           if (timed_out) {
             rec->findings.push_back(
                 {"dirty-before", Severity::kInvalid,
@@ -545,13 +546,27 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
       !WarmUntilSteady(layer, stack->device, w, label, &rec)) {
     return rec;
   }
-  rec.drain_before_s = Drain(layer, label, &rec.drain_before_timed_out);
+  // Settled by warming until steady, the cache's dirty data is part of
+  // its steady state (writeback keeps writing back while the workload
+  // runs): it stays. Otherwise the cell starts clean.
+  if (options_.cache_state == CacheState::kWarmUntilSteady && !w.is_db) {
+    rec.drain_before_s = 0;
+  } else {
+    rec.drain_before_s = Drain(layer, label, &rec.drain_before_timed_out);
+  }
   DropCaches();
   rec.state_before = layer.State();
-  const LayerCounters before = layer.TakeCounters();
+  LayerCounters before = layer.TakeCounters();
   LayerSampler sampler(&layer, &rec.series);
   rec.layer_for_db = w.is_db ? &layer : nullptr;
+  // A DB cell's counters start with its measured run, after the load and
+  // the warm-up.
+  rec.db_before_run = [&before, &layer, &rec] {
+    before = layer.TakeCounters();
+    rec.state_before = layer.State();
+  };
   RunWorkloadOn(w, rec.target, label, &rec, &sampler);
+  rec.db_before_run = nullptr;
   rec.layer_for_db = nullptr;
   const uint64_t io_stop_ns = Now();
   ThrowIfInterrupted("after " + label);

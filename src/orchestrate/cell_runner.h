@@ -22,8 +22,12 @@
 //      steady, or --warm-max seconds (or that many chunks' worth) passed (a
 //      warning then). The time taken, the chunks and the last chunk's
 //      share are recorded ("time to warm");
-//   3. wait clean (drain dirty data; the time is drain_before_s);
-//   4. sync + drop the page cache; counters "before";
+//   3. wait clean (drain dirty data; the time is drain_before_s), except
+//      after warm-until-steady, whose settled state includes the dirty
+//      data writeback keeps writing back (drain_before_s 0);
+//   4. sync + drop the page cache; counters "before" (a DB cell takes
+//      them again when its measured run starts, after its load, the
+//      drain of the load's dirty data and its warm-up);
 //   5. run the workload on the stack device; the moment it returns is the
 //      cell's IO stop;
 //   6. wait clean at once: drain_after_s is the "time to clean"
@@ -109,6 +113,9 @@ struct CellRecord {
   // (before the measured run); -1 when none ran.
   double drain_load_s = -1;
   CacheLayer* layer_for_db = nullptr;  // the stack's layer while it runs
+  // DB cells on a stack: takes the counters "before" when the measured run
+  // starts (DbCellOptions::before_run); empty otherwise.
+  std::function<void()> db_before_run;
   double drain_after_s = -1;
   bool drain_before_timed_out = false;
   bool drain_after_timed_out = false;

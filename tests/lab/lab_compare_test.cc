@@ -30,11 +30,12 @@ TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
   // --stats-lag 16: bcache folds its counters every 13.6 s, and every fold
   // must be seen before the lag (below).
   std::vector<std::string> args = {
-      kUndilated, "--modes", Mode("hdd"), Mode("writethrough"),
-      Mode("writeback"), Mode("none"), "--workloads", Workload("randwrite-4k"),
-      Workload("wiki-4k-qd32"), "--runtime", "8", "--ramp-time", "1", "--size",
-      "16M", "--stats-lag", "16", "--results", dir.path(), "--run-id",
-      "lab-compare",
+      // The cold protocol, as documented (the default warms until steady).
+      kUndilated, "--cache-state", "cold", "--modes", Mode("hdd"),
+      Mode("writethrough"), Mode("writeback"), Mode("none"), "--workloads",
+      Workload("randwrite-4k"), Workload("wiki-4k-qd32"), "--runtime", "8",
+      "--ramp-time", "1", "--size", "16M", "--stats-lag", "16", "--results",
+      dir.path(), "--run-id", "lab-compare",
       // And, after the compare, the real-sysfs tests, the soak (200 mode
       // switches under IO) and the io_uring engine on a loop device on the
       // guest's kernel (6.1), then scripts/loop-stack.
@@ -223,22 +224,13 @@ TEST(LabCompare, KilledCompareIsRestoredByTierbenchRestore) {
   ASSERT_FALSE(dir.path().empty());
   // The guest sends SIGKILL once compare changed a knob or dm table
   // (mid-run), then compares every line with what it was before.
-  std::vector<std::string> args = {kUndilated,
-                                   "--interrupt-compare",
-                                   "--interrupt-signal",
-                                   "KILL",
-                                   "--modes",
-                                   Mode("writeback"),
-                                   "--workloads",
-                                   Workload("randwrite-4k"),
-                                   "--runtime",
-                                   "30",
-                                   "--size",
-                                   "256M",
-                                   "--results",
-                                   dir.path(),
-                                   "--run-id",
-                                   "lab-interrupt"};
+  std::vector<std::string> args = {
+      kUndilated,
+      // restore and read-back, not figures: cold
+      "--cache-state", "cold", "--interrupt-compare", "--interrupt-signal",
+      "KILL", "--modes", Mode("writeback"), "--workloads",
+      Workload("randwrite-4k"), "--runtime", "30", "--size", "256M",
+      "--results", dir.path(), "--run-id", "lab-interrupt"};
   TIERBENCH_RUN_LAB(args, 0);
   std::string lab = dir.path() + "/lab-interrupt/lab/";
   EXPECT_EQ(ReadText(lab + "compare-exit-code"), "137\n");

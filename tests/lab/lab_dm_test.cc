@@ -144,25 +144,14 @@ TEST(LabDm, TerminatedCompareRestoresTheDmTables) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
   ASSERT_FALSE(dir.path().empty());
-  std::vector<std::string> args = {kUndilated,
-                                   "--interrupt-compare",
-                                   "--interrupt-signal",
-                                   "TERM",
-                                   "--layers",
-                                   "dm-cache,dm-writecache",
-                                   "--modes",
-                                   Mode("dm-cache-writeback"),
-                                   Mode("dm-writecache"),
-                                   "--workloads",
-                                   Workload("randwrite-4k"),
-                                   "--runtime",
-                                   "30",
-                                   "--size",
-                                   "64M",
-                                   "--results",
-                                   dir.path(),
-                                   "--run-id",
-                                   "lab-dm-interrupt"};
+  std::vector<std::string> args = {
+      kUndilated,
+      // restore and read-back, not figures: cold
+      "--cache-state", "cold", "--interrupt-compare", "--interrupt-signal",
+      "TERM", "--layers", "dm-cache,dm-writecache", "--modes",
+      Mode("dm-cache-writeback"), Mode("dm-writecache"), "--workloads",
+      Workload("randwrite-4k"), "--runtime", "30", "--size", "64M", "--results",
+      dir.path(), "--run-id", "lab-dm-interrupt"};
   TIERBENCH_RUN_LAB(args, 0);
   const std::string lab = dir.path() + "/lab-dm-interrupt/lab/";
   EXPECT_EQ(ReadText(lab + "compare-exit-code"), "143\n");

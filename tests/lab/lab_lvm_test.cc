@@ -20,24 +20,13 @@ TEST(LabLvm, LvmcacheModesReadBackAndTheLvIsRestored) {
   ASSERT_FALSE(dir.path().empty());
   const std::vector<std::string> modes = {
       "lvmcache-writeback", "lvmcache-writethrough", "lvmcache-passthrough"};
-  const std::vector<std::string> args = {kUndilated,
-                                         "--layers",
-                                         "lvmcache",
-                                         "--modes",
-                                         Mode(modes[0]),
-                                         Mode(modes[1]),
-                                         Mode(modes[2]),
-                                         "--workloads",
-                                         Workload("randwrite-4k"),
-                                         "--runtime",
-                                         "2",
-                                         "--size",
-                                         "16M",
-                                         "--results",
-                                         dir.path(),
-                                         "--run-id",
-                                         "lab-lvm",
-                                         kVerifyArg};
+  const std::vector<std::string> args = {
+      kUndilated,
+      // restore and read-back, not figures: cold
+      "--cache-state", "cold", "--layers", "lvmcache", "--modes",
+      Mode(modes[0]), Mode(modes[1]), Mode(modes[2]), "--workloads",
+      Workload("randwrite-4k"), "--runtime", "2", "--size", "16M", "--results",
+      dir.path(), "--run-id", "lab-lvm", kVerifyArg};
   TIERBENCH_RUN_LAB(args, 0);
   ExpectVerified(dir.path() + "/lab-lvm", {"lvmcache"});
   const std::string lab = dir.path() + "/lab-lvm/lab/";
