@@ -150,11 +150,12 @@ class BcacheDevice {
   // continues past failures and reports each one. Never throws.
   RestoreReport Restore(const KnobSnapshot& snapshot) noexcept;
 
-  // Polls every `poll_s` until dirty_data is 0 and state is "clean" (or "no
-  // cache"). Calls `progress` (may be empty) after each poll. Stores the
-  // seconds waited in *drain_s (may be null). Returns OK, TimedOut when
-  // `timeout_s` passed (message: dirty bytes left, state, path), Busy when
-  // interrupted (Interrupted()), or the read error.
+  // Polls every `poll_s` until dirty_data is 0 (state may lag behind: the
+  // kernel marks it "clean" at its next index scan). Calls `progress` (may be
+  // empty) after each poll. Stores the seconds waited in *drain_s (may be
+  // null). Returns OK, TimedOut when `timeout_s` passed (message: dirty bytes
+  // left, state, path), Busy when interrupted (Interrupted()), or the read
+  // error.
   Status WaitClean(double timeout_s, double poll_s,
                    const DrainProgressFn& progress, double* drain_s) const;
 

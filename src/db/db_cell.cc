@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <vector>
 
 #include "db/pg_connection.h"
 #include "db/postgres_server.h"
@@ -151,6 +153,36 @@ void RestartAfterLoad(PostgresServer* server, const std::string& conninfo,
                ") is not after the load's end (" +
                std::to_string(got->load_end_unix_s) + "); did the clock jump?");
   }
+}
+
+// Reads every file under `dir` through the page cache (buffered reads), so
+// the server's later reads of them come from RAM. Returns the bytes read.
+// Throws DbError naming the file on a read error.
+int64_t ReadIntoPageCache(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<char> buf(1 << 20);
+  int64_t total = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file()) continue;
+    const std::string path = e.path().string();
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      throw DbError("cannot read " + path +
+                    " into the page cache: " + std::strerror(errno));
+    }
+    ScopeGuard close_fd([fd] { close(fd); });
+    for (;;) {
+      const ssize_t n = read(fd, buf.data(), buf.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        throw DbError("cannot read " + path +
+                      " into the page cache: " + std::strerror(errno));
+      }
+      if (n == 0) break;
+      total += n;
+    }
+  }
+  return total;
 }
 
 }  // namespace
@@ -293,6 +325,18 @@ JobResult RunDbCell(const DbWorkload& w, const std::string& block_device,
   // Neither shared_buffers nor the page cache may keep what the load wrote.
   RestartAfterLoad(server.get(), cfg.conninfo, opts, &got);
   got.mem_total_bytes = ReadMemTotalBytes(opts.os);
+  if (w.page_cache_warm) {
+    const uint64_t warm_start = NowNs();
+    // The database's own directory (base/<oid>), not the templates'.
+    const std::string oid =
+        PgConnection(cfg.conninfo)
+            .QueryValue(
+                "select oid from pg_database where datname = "
+                "current_database()");
+    got.page_cache_warmed_bytes =
+        ReadIntoPageCache(server->data_dir() + "/base/" + oid);
+    got.page_cache_warm_s = 1e-9 * static_cast<double>(NowNs() - warm_start);
+  }
   if (Interrupted()) throw InterruptedError("interrupted", InterruptSignal());
 
   // The warm-up ("warmup") is the run's ramp: the same clients, on the same
@@ -338,10 +382,12 @@ JobResult RunDbCell(const DbWorkload& w, const std::string& block_device,
     char line[256];
     std::snprintf(line, sizeof line,
                   "%s: mkfs %.1f s, initdb and start %.1f s, load %.1f s, "
-                  "restart %.1f s, warm-up %.1f s, run %.1f s",
+                  "restart %.1f s, page cache warm-up %.1f s, warm-up "
+                  "%.1f s, run %.1f s",
                   w.name.c_str(), 1e-9 * (initdb_start - cell_start),
                   1e-9 * (server_up - initdb_start), 1e-9 * got.init_ns,
-                  1e-9 * got.restart_ns, got.warmup_s, got.measured_s);
+                  1e-9 * got.restart_ns, std::max(0.0, got.page_cache_warm_s),
+                  got.warmup_s, got.measured_s);
     LogNotice(line);
   }
   got.server_settings = server->settings();

@@ -86,6 +86,10 @@ struct DbCellInfo {
   // The page cache was dropped while the server was stopped (false when
   // DbCellOptions::drop_caches is off or the write to drop_caches failed).
   bool page_cache_dropped = false;
+  // "page_cache": "warm": the bytes of the database's files read into the
+  // page cache after the restart, and the seconds it took; -1: not asked.
+  int64_t page_cache_warmed_bytes = -1;
+  double page_cache_warm_s = -1;
   // Wall clock (Unix epoch seconds) when the load and its checkpoint ended,
   // and the measured server's pg_postmaster_start_time(); -1 when unknown.
   double load_end_unix_s = -1;
@@ -125,10 +129,11 @@ struct DbCellInfo {
 //   -> checkpoint -> record the database's size -> stop the server cleanly
 //   -> sync + drop caches -> start it again on the same data directory (so
 //   neither shared_buffers nor the page cache holds the data the load
-//   wrote) -> run the TPC-B driver for warmup_ns (its ramp: unmeasured)
-//   and then duration_ns (measured) -> stop -> unmount ->
-//   wipe the ext4 signature (wipefs -a) so later IO cells on the same
-//   device are not refused. Every step is undone on error or signal.
+//   wrote) -> with "page_cache": "warm", read the database's files
+//   (base/<its oid>) into the page cache -> run the TPC-B driver for warmup_ns
+//   (its ramp: unmeasured) and then duration_ns (measured) -> stop -> unmount
+//   -> wipe the ext4 signature (wipefs -a) so later IO cells on the same device
+//   are not refused. Every step is undone on error or signal.
 // Returns the transactions as a JobResult: unit "tx", name = w.name,
 // dir[DbTxDirection(w.builtin)].ios = transactions, .lat/.lat_hist =
 // transaction latency (ns), .series = transactions per second; runtime_ns =

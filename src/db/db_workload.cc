@@ -95,11 +95,16 @@ DbWorkload ParseDbWorkloadJson(std::string_view text, const std::string& path) {
     } else if (key == "threads") {
       w.threads = PositiveInt(v, path, "threads");
     } else if (key == "warmup") {
-      if (!v.is_string() || !ParseDuration(v.get<std::string>(), kNsPerSec,
-                                           &w.warmup_ns)
-                               .ok()) {
+      if (!v.is_string() ||
+          !ParseDuration(v.get<std::string>(), kNsPerSec, &w.warmup_ns).ok()) {
         BadKey(path, key, "a duration such as \"20s\" (0s: none)");
       }
+    } else if (key == "page_cache") {
+      const std::string value = v.is_string() ? v.get<std::string>() : "";
+      if (value != "cold" && value != "warm") {
+        BadKey(path, key, "\"cold\" or \"warm\"");
+      }
+      w.page_cache_warm = value == "warm";
     } else if (key == "duration") {
       // Seconds as a JSON number (a fraction is cut off), or a duration
       // string. A float outside int64's range is rejected before the cast
@@ -179,10 +184,12 @@ DbWorkload ParseDbWorkloadJson(std::string_view text, const std::string& path) {
         w.postgres_settings[name] = SettingValue(value, path, name);
       }
     } else {
-      BadKey(path, key,
-             "remove it (known keys: schema_version, kind, name, description, "
-             "scale, clients, threads, duration, warmup, query_mode, builtin, "
-             "scripts, defines, rate, latency_limit, random_seed, postgres)");
+      BadKey(
+          path, key,
+          "remove it (known keys: schema_version, kind, name, description, "
+          "scale, clients, threads, duration, warmup, page_cache, query_mode, "
+          "builtin, "
+          "scripts, defines, rate, latency_limit, random_seed, postgres)");
     }
   }
   if (!have_duration) BadKey(path, "duration", "set a duration (\"10s\")");

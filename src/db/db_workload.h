@@ -46,13 +46,20 @@
 namespace tierbench {
 
 struct DbWorkload {
-  std::string path;                   // file it was loaded from
-  std::string name;                   // "name" or the file's stem
-  int scale = 1;                      // pgbench -s
-  int clients = 1;                    // pgbench -c
-  int threads = 1;                    // pgbench -j (clients spread evenly)
-  uint64_t duration_ns = 0;           // pgbench -T
-  uint64_t warmup_ns = 0;             // "warmup": unmeasured run first
+  std::string path;          // file it was loaded from
+  std::string name;          // "name" or the file's stem
+  int scale = 1;             // pgbench -s
+  int clients = 1;           // pgbench -c
+  int threads = 1;           // pgbench -j (clients spread evenly)
+  uint64_t duration_ns = 0;  // pgbench -T
+  uint64_t warmup_ns = 0;    // "warmup": unmeasured run first
+  // "page_cache": "cold" (default): after the load the server restarts on
+  // an empty page cache, so reads the buffers miss reach the device (a
+  // database larger than the host's memory). "warm": the database's files
+  // are then read into the page cache, so reads come from RAM and the
+  // device sees the write path: WAL commits, checkpoints, evictions (a
+  // database that fits in memory, as in seed 001: 150 MB on 8 GB).
+  bool page_cache_warm = false;
   std::string query_mode = "simple";  // simple | extended | prepared
   std::string builtin = "tpcb-like";  // tpcb-like | simple-update | select-only
   int builtin_weight = 1;

@@ -145,6 +145,29 @@ TEST(DbCellEvidenceTest, RestartsAfterTheLoadAndRecordsTheEvidence) {
   EXPECT_LE(s4.db_size_bytes - s1.db_size_bytes, 70 * kMiB);
 }
 
+// "page_cache": "warm": the database's files are read into the page cache
+// after the restart (all of them: about the database's size).
+TEST(DbCellEvidenceTest, WarmPageCacheReadsTheDatabaseIn) {
+  TIERBENCH_REQUIRE_POSTGRES();
+  TIERBENCH_REQUIRE_ROOT();
+  ::tierbench::testing::LoopDevice loop(512ull << 20);
+  ASSERT_TRUE(loop.ok()) << loop.error();
+  DbCellOptions opts;
+  opts.destructive = true;
+  DbWorkload w = EvidenceWorkload(2, 0);
+  w.page_cache_warm = true;
+  DbCellInfo info;
+  RunDbCell(w, loop.device(), opts, &info);
+  EXPECT_TRUE(info.page_cache_dropped);
+  ASSERT_GT(info.db_size_bytes, 0);
+  EXPECT_GE(info.page_cache_warmed_bytes, info.db_size_bytes * 9 / 10);
+  EXPECT_LE(info.page_cache_warmed_bytes, info.db_size_bytes * 11 / 10);
+  EXPECT_GE(info.page_cache_warm_s, 0);
+  // Not asked: not done.
+  const DbCellInfo cold = RunEvidenceCell(1);
+  EXPECT_EQ(cold.page_cache_warmed_bytes, -1);
+}
+
 // "warmup" is the run's ramp: the clients run it unmeasured, the measured
 // window (its seconds, its transactions, the server's CPU) starts after it.
 TEST(DbCellEvidenceTest, WarmupRunsBeforeTheMeasuredWindow) {

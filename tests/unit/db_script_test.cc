@@ -244,6 +244,11 @@ TEST_F(DbWorkloadFileTest, ShippedWorkloadsLoad) {
   EXPECT_EQ(w.postgres_settings.at("shared_buffers"), "16MB");
   EXPECT_EQ(w.builtin, "tpcb-like");
   EXPECT_TRUE(w.random_seed_set);
+  EXPECT_FALSE(w.page_cache_warm);
+  DbWorkload in_ram = LoadDbWorkload(std::string(TIERBENCH_SOURCE_DIR) +
+                                     "/workloads/pgbench-tpcb-in-ram.json");
+  EXPECT_TRUE(in_ram.page_cache_warm);
+  EXPECT_EQ(in_ram.scale, w.scale);
   DbWorkload seed = LoadDbWorkload(std::string(TIERBENCH_SOURCE_DIR) +
                                    "/workloads/pgbench-tpcb-s10-c10.json");
   EXPECT_EQ(seed.scale, 10);
@@ -318,6 +323,8 @@ TEST_F(DbWorkloadFileTest, ErrorsNameTheKey) {
       {R"({"kind": "fio", "duration": 5})", "kind"},
       {R"({"kind": "pgbench", "scale": 0, "duration": 5})", "scale"},
       {R"({"kind": "pgbench", "clients": "4", "duration": 5})", "clients"},
+      {R"({"kind": "pgbench", "page_cache": "hot", "duration": 5})",
+       "page_cache"},
       {R"({"kind": "pgbench", "clients": 2, "threads": 3, "duration": 5})",
        "threads"},
       {R"({"kind": "pgbench", "duration": "fast"})", "duration"},

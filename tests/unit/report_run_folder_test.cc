@@ -263,7 +263,8 @@ TEST(ReportRunFolderTest, CommittedSampleIsCurrent) {
                                         "/results/sample-lab");
   EXPECT_TRUE(run.notes().empty())
       << "results/sample-lab is stale: " << run.notes().front();
-  EXPECT_GT(run.runs().row_count(), 40u);
+  // It is the demo's run (scripts/demo: lab --quick, 11 cells).
+  EXPECT_GE(run.runs().row_count(), 11u);
 }
 
 }  // namespace
