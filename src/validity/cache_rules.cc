@@ -30,7 +30,7 @@ void ColdReadsRule(const CellObservation& o, const std::vector<Finding>& so_far,
   if (stack_reads < kColdMinReadBytes) return;
   const double pct = 100.0 * static_cast<double>(origin_reads) /
                      static_cast<double>(stack_reads);
-  if (pct < kColdOriginReadPct || HasLayerColdFinding(so_far)) return;
+  if (pct < kColdFillingReadPct || HasLayerColdFinding(so_far)) return;
   std::string counters;
   const CommonCounters& c = o.delta.common;
   if (c.read_hits >= 0 && c.read_misses >= 0) {
@@ -44,9 +44,12 @@ void ColdReadsRule(const CellObservation& o, const std::vector<Finding>& so_far,
            " cache sent " + CachePct(std::min(100.0, pct)) + " of the " +
            FormatBytes(stack_reads) +
            " read to the HDD (hdd_read_bytes against stack_read_bytes" +
-           counters +
-           "): this cell measured the origin, not what the cache does once "
-           "settled (fix: --cache-state warm-until-steady, the default)"});
+           counters + "): this cell measured " +
+           (pct >= kColdOriginReadPct
+                ? "the origin"
+                : "the cache filling up from the origin") +
+           ", not what the cache does once settled (fix: --cache-state "
+           "warm-until-steady, the default)"});
 }
 
 void WorkingSetRule(const CellObservation& o, std::vector<Finding>* out) {

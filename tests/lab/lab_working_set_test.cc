@@ -111,6 +111,56 @@ TEST(LabWorkingSet, ZipfReadsFitInTheCacheThenFallOffTheCliff) {
             2 * (100 - ServedWithoutHdd(*fit)) + 1)
       << "HDD share of the read bytes at 400% vs 25%";
   EXPECT_LT(Num(*cliff, "read_hit_ratio_pct"), 100);
+
+  // Valid: the warmed cell measured the settled cache. At 400% the region
+  // is larger than the cache: a caution, not a reason to drop the cell.
+  EXPECT_EQ(Get(*fit, "valid"), "yes") << Get(*fit, "invalid_reasons");
+  EXPECT_NE(Get(*cliff, "finding_rules").find("working-set:caution"),
+            std::string::npos)
+      << Get(*cliff, "finding_rules");
+
+  // The same cell cold (the first-touch protocol) measured the cache
+  // filling up: invalid for the steady-state question, with the cold-read
+  // reason.
+  {  // TIERBENCH_RUN_LAB declares `output` and `rc`: a scope of its own.
+    ScratchDir cold_dir;
+    ASSERT_FALSE(cold_dir.path().empty());
+    std::vector<std::string> cold_args = {kUndilated,
+                                          "--layers",
+                                          "bcache",
+                                          "--ssd-size",
+                                          "273M",
+                                          "--modes",
+                                          Mode("writeback"),
+                                          "--workloads",
+                                          Workload("randread-zipf"),
+                                          "--working-set",
+                                          "25%",
+                                          "--cache-state",
+                                          "cold",
+                                          "--runtime",
+                                          "5",
+                                          "--ramp-time",
+                                          "1",
+                                          "--stats-lag",
+                                          "14",
+                                          "--results",
+                                          cold_dir.path(),
+                                          "--run-id",
+                                          "lab-ws-cold"};
+    TIERBENCH_RUN_LAB(cold_args, 0);
+    std::vector<CsvRow> cold_rows =
+        ReadCsv(cold_dir.path() + "/lab-ws-cold/runs.csv");
+    const CsvRow* cold =
+        Find(cold_rows, "writeback", "randread-zipf@25%", "read");
+    ASSERT_TRUE(cold != nullptr) << output;
+    EXPECT_EQ(Get(*cold, "cache_state"), "cold");
+    EXPECT_EQ(Get(*cold, "valid"), "no") << Get(*cold, "finding_rules");
+    EXPECT_NE(Get(*cold, "invalid_reasons").find("cold-reads: the cold cache"),
+              std::string::npos)
+        << Get(*cold, "invalid_reasons") << "; HDD share of the read bytes "
+        << 100 - ServedWithoutHdd(*cold) << "%";
+  }
 }
 
 }  // namespace
