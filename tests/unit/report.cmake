@@ -11,6 +11,7 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/report_merged_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/report_run_folder_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/report_summary_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/report_verdict_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/report_series_chart_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/report_svg_test.cc
 )

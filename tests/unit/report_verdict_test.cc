@@ -1,0 +1,112 @@
+// The verdict's rules (report/verdict.h), on the golden fixture (three
+// cold bcache cells invalid on randread-4k) and on the committed demo run
+// (results/sample-lab): no sentence states a ratio, position or difference
+// of an invalid cell; each invalid cell is named, not ranked.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/run_folder.h"
+#include "report/series_file.h"
+#include "report/verdict.h"
+#include "report_fixture.h"
+
+namespace tierbench {
+namespace {
+
+// `mode` as a word of `text` (not a part of "dm-cache-writeback").
+bool NamesMode(const std::string& text, const std::string& mode) {
+  for (size_t p = text.find(mode); p != std::string::npos;
+       p = text.find(mode, p + 1)) {
+    auto part = [&](size_t i) {
+      const char c = text[i];
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '-' ||
+             c == '_';
+    };
+    const bool left = p == 0 || !part(p - 1);
+    const size_t end = p + mode.size();
+    const bool right = end >= text.size() || !part(end);
+    if (left && right) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> Sentences(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (size_t p = text.find(". "); p != std::string::npos;
+       p = text.find(". ", start)) {
+    out.push_back(text.substr(start, p + 1 - start));
+    start = p + 2;
+  }
+  if (start < text.size()) out.push_back(text.substr(start));
+  return out;
+}
+
+// Checks every line of the run's verdict against its invalid cells;
+// returns how many invalid cells it saw.
+int CheckVerdict(const std::string& dir) {
+  const RunFolder run = RunFolder::Read(dir);
+  std::string note;
+  const std::optional<SeriesFile> series = SeriesFile::Read(dir, &note);
+  const Verdict v = BuildVerdict(run, series ? &*series : nullptr);
+  EXPECT_FALSE(v.lines.empty());
+  std::set<std::pair<std::string, std::string>> invalid;  // workload, mode
+  const CsvDocument& c = run.comparison();
+  for (size_t r = 0; r < c.row_count(); ++r) {
+    if (c.Get(r, "valid") == "no") {
+      invalid.insert({c.Get(r, "workload"), c.Get(r, "mode")});
+    }
+  }
+  for (const VerdictLine& line : v.lines) {
+    SCOPED_TRACE(line.text);
+    for (const auto& [workload, mode] : invalid) {
+      if (line.workload != workload) continue;
+      // Not quoted, and named among the not ranked.
+      for (const std::string& q : line.quoted_modes) EXPECT_NE(q, mode);
+      bool named = false;
+      for (const std::string& n : line.not_ranked) named = named || n == mode;
+      EXPECT_TRUE(named) << mode << " is invalid on " << workload;
+      // No sentence that names it states a figure of it.
+      for (const std::string& s : Sentences(line.text)) {
+        if (!NamesMode(s, mode)) continue;
+        EXPECT_NE(s.find("Not ranked"), std::string::npos)
+            << "a sentence names invalid " << mode << ": " << s;
+        for (const char* figure :
+             {"x the HDD", "of the SSD", "against the best", "IOPS", "tps"}) {
+          EXPECT_EQ(s.find(figure), std::string::npos)
+              << "invalid " << mode << " with a figure: " << s;
+        }
+      }
+    }
+  }
+  return static_cast<int>(invalid.size());
+}
+
+TEST(VerdictTest, NoSentenceStatesAFigureOfAnInvalidCell) {
+  // The fixture: writethrough, writeback and writearound cold on
+  // randread-4k, every read from the HDD.
+  EXPECT_EQ(CheckVerdict(FixtureRunDir()), 3);
+  // The committed demo run (it may have none: then only the text is read).
+  CheckVerdict(std::string(TIERBENCH_SOURCE_DIR) + "/results/sample-lab");
+}
+
+TEST(VerdictTest, TheFixturesInvalidCellsAreNamedWithTheirReason) {
+  const RunFolder run = RunFolder::Read(FixtureRunDir());
+  std::string note;
+  const std::optional<SeriesFile> series =
+      SeriesFile::Read(FixtureRunDir(), &note);
+  const std::string text =
+      VerdictText(BuildVerdict(run, series ? &*series : nullptr));
+  EXPECT_NE(text.find("Not ranked: "), std::string::npos) << text;
+  EXPECT_NE(text.find("writeback (cold cache: its reads went to the HDD)"),
+            std::string::npos)
+      << text;
+}
+
+}  // namespace
+}  // namespace tierbench
