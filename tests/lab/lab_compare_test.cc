@@ -285,7 +285,17 @@ TEST(LabCompare, KilledCompareIsRestoredByTierbenchRestore) {
 // bypassed it) and went to the HDD in both modes. pgbench-tpcb-in-ram.json
 // reads the database into the page cache first, as seed 001 had it:
 // writeback 83, none 40 tps (2.08x; none drifted from 53 to 26 tps over
-// its window, flagged). The bound leaves room for a busier machine.
+// its window, flagged), then 94.2 vs 41.2 (2.29x), then 67.1 vs 39.3
+// (1.71x): that run's writeback sent 69% of its IO past the cache, flagged
+// "sequential_cutoff = 4.0M: this cell measured the HDD". The WAL is one
+// sequential stream; past 4 MiB bcache bypasses it, which costs a real HDD
+// little (it streams sequential writes) but costs the lab's HDD, an IOPS
+// throttle with no seek model, as much as random IO, so how much of the
+// window's WAL went past the cache decides the figure: 1.71x to 2.29x in
+// three runs, hence the bound 1.6x (the smallest seen, less a margin).
+// With the cutoff off (modes/writeback-nocutoff.json) writeback did 106
+// tps, 2.58x (seed 001: 2.5x), but the load's 65 MB, cached too, did not
+// drain within the 60 s before the run, so that cell was rightly invalid.
 TEST(LabCompare, PgbenchWritebackBeatsNone) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
@@ -330,9 +340,9 @@ TEST(LabCompare, PgbenchWritebackBeatsNone) {
   EXPECT_GT(none_tps, 0) << output;
   ::testing::Test::RecordProperty("writeback_over_none",
                                   std::to_string(wb_tps / none_tps));
-  // Writeback commits on the SSD, none on the HDD (dilated: 30x here). The
-  // margin leaves room for a busy machine and for a small F (KVM).
-  EXPECT_GE(wb_tps, 1.8 * none_tps)
+  // Writeback commits on the SSD, none on the HDD; the WAL past the
+  // sequential cutoff goes to the HDD in both (see above for the bound).
+  EXPECT_GE(wb_tps, 1.6 * none_tps)
       << "writeback " << wb_tps << " tps, none " << none_tps << " tps";
   // Writeback left dirty data, and the drain was timed.
   EXPECT_GT(Num(*wb, "dirty_after_bytes"), 0);
