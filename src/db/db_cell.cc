@@ -349,22 +349,18 @@ JobResult RunDbCell(const DbWorkload& w, const std::string& block_device,
   const pid_t postmaster = server->PostmasterPid();
   int64_t cpu_before = -1;
   uint64_t window_start = 0;
-  const auto caller_on_second = cfg.on_second;
   auto start_window = [&] {
     if (window_start != 0) return;
     if (opts.before_run) opts.before_run();
     cpu_before = ServerCpuTicks(opts.os, postmaster);
     window_start = NowNs();
   };
-  cfg.on_second = [&start_window, caller_on_second](uint64_t start_ns) {
-    start_window();  // a no-op once started
-    if (caller_on_second) caller_on_second(start_ns);
-  };
+  // The driver calls it once, before any on_second (tpcb_driver.h).
   cfg.on_measure_start = start_window;
   if (w.warmup_ns == 0) start_window();
   const uint64_t run_start = NowNs();
   TpcbRunResult r = RunTpcb(cfg);
-  if (window_start == 0) start_window();  // a run shorter than a second
+  if (window_start == 0) start_window();  // ended before its window began
   const int64_t cpu_after = ServerCpuTicks(opts.os, postmaster);
   got.cpu_window_s = static_cast<double>(NowNs() - window_start) * 1e-9;
   if (cpu_before >= 0 && cpu_after >= cpu_before) {
