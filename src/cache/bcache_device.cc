@@ -528,6 +528,57 @@ void BcacheDevice::AttachImpl(const std::string& cset_uuid, double timeout_s,
       timeout_s, "attach to cache set " + cset_uuid, interruptible);
 }
 
+Status BcacheDevice::Flush(double timeout_s, double poll_s,
+                           const DrainProgressFn& progress, double* drain_s) {
+  static constexpr std::string_view kForced[][2] = {
+      {"writeback_percent", "0"},
+      {"writeback_delay", "0"},
+      {"writeback_running", "1"},
+  };
+  std::vector<std::pair<std::string, std::string>> before;
+  try {
+    if (DirtyBytes() == 0) {
+      return WaitClean(timeout_s, poll_s, progress, drain_s);
+    }
+    const KnobSnapshot now = Capture();
+    for (const auto& [name, value] : kForced) {
+      auto it = now.knobs.find(std::string(name));
+      if (it == now.knobs.end()) {
+        return Status::IoError("cannot flush /dev/" + name_ + ": " +
+                               std::string(name) + " is unreadable");
+      }
+      before.emplace_back(it->first, it->second);
+    }
+    for (const auto& [name, value] : kForced) SetKnob(name, value);
+  } catch (const std::exception& e) {
+    for (const auto& [name, value] : before) {
+      try {
+        SetKnob(name, value);
+      } catch (const std::exception&) {
+        // Reported by the error below; the compare's restore retries.
+      }
+    }
+    return Status::IoError(std::string("cannot flush /dev/") + name_ + ": " +
+                           e.what());
+  }
+  Status waited = WaitClean(timeout_s, poll_s, progress, drain_s);
+  std::string failed;
+  for (const auto& [name, value] : before) {
+    try {
+      SetKnob(name, value);
+    } catch (const std::exception& e) {
+      failed += (failed.empty() ? "" : "; ") + std::string(e.what());
+    }
+  }
+  if (!failed.empty()) {
+    return Status::IoError("/dev/" + name_ +
+                           ": the writeback knobs set for the flush could "
+                           "not be put back: " +
+                           failed);
+  }
+  return waited;
+}
+
 void BcacheDevice::MakeCold(double timeout_s) {
   const std::string uuid = Topology().cset_uuid;
   if (uuid.empty()) {

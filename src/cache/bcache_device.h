@@ -158,6 +158,17 @@ class BcacheDevice {
   // error.
   Status WaitClean(double timeout_s, double poll_s,
                    const DrainProgressFn& progress, double* drain_s) const;
+  // WaitClean at the backing device's pace: when dirty data is left, first
+  // writeback_percent 0 (the kernel's writeback_delay() then returns 0: no
+  // rate limit), writeback_delay 0 (no 30 s pause between index scans) and
+  // writeback_running 1, each read back; after the wait, clean or not, the
+  // three as they were (read back). A writeback thread already in its
+  // post-scan pause finishes that pause (the kernel does not cut it short).
+  // The compare's restore covers a kill in between (the three are in the
+  // knob table). Returns as WaitClean; a knob that cannot be set or put
+  // back is an IoError naming it.
+  Status Flush(double timeout_s, double poll_s, const DrainProgressFn& progress,
+               double* drain_s);
 
   // True when state is "no cache" AND the `cache` link is gone (the kernel
   // shows "no cache" before its detach has finished).

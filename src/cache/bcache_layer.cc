@@ -20,6 +20,18 @@ std::string BaseName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// The device's drain progress as the layer's.
+BcacheDevice::DrainProgressFn Relay(const CacheLayer::ProgressFn& progress) {
+  return [progress](const DrainProgress& p) {
+    if (!progress) return;
+    LayerDrainProgress lp;
+    lp.elapsed_s = p.elapsed_s;
+    lp.dirty_bytes = static_cast<int64_t>(p.dirty_bytes);
+    lp.state = p.state;
+    progress(lp);
+  };
+}
+
 }  // namespace
 
 void CacheLayer::Sleep(double seconds) const {
@@ -191,15 +203,12 @@ bool BcacheLayer::WarmNeedsAnotherPass(const LayerDelta& /*pass*/,
 
 Status BcacheLayer::WaitClean(double timeout_s, const ProgressFn& progress,
                               double* drain_s) {
-  auto relay = [&progress](const DrainProgress& p) {
-    if (!progress) return;
-    LayerDrainProgress lp;
-    lp.elapsed_s = p.elapsed_s;
-    lp.dirty_bytes = static_cast<int64_t>(p.dirty_bytes);
-    lp.state = p.state;
-    progress(lp);
-  };
-  return dev_.WaitClean(timeout_s, kDrainPollSeconds, relay, drain_s);
+  return dev_.WaitClean(timeout_s, kDrainPollSeconds, Relay(progress), drain_s);
+}
+
+Status BcacheLayer::Flush(double timeout_s, const ProgressFn& progress,
+                          double* drain_s) {
+  return dev_.Flush(timeout_s, kDrainPollSeconds, Relay(progress), drain_s);
 }
 
 int64_t BcacheLayer::DirtyBytes() const {
@@ -265,8 +274,7 @@ bool BcacheLayer::ModeCachesReads(const std::string& cache_mode) const {
   return !cache_mode.empty() && cache_mode != "none";
 }
 
-std::vector<Finding> BcacheLayer::Diagnose(
-    const CellObservation& obs) const {
+std::vector<Finding> BcacheLayer::Diagnose(const CellObservation& obs) const {
   return DiagnoseBcache(obs);
 }
 

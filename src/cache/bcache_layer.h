@@ -61,6 +61,8 @@ class BcacheLayer : public CacheLayer {
                             uint64_t region_bytes) const override;
   Status WaitClean(double timeout_s, const ProgressFn& progress,
                    double* drain_s) override;
+  Status Flush(double timeout_s, const ProgressFn& progress,
+               double* drain_s) override;
   int64_t DirtyBytes() const override;
   std::string State() const override;
   LayerCounters TakeCounters() const override;

@@ -167,6 +167,19 @@ class CacheLayer {
   // the read error.
   virtual Status WaitClean(double timeout_s, const ProgressFn& progress,
                            double* drain_s) = 0;
+  // As WaitClean, for a drain that prepares a cell rather than times one
+  // (before a cell, after a database load) or for --drain-after flush: the
+  // layer first writes its dirty data back as fast as the origin takes it,
+  // then its own writeback policy is back as the mode set it (read back).
+  // bcache: writeback_percent 0 (the kernel then skips the writeback rate
+  // limit) and writeback_delay 0 for the drain. The default is WaitClean:
+  // dm-writecache's WaitClean already flushes; dm-cache's smq cleans dirty
+  // blocks as fast as its migration threshold lets it, and a policy switch
+  // to "cleaner" would drop smq's hot-spot state.
+  virtual Status Flush(double timeout_s, const ProgressFn& progress,
+                       double* drain_s) {
+    return WaitClean(timeout_s, progress, drain_s);
+  }
   // Dirty bytes now; -1 when unknown. Throws SysError.
   virtual int64_t DirtyBytes() const = 0;
   // The layer's short state ("clean", "dirty", "no cache"). Throws.
@@ -190,8 +203,7 @@ class CacheLayer {
   // The layer's own diagnosis rules for a finished cell, as Findings
   // (util/finding.h: rule id "<layer>.<rule>", severity, one line without
   // ';').
-  virtual std::vector<Finding> Diagnose(
-      const CellObservation& obs) const = 0;
+  virtual std::vector<Finding> Diagnose(const CellObservation& obs) const = 0;
 
   // Sleep used by waits; tests make it instant. Layers that wait inside
   // helpers override this to pass it on.

@@ -24,6 +24,7 @@ struct CompareArgs {
   CompareOptions options;
   std::vector<std::string> bcache;  // --bcache: a synonym of --stack
   std::string cache_state = "warm-until-steady";
+  std::string drain_after = "policy";  // --drain-after
   std::string runtime, ramp_time, size, randseed;
   std::vector<std::string> labels;          // --label KEY=VALUE
   std::vector<std::string> workload_modes;  // --workload-modes W=M,M
@@ -61,6 +62,7 @@ void Run(CompareArgs& a, int* exit_code) {
     throw ConfigError("--cache-state: unknown state '" + a.cache_state +
                       "'. Fix: cold, warm, as-is or warm-until-steady");
   }
+  o.drain_after_flush = a.drain_after == "flush";
   if (!a.runtime.empty())
     o.overrides.runtime_ns = DurationOption("--runtime", a.runtime);
   if (!a.ramp_time.empty()) {
@@ -241,6 +243,15 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
                   "and after each cell")
       ->default_val(600)
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--drain-after", args->drain_after,
+                  "after each cell's IO: policy (the layer writes its dirty "
+                  "data back at its own pace, and drain_after_s is the time "
+                  "to clean a user waits) or flush (bcache: as fast as the "
+                  "HDD takes it, writeback_percent and writeback_delay 0 for "
+                  "the drain; a quicker compare, drain_after_s is then the "
+                  "flush time). The drains that prepare a cell always flush")
+      ->default_val("policy")
+      ->check(CLI::IsMember({"policy", "flush"}));
   cmd->add_option("--sysfs-root", o.sysfs_root,
                   "directory that plays / for sys/ and proc/ (tests only)")
       ->default_val("/");

@@ -65,8 +65,8 @@ constexpr const char* kQuickRuntime = "5";
 constexpr const char* kQuickRampTime = "0";
 constexpr const char* kQuickWarmChunk = "2";
 constexpr const char* kQuickWarmMax = "24";
-// 4M: a small region keeps writeback's dirty data small, so its drain at the dilated
-// HDD's IOPS takes seconds, not minutes (1024 blocks at ~38 IOPS).
+// 4M: a small region keeps writeback's dirty data small, so its drain at the
+// dilated HDD's IOPS takes seconds, not minutes (1024 blocks at ~38 IOPS).
 constexpr const char* kQuickSize = "4M";
 // bcache folds its counters every 13.6 s.
 constexpr const char* kQuickStatsLag = "14";
@@ -164,6 +164,10 @@ void RunLab(LabArgs& a) {
                                      "--warm-chunk") == a.extra.end()) {
       a.extra.insert(a.extra.end(), {"--warm-chunk", kQuickWarmChunk,
                                      "--warm-max", kQuickWarmMax});
+    }
+    if (std::find(a.extra.begin(), a.extra.end(), "--drain-after") ==
+        a.extra.end()) {
+      a.extra.insert(a.extra.end(), {"--drain-after", "flush"});
     }
   }
   if (a.layers_option != nullptr && a.layers_option->count() > 0) {
@@ -305,8 +309,8 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
       "and SSD, bcache writeback (and writethrough for randwrite-4k), "
       "dm-cache-writeback, dm-writecache and lvmcache-writeback (those of "
       "--layers; compare --workload-modes); --runtime 5 --ramp-time 0 "
-      "--size 4M --stats-lag 14, warm-up chunks of 2 s for at most 24 s "
-      "(each only where not given)");
+      "--size 4M --stats-lag 14, warm-up chunks of 2 s for at most 24 s, "
+      "--drain-after flush (each only where not given)");
   args->layers_option =
       cmd->add_option("--layers", args->layers,
                       "Stacks to build and compare, comma-separated, in this "

@@ -133,7 +133,7 @@ void CellRunner::Sleep(double seconds) {
   for (int i = 0; i < steps && !Interrupted(); ++i) ::usleep(100 * 1000);
 }
 
-double CellRunner::Drain(CacheLayer& layer, const std::string& what,
+double CellRunner::Drain(CacheLayer& layer, const std::string& what, bool flush,
                          bool* timed_out, LayerSampler* sampler,
                          const std::function<void()>& on_poll) {
   double drained = 0;
@@ -152,7 +152,9 @@ double CellRunner::Drain(CacheLayer& layer, const std::string& what,
       DrawProgressLine(line);
     }
   };
-  Status s = layer.WaitClean(options_.drain_timeout_s, progress, &drained);
+  Status s =
+      flush ? layer.Flush(options_.drain_timeout_s, progress, &drained)
+            : layer.WaitClean(options_.drain_timeout_s, progress, &drained);
   ClearProgressLine();
   *timed_out = false;
   if (s.code() == Status::Code::kBusy && Interrupted()) {
@@ -218,8 +220,8 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
         CacheLayer* layer = rec->layer_for_db;
         db.after_load = [this, layer, label, rec] {
           bool timed_out = false;
-          rec->drain_load_s =
-              Drain(*layer, label + " (after the load)", &timed_out);
+          rec->drain_load_s = Drain(*layer, label + " (after the load)",
+                                    /*flush=*/true, &timed_out);
           if (timed_out) {
             rec->findings.push_back(
                 {"dirty-before", Severity::kInvalid,
@@ -552,7 +554,8 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
   if (options_.cache_state == CacheState::kWarmUntilSteady && !w.is_db) {
     rec.drain_before_s = 0;
   } else {
-    rec.drain_before_s = Drain(layer, label, &rec.drain_before_timed_out);
+    rec.drain_before_s =
+        Drain(layer, label, /*flush=*/true, &rec.drain_before_timed_out);
   }
   DropCaches();
   rec.state_before = layer.State();
@@ -609,7 +612,8 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
     ++polls;
     check_after(since_stop_s());
   };
-  Drain(layer, label, &rec.drain_after_timed_out, &sampler, on_poll);
+  Drain(layer, label, options_.drain_after_flush, &rec.drain_after_timed_out,
+        &sampler, on_poll);
   // Clean at the first poll: nothing was left to drain.
   rec.drain_after_s =
       polls > 1 || rec.drain_after_timed_out ? since_stop_s() : 0.0;

@@ -22,7 +22,8 @@
 //      steady, or --warm-max seconds (or that many chunks' worth) passed (a
 //      warning then). The time taken, the chunks and the last chunk's
 //      share are recorded ("time to warm");
-//   3. wait clean (drain dirty data; the time is drain_before_s), except
+//   3. wait clean, flushed (CacheLayer::Flush: drain dirty data as fast
+//      as the origin takes it; the time is drain_before_s), except
 //      after warm-until-steady, whose settled state includes the dirty
 //      data writeback keeps writing back (drain_before_s 0);
 //   4. sync + drop the page cache; counters "before" (a DB cell takes
@@ -31,7 +32,8 @@
 //   5. run the workload on the stack device; the moment it returns is the
 //      cell's IO stop;
 //   6. wait clean at once: drain_after_s is the "time to clean"
-//      (writeback's deferred cost), timed from the IO stop, 0 when the
+//      (writeback's deferred cost at the layer's own pace, or flushed with
+//      --drain-after flush), timed from the IO stop, 0 when the
 //      first poll already found the layer clean; dirty data left is
 //      recorded;
 //   7. counters "after", overlapping step 6: at once when the layer's
@@ -158,12 +160,12 @@ class CellRunner {
  private:
   void PrepareCacheState(CacheLayer& layer, const std::string& device,
                          const PreparedWorkload& w, CellRecord* rec);
-  // WaitClean with progress; records the time, flags a timeout, throws
-  // InterruptedError when interrupted.
+  // WaitClean (or, when `flush`, CacheLayer::Flush) with progress; records
+  // the time, flags a timeout, throws InterruptedError when interrupted.
   // `sampler` (may be null) gets the dirty bytes of every poll, then
   // `on_poll` (may be empty) is called; it may read the layer.
-  double Drain(CacheLayer& layer, const std::string& what, bool* timed_out,
-               LayerSampler* sampler = nullptr,
+  double Drain(CacheLayer& layer, const std::string& what, bool flush,
+               bool* timed_out, LayerSampler* sampler = nullptr,
                const std::function<void()>& on_poll = {});
   void DropCaches();
   // Runs the measured workload; `sampler` (may be null for raw cells) is

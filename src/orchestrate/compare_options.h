@@ -31,8 +31,8 @@ struct CompareOptions {
   // mode_paths is the default list (no --modes): the cache modes of layers
   // without a --stack are left out instead of refused.
   bool modes_are_default = false;
-  std::vector<std::string> workload_paths;     // --workloads (.fio / .json)
-  int repeat = 1;                              // --repeat
+  std::vector<std::string> workload_paths;  // --workloads (.fio / .json)
+  int repeat = 1;                           // --repeat
   CacheState cache_state = CacheState::kWarmUntilSteady;  // --cache-state
   // --working-set: "" or e.g. "25%,100%,400%" (orchestrate/working_set.h).
   std::string working_sets;
@@ -48,6 +48,13 @@ struct CompareOptions {
   bool destructive = false;      // --destructive
   double stats_lag_s = 15;       // --stats-lag
   double drain_timeout_s = 600;  // --drain-timeout
+  // --drain-after policy|flush: after each cell's IO the layer drains at
+  // its own writeback policy's pace (policy: drain_after_s is the time to
+  // clean a user waits) or flushed (CacheLayer::Flush: a quicker compare;
+  // drain_after_s is then the time the origin took to absorb the dirty
+  // data). The drains that prepare a cell (before it, after a database
+  // load) always flush.
+  bool drain_after_flush = false;
   // --sysfs-root: the directory that plays "/" for sys/, proc/ and the
   // device checks. "/" is the real system; anything else is a test tree: no
   // root check, device paths are used as given and named by their basename.

@@ -71,7 +71,8 @@ std::string Latency(double us) {
 // "cell 3/12 writeback/randwrite-4k #1: randwrite write 5123 IOPS p99
 // 800us (sustained 1600) time to clean 52.0s" plus the warnings, as one
 // notice per cell.
-std::string CellLine(size_t index, size_t total, const CellRecord& rec) {
+std::string CellLine(size_t index, size_t total, const CellRecord& rec,
+                     bool flushed) {
   std::string line =
       "cell " + std::to_string(index + 1) + "/" + std::to_string(total) + " " +
       (rec.mode->is_raw() ? "" : rec.mode->layer + ":") + rec.mode->name + "/" +
@@ -92,7 +93,8 @@ std::string CellLine(size_t index, size_t total, const CellRecord& rec) {
   }
   if (rec.drain_after_s > 0) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, " time to clean %.1fs", rec.drain_after_s);
+    std::snprintf(buf, sizeof buf, " time to clean %.1fs%s", rec.drain_after_s,
+                  flushed ? " (flushed)" : "");
     line += buf;
   }
   return line;
@@ -166,10 +168,11 @@ void PrintComparisonTable(const std::vector<ComparisonRow>& rows,
 void ConsoleTableReporter::OnCompareStart(const CompareStart& start) {
   run_dir_ = start.setup.run_dir;
   planned_cells_ = start.planned_cells;
+  drain_after_flush_ = start.options.drain_after_flush;
 }
 
 void ConsoleTableReporter::OnCell(const CellRecord& rec) {
-  LogNotice(CellLine(cells_seen_++, planned_cells_, rec));
+  LogNotice(CellLine(cells_seen_++, planned_cells_, rec, drain_after_flush_));
   for (const std::string& w : rec.Warnings()) {
     LogWarning(rec.mode->name + "/" + rec.workload->name + ": " + w);
   }
@@ -227,8 +230,7 @@ void ConsoleTableReporter::OnCompareEnd(const CompareEnd& end) {
     const RunFolder run = RunFolder::Read(run_dir_);
     std::string note;
     const std::optional<SeriesFile> series = SeriesFile::Read(run_dir_, &note);
-    out_ << VerdictText(BuildVerdict(run, series ? &*series : nullptr))
-         << "\n";
+    out_ << VerdictText(BuildVerdict(run, series ? &*series : nullptr)) << "\n";
   } catch (const std::exception& e) {
     LogWarning(std::string("no verdict: ") + e.what());
   }

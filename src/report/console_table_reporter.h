@@ -55,7 +55,8 @@ class ConsoleTableReporter : public Reporter {
   std::string run_dir_;
   size_t planned_cells_ = 0;
   size_t cells_seen_ = 0;
-  bool restore_warning_ = false;  // print the restore warning at the end
+  bool drain_after_flush_ = false;  // --drain-after flush
+  bool restore_warning_ = false;    // print the restore warning at the end
 };
 
 }  // namespace tierbench

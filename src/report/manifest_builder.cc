@@ -218,6 +218,7 @@ ManifestBuilder::ManifestBuilder(const CompareStart& start) {
       {"destructive", o.destructive},
       {"stats_lag_s", o.stats_lag_s},
       {"drain_timeout_s", o.drain_timeout_s},
+      {"drain_after", o.drain_after_flush ? "flush" : "policy"},
       {"sysfs_root", setup.host_root},
       {"runtime_ns",
        o.overrides.runtime_ns ? json(*o.overrides.runtime_ns) : json(nullptr)},

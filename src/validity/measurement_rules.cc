@@ -66,7 +66,9 @@ void CpuRules(const RunResult& r, const HostEvidence& h, CellRole role,
                         (h.cpu_unknown_why.empty() ? std::string("no reading")
                                                    : h.cpu_unknown_why) +
                         "): whether the cell was CPU-bound is unknown"});
-  } else if (h.cpu_busy_pct >= kCpuBoundBusyPct) {
+  } else if (h.cpu_busy_pct >= kCpuBoundBusyPct ||
+             (h.cpu_busy_pct >= kCpuLimitedBusyPct && h.target_busy_pct >= 0 &&
+              h.target_busy_pct < kTargetIdleBusyPct)) {
     std::string target;
     if (h.target_busy_pct >= 0) {
       target = " while " + h.target + " was busy " +
@@ -148,8 +150,9 @@ void DriftRule(const RunResult& r, std::vector<Finding>* out) {
                         " IO/s between the first and the last third of its "
                         "window: the device or cache was not in a steady "
                         "state (an SSD not preconditioned, a cache still "
-                        "filling; fix: --precondition, or a longer "
-                        "--runtime)"});
+                        "filling; fix: fill the SSD once before the run "
+                        "(tierbench has no --precondition yet), or a "
+                        "longer --runtime)"});
   }
 }
 

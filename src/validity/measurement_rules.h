@@ -9,7 +9,12 @@
 //                page cache, so the cell measured RAM as much as the disk;
 //   cpu          (unknown) the CPUs were not sampled (why);
 //   cpu-bound    the machine's CPUs were >= kCpuBoundBusyPct busy over the
-//                window, or one job's threads each used >= kCpuBoundThreadPct
+//                window, or >= kCpuLimitedBusyPct while the target was busy
+//                less than kTargetIdleBusyPct of the window (the disk
+//                waited on the CPU: a lab pgbench cell at 86 % CPU and its
+//                bcache device busy 39 % measured 1.1x none, where a
+//                device-bound run measured 2x), or one job's threads each
+//                used >= kCpuBoundThreadPct
 //                of a CPU: the CPU, not the disk, set the figure. Invalid on
 //                the raw HDD, whose cell exists to measure the slow disk;
 //                a caution on the raw SSD and on cache cells, where it means
@@ -44,6 +49,8 @@ namespace tierbench {
 inline constexpr uint64_t kMinMeasuredIos = 100;
 inline constexpr double kCpuBoundBusyPct = 90.0;
 inline constexpr double kCpuBoundThreadPct = 90.0;
+inline constexpr double kCpuLimitedBusyPct = 75.0;
+inline constexpr double kTargetIdleBusyPct = 50.0;
 inline constexpr double kStealCautionPct = 10.0;
 inline constexpr double kOtherIoPct = 5.0;
 inline constexpr uint64_t kOtherIoMin = 20;

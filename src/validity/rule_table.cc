@@ -208,8 +208,9 @@ const std::vector<PitfallEntry>& PitfallTable() {
        "a CPU-bound cell, or a workload the disks do not bound",
        "flagged",
        {"cpu-bound", "cpu-steal", "cpu", "no-discrimination"},
-       "/proc/stat busy and steal over the window, each job's CPU per "
-       "thread; the raw SSD against the raw HDD per workload",
+       "/proc/stat busy and steal over the window (>= 90 %, or >= 75 % "
+       "while the target was busy < 50 %), each job's CPU per thread; the "
+       "raw SSD against the raw HDD per workload",
        "fewer jobs or clients; in the lab, dilation"},
       {"X2",
        "a cold cache measures the origin",

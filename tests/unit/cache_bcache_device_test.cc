@@ -260,6 +260,68 @@ TEST_F(BcacheDeviceTest, WaitCleanStopsOnInterrupt) {
   EXPECT_EQ(Status::Code::kBusy, s.code());
 }
 
+// Flush: the writeback rate limit and the post-scan pause are off while the
+// dirty data drains (writeback_percent 0, writeback_delay 0, the thread
+// running), and each knob reads back as it was afterwards.
+TEST_F(BcacheDeviceTest, FlushLiftsTheRateLimitThenPutsItBack) {
+  fake_.SetState("dirty");
+  fake_.SetDirtyBytes(2 << 20);
+  fake_.SetBacking("writeback_running", "0");
+  BcacheDevice dev = Open();
+  std::vector<std::string> during;
+  on_sleep_ = [&] {
+    during.push_back(fake_.GetBacking("writeback_percent") + "/" +
+                     fake_.GetBacking("writeback_delay") + "/" +
+                     fake_.GetBacking("writeback_running"));
+    const uint64_t left = dev.DirtyBytes() - (1 << 20);
+    fake_.SetDirtyBytes(left);
+    if (left == 0) fake_.SetState("clean");
+  };
+  double drain = -1;
+  Status s = dev.Flush(30, 0.01, nullptr, &drain);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ((std::vector<std::string>{"0/0/1", "0/0/1"}), during);
+  EXPECT_EQ("10", fake_.GetBacking("writeback_percent"));
+  EXPECT_EQ("30", fake_.GetBacking("writeback_delay"));
+  EXPECT_EQ("0", fake_.GetBacking("writeback_running"));
+  EXPECT_GE(drain, 0);
+}
+
+TEST_F(BcacheDeviceTest, FlushOfACleanCacheWritesNoKnob) {
+  BcacheDevice dev = Open();
+  ASSERT_TRUE(dev.Flush(5, 0.01, nullptr, nullptr).ok());
+  EXPECT_EQ(0,
+            fake_.WriteCount(fake_.BackingBcacheDir() + "/writeback_percent"));
+  EXPECT_EQ(0, sleeps_);
+}
+
+TEST_F(BcacheDeviceTest, FlushPutsTheKnobsBackAfterATimeout) {
+  fake_.SetState("dirty");
+  fake_.SetDirtyBytes(5 << 20);
+  BcacheDevice dev(fake_.sysfs(), "bcache0");  // Real sleeps: 30 ms total.
+  Status s = dev.Flush(0.03, 0.01, nullptr, nullptr);
+  EXPECT_EQ(Status::Code::kTimedOut, s.code());
+  EXPECT_EQ("10", fake_.GetBacking("writeback_percent"));
+  EXPECT_EQ("30", fake_.GetBacking("writeback_delay"));
+}
+
+TEST_F(BcacheDeviceTest, FlushSaysWhichKnobItCouldNotPutBack) {
+  fake_.SetState("dirty");
+  fake_.SetDirtyBytes(1 << 20);
+  BcacheDevice dev = Open();
+  on_sleep_ = [&] {
+    fake_.SetDirtyBytes(0);
+    fake_.set_write_error(fake_.BackingBcacheDir() + "/writeback_delay",
+                          Status::IoError("EIO"));
+  };
+  Status s = dev.Flush(30, 0.01, nullptr, nullptr);
+  EXPECT_EQ(Status::Code::kIoError, s.code());
+  EXPECT_NE(std::string::npos, s.message().find("writeback_delay"))
+      << s.message();
+  EXPECT_NE(std::string::npos, s.message().find("could not be put back"))
+      << s.message();
+}
+
 TEST_F(BcacheDeviceTest, MakeColdDetachesAndReattaches) {
   BcacheDevice dev = Open();
   dev.MakeCold(5);

@@ -103,6 +103,34 @@ TEST(ValidityRulesTest, CpuBoundFromProcStatText) {
   EXPECT_FALSE(ParseCpuTimes("intr 1 2 3\n", &b).ok());
 }
 
+// Below saturation the CPU still set the figure when the target waited on
+// it: the lab's pgbench writeback cell had its 2 CPUs 86 % busy and its
+// bcache device busy 39 % of the window (and measured 1.1x none where a
+// device-bound run measured 2x). The same CPU share with the device busy
+// is a device-bound cell.
+TEST(ValidityRulesTest, CpuLimitedWhileTheTargetIdledIsCpuBound) {
+  HostEvidence waiting = Host(86.3);
+  waiting.target_busy_pct = 39.1;
+  const auto f =
+      Of(MeasurementFindings(OneJob(5000), {}, waiting, CellRole::kCache),
+         "cpu-bound");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].text.find("86% busy while vda4 was busy 39%"),
+            std::string::npos)
+      << f[0].text;
+  HostEvidence busy_disk = Host(86.3);
+  busy_disk.target_busy_pct = 92;
+  EXPECT_TRUE(
+      Of(MeasurementFindings(OneJob(5000), {}, busy_disk, CellRole::kCache),
+         "cpu-bound")
+          .empty());
+  HostEvidence light = Host(60);
+  light.target_busy_pct = 39.1;
+  EXPECT_TRUE(Of(MeasurementFindings(OneJob(5000), {}, light, CellRole::kCache),
+                 "cpu-bound")
+                  .empty());
+}
+
 TEST(ValidityRulesTest, OneJobThreadSaturatedIsCpuBound) {
   // 9.6 CPU-seconds in 10 s on one thread.
   const auto f =
