@@ -58,9 +58,10 @@ constexpr char kDemo[] = "demo-evidence.jsonl";
 constexpr char kFleet[] = "fleet-20000-evidence.jsonl";
 constexpr uint64_t kSecNs = 1000000000ull;
 
-// The raw HDD's queue (vda, the manifest's devices.hdd.queue) against a
-// member on the other disk (vdb, devices.ssd.queue), `edit` applied to
-// vdb's queue files.
+// The raw HDD's queue (vda, the manifest's devices.hdd.queue) against an
+// origin on another disk (the lab's origins share vda with the raw HDD, so
+// vdb, with its recorded devices.ssd.queue, stands for that disk), `edit`
+// applied to vdb's queue files.
 std::vector<Finding> QueueBaselines(
     const std::function<void(const LabSysfs&)>& edit) {
   const nlohmann::json m = nlohmann::json::parse(LabText("demo-manifest.json"));
@@ -73,8 +74,7 @@ std::vector<Finding> QueueBaselines(
   EXPECT_EQ(raw.queue_owner, "vda");
   EXPECT_EQ(member.queue_owner, "vdb");
   EXPECT_EQ(raw.write_cache, "write back");
-  return BaselineFindings(raw, "the raw HDD", member,
-                          "the origin of /dev/bcache0");
+  return BaselineFindings(raw, "the raw HDD", member, "an origin on vdb");
 }
 
 // Pitfall 14. The lab's two disks recorded the same queues (write back,
