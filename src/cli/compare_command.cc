@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/option_values.h"
 #include "orchestrate/compare_runner.h"
+#include "orchestrate/precondition.h"
 #include "util/cpu_latency.h"
 #include "util/errors.h"
 
@@ -30,6 +31,8 @@ struct CompareArgs {
   std::vector<std::string> workload_modes;  // --workload-modes W=M,M
   std::string verify;                       // --verify[=SIZE]
   CLI::Option* verify_option = nullptr;
+  std::string precondition;  // --precondition[=PASSES]
+  CLI::Option* precondition_option = nullptr;
 };
 
 // The command line as run, from /proc/self/cmdline (for the manifest).
@@ -117,6 +120,19 @@ void Run(CompareArgs& a, int* exit_code) {
                         "; Fix: a positive multiple of 4 KiB, e.g. "
                         "--verify=4M");
     }
+  }
+  if (a.precondition_option != nullptr && a.precondition_option->count() > 0) {
+    const std::string& v = a.precondition;
+    const bool digits = !v.empty() && v.size() <= 2 &&
+                        v.find_first_not_of("0123456789") == std::string::npos;
+    const int passes = digits ? std::stoi(v) : 0;
+    if (passes < 1 || passes > kMaxPreconditionPasses) {
+      throw ConfigError("Bad value for --precondition. Value: " + v +
+                        "; Fix: the passes over the raw SSD's region, 1 to " +
+                        std::to_string(kMaxPreconditionPasses) +
+                        " (e.g. --precondition=2, the default)");
+    }
+    o.precondition_passes = passes;
   }
   o.stacks.insert(o.stacks.end(), a.bcache.begin(), a.bcache.end());
   if (o.mode_paths.empty()) {
@@ -220,6 +236,14 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
       "verify=crc32c blocks to every stack in writeback and read "
       "them back after each of its modes, a cold cache and a warm "
       "re-read; a difference fails the run (--verify=SIZE)");
+  args->precondition_option = cmd->add_flag(
+      "--precondition{2}", args->precondition,
+      "before the cells, write the raw SSD (--ssd) sequentially over the "
+      "compare's region PASSES times (default 2; 128k direct writes at "
+      "queue depth 32, as SNIA PTS preconditions), so its cells measure a "
+      "drive in steady state, not fresh out of the box; each pass's MiB/s "
+      "goes to the manifest (--precondition=PASSES, 1 to 10; needs the ssd "
+      "mode and --destructive)");
   cmd->add_flag("--destructive", o.destructive,
                 "permit writes: the data on the cache stacks and on the raw "
                 "--hdd/--ssd targets is destroyed");

@@ -521,6 +521,9 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
   ThrowIfInterrupted("before " + label);
   if (mode.is_raw()) {
     rec.target = mode.target == RawTarget::kHdd ? options_.hdd : options_.ssd;
+    // The raw SSD is settled when --precondition wrote it before the cells.
+    rec.settled =
+        mode.target == RawTarget::kSsd && options_.precondition_passes > 0;
     DropCaches();
     RunWorkloadOn(w, rec.target, label, &rec);
     return rec;

@@ -55,6 +55,10 @@ struct CompareOptions {
   // data). The drains that prepare a cell (before it, after a database
   // load) always flush.
   bool drain_after_flush = false;
+  // --precondition[=PASSES]: before the first cell, the raw SSD (--ssd) is
+  // written sequentially PASSES times over the compare's region
+  // (orchestrate/precondition.h); 0: not preconditioned.
+  int precondition_passes = 0;
   // --sysfs-root: the directory that plays "/" for sys/, proc/ and the
   // device checks. "/" is the real system; anything else is a test tree: no
   // root check, device paths are used as given and named by their basename.

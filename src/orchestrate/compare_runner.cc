@@ -2,12 +2,14 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <optional>
 
 #include "orchestrate/cell_runner.h"
 #include "orchestrate/compare_setup.h"
+#include "orchestrate/precondition.h"
 #include "orchestrate/restore_state.h"
 #include "orchestrate/run_plan.h"
 #include "orchestrate/verify_runner.h"
@@ -68,9 +70,8 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
   std::optional<CpuLatencyHold> cpu_latency;
   HoldCpuLatency(sysfs, options_.cpu_latency_us, "until the compare ends",
                  &cpu_latency);
-  const std::vector<Cell> plan =
-      BuildRunPlan(setup.modes.size(), setup.workloads.size(), options_.repeat,
-                   setup.runs);
+  const std::vector<Cell> plan = BuildRunPlan(
+      setup.modes.size(), setup.workloads.size(), options_.repeat, setup.runs);
 
   CompareSummary summary;
   summary.run_dir = setup.run_dir;
@@ -145,6 +146,7 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
 
   std::vector<MeasuredRow> measured;
   std::vector<VerifyOutcome> verified;
+  std::optional<PreconditionOutcome> preconditioned;
   // Tells the reporters what the finished cells gave; used on every exit
   // path.
   auto finish = [&](const std::string& status, bool all_cells_ran) {
@@ -157,13 +159,29 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
                          summary.comparison,
                          restore_outcome,
                          verified,
-                         WorkloadFindings(summary.comparison)};
+                         WorkloadFindings(summary.comparison),
+                         preconditioned};
     for (const auto& r : reporters) r->OnCompareEnd(end);
     for (const auto& r : reporters) r->Finalize();
   };
 
   CellRunner runner(options_, setup, hooks_, sysfs);
   try {
+    if (options_.precondition_passes > 0) {
+      const bool quiet = options_.quiet;
+      preconditioned = Precondition(
+          options_.ssd, setup.region_bytes, options_.precondition_passes,
+          hooks_.run_workload, [this, quiet](int pass, double mib_s) {
+            if (quiet) return;
+            char line[160];
+            std::snprintf(
+                line, sizeof line,
+                "precondition %s: pass %d of %d written at %.1f MiB/s",
+                options_.ssd.c_str(), pass, options_.precondition_passes,
+                mib_s);
+            LogNotice(line);
+          });
+    }
     if (options_.verify_bytes > 0) VerifyStacks(setup, reporters, &verified);
     for (size_t i = 0; i < plan.size(); ++i) {
       const CellRecord rec = runner.Run(plan[i]);

@@ -378,6 +378,27 @@ void CheckVerify(const CompareOptions& o, const CompareSetup& setup) {
   }
 }
 
+// --precondition: the raw SSD is compared (its cells are what it is for),
+// --destructive is given, and the SSD may be written.
+void CheckPrecondition(const CompareOptions& o, const CompareSetup& setup) {
+  const bool ssd_compared = std::any_of(
+      setup.modes.begin(), setup.modes.end(), [](const ModeSpec& m) {
+        return m.is_raw() && m.target == RawTarget::kSsd;
+      });
+  if (!ssd_compared || o.ssd.empty()) {
+    throw ConfigError(
+        "--precondition writes the raw SSD baseline, but this compare has "
+        "no ssd mode and --ssd. Fix: add --ssd DEV and modes/ssd.json, or "
+        "drop --precondition");
+  }
+  if (!o.destructive) {
+    throw SafetyError(
+        "--precondition overwrites the raw SSD " + o.ssd +
+        ". Fix: add --destructive if its contents may be destroyed");
+  }
+  CheckRawTarget("--ssd", o.ssd, /*writes=*/true, setup);
+}
+
 }  // namespace
 
 bool PreparedWorkload::Writes() const {
@@ -477,6 +498,7 @@ CompareSetup PrepareCompare(const CompareOptions& o, const LayerEnv& env) {
   }
 
   if (o.verify_bytes > 0) CheckVerify(o, setup);
+  if (o.precondition_passes > 0) CheckPrecondition(o, setup);
 
   targets.clear();
   for (const CompareStack& st : setup.stacks) targets.push_back(st.device);

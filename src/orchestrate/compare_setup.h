@@ -20,6 +20,8 @@
 //     carrying a signature (io/device_guard.h);
 //  7b. --verify: a positive multiple of 4 KiB (checked with the options),
 //     a stack to check, --destructive, no bigger than any stack;
+//  7c. --precondition: 1 to 10 passes (checked with the options), an ssd
+//     mode and --ssd, --destructive, and the SSD writable (as in 7);
 //  8. the results directory <results>/<run-id> does not exist yet;
 //  9. with stacks: no restore state file of an earlier compare
 //     (orchestrate/restore_state.h; SafetyError naming `tierbench restore`).

@@ -219,6 +219,7 @@ ManifestBuilder::ManifestBuilder(const CompareStart& start) {
       {"stats_lag_s", o.stats_lag_s},
       {"drain_timeout_s", o.drain_timeout_s},
       {"drain_after", o.drain_after_flush ? "flush" : "policy"},
+      {"precondition_passes", o.precondition_passes},
       {"sysfs_root", setup.host_root},
       {"runtime_ns",
        o.overrides.runtime_ns ? json(*o.overrides.runtime_ns) : json(nullptr)},
@@ -318,6 +319,13 @@ void ManifestBuilder::SetEnd(const CompareEnd& end) {
     manifest_["restore"] = {{"attempted", true},
                             {"ok", end.restore.ok},
                             {"failures", end.restore.failures}};
+  }
+  if (end.precondition) {
+    const PreconditionOutcome& p = *end.precondition;
+    manifest_["precondition"] = {
+        {"device", p.device},   {"range_bytes", p.range_bytes},
+        {"passes", p.passes},   {"bytes", p.bytes},
+        {"seconds", p.seconds}, {"pass_mib_s", p.pass_mib_s}};
   }
   if (!end.verify.empty()) {
     json stacks = json::array();

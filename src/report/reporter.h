@@ -41,6 +41,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -122,6 +123,17 @@ struct VerifyOutcome {
   bool verified() const { return complete && errors == 0; }
 };
 
+// compare --precondition: the raw SSD written sequentially before the
+// first cell (orchestrate/precondition.h).
+struct PreconditionOutcome {
+  std::string device;
+  uint64_t range_bytes = 0;  // [0, range_bytes) written per pass
+  uint32_t passes = 0;       // passes done
+  uint64_t bytes = 0;        // written in all
+  double seconds = 0;
+  std::vector<double> pass_mib_s;  // each pass's write throughput
+};
+
 // A compare at its end, complete or stopped early.
 struct CompareEnd {
   // "complete", "complete with failed cells", "interrupted" or
@@ -139,6 +151,8 @@ struct CompareEnd {
   // WorkloadFindings), already in `comparison`; runs.csv adds them to the
   // cells of those workloads.
   std::map<std::string, std::vector<Finding>> workload_findings;
+  // compare --precondition (nullopt without it, or when it did not run).
+  std::optional<PreconditionOutcome> precondition;
 };
 
 class Reporter {

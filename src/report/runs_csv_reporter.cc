@@ -95,8 +95,7 @@ void AddLeadingColumns(std::vector<Column>* cols) {
       {"cache_state", [](R r) { return r.rec.cache_state; }},
       {"valid",
        [](R r) { return std::string(ValidityName(r.rec.validity())); }},
-      {"invalid_reasons",
-       [](R r) { return ValidityReasons(r.rec.findings); }},
+      {"invalid_reasons", [](R r) { return ValidityReasons(r.rec.findings); }},
   };
 }
 
@@ -132,8 +131,9 @@ void AddEvidenceColumns(std::vector<Column>* cols) {
   const std::vector<Column> evidence = {
       {"settled",
        [](R r) {
-         return r.rec.mode->is_raw() ? std::string()
-                                     : std::string(r.rec.settled ? "1" : "0");
+         const ModeSpec& m = *r.rec.mode;
+         if (m.is_raw() && m.target == RawTarget::kHdd) return std::string();
+         return std::string(r.rec.settled ? "1" : "0");
        }},
       {"window_s", [](R r) { return Known(r.rec.host.window_s, 3); }},
       {"cpus",
@@ -142,8 +142,7 @@ void AddEvidenceColumns(std::vector<Column>* cols) {
                                     : std::string();
        }},
       {"cpu_busy_pct", [](R r) { return Known(r.rec.host.cpu_busy_pct, 1); }},
-      {"cpu_steal_pct",
-       [](R r) { return Known(r.rec.host.cpu_steal_pct, 1); }},
+      {"cpu_steal_pct", [](R r) { return Known(r.rec.host.cpu_steal_pct, 1); }},
       {"cpu_iowait_pct",
        [](R r) { return Known(r.rec.host.cpu_iowait_pct, 1); }},
       {"target_device", [](R r) { return r.rec.host.target; }},
@@ -169,9 +168,8 @@ void AddEvidenceColumns(std::vector<Column>* cols) {
        }},
       {"shared_buffers_bytes",
        [i64](R r) {
-         return r.rec.workload->is_db
-                    ? i64(r.rec.db_info.shared_buffers_bytes)
-                    : std::string();
+         return r.rec.workload->is_db ? i64(r.rec.db_info.shared_buffers_bytes)
+                                      : std::string();
        }},
       {"mem_total_bytes",
        [i64](R r) {
@@ -180,7 +178,8 @@ void AddEvidenceColumns(std::vector<Column>* cols) {
        }},
       {"db_restarted",
        [](R r) {
-         if (!r.rec.workload->is_db || !r.rec.error.empty()) return std::string();
+         if (!r.rec.workload->is_db || !r.rec.error.empty())
+           return std::string();
          return std::string(r.rec.db_info.restarted_after_load ? "1" : "0");
        }},
       {"db_server_cpu_s",
@@ -403,8 +402,8 @@ void RunsCsvReporter::OnCompareEnd(const CompareEnd& end) {
   if (end.workload_findings.empty() || !dir_) return;
   const std::vector<std::string>& names = runs_.columns();
   auto at = [&names](const char* name) {
-    return static_cast<size_t>(
-        std::find(names.begin(), names.end(), name) - names.begin());
+    return static_cast<size_t>(std::find(names.begin(), names.end(), name) -
+                               names.begin());
   };
   const size_t valid = at("valid"), reasons = at("invalid_reasons"),
                rules = at("finding_rules"), warnings = at("warnings");

@@ -150,9 +150,8 @@ void DriftRule(const RunResult& r, std::vector<Finding>* out) {
                         " IO/s between the first and the last third of its "
                         "window: the device or cache was not in a steady "
                         "state (an SSD not preconditioned, a cache still "
-                        "filling; fix: fill the SSD once before the run "
-                        "(tierbench has no --precondition yet), or a "
-                        "longer --runtime)"});
+                        "filling; fix: --precondition for the raw SSD, or "
+                        "a longer --runtime)"});
   }
 }
 

@@ -110,10 +110,13 @@ const std::vector<PitfallEntry>& PitfallTable() {
        "give raw regions on the same disks"},
       {"16",
        "SSD state (preconditioning, garbage collection)",
-       "flagged",
+       "prevented, flagged",
        {"drift"},
-       "the per-second IOPS of the window: first third against last third",
-       "precondition the SSD (fill it once) or a longer --runtime"},
+       "--precondition writes the raw SSD's region 2x sequentially before "
+       "the cells (each pass's MiB/s in the manifest; settled = 1 on its "
+       "cells); the per-second IOPS of the window: first third against "
+       "last third",
+       "--precondition, or a longer --runtime"},
       {"17",
        "scheduler, wbt and read-ahead differ between baseline and "
        "stack",

@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "test_env.h"
 
@@ -85,6 +87,123 @@ TEST(CompareCliTest, RawBaselinesOnLoopDevices) {
   const std::string manifest = ReadAll(tmp.path() + "/results/b/manifest.json");
   EXPECT_NE(manifest.find("\"status\": \"complete\""), std::string::npos);
   EXPECT_NE(manifest.find(hdd.device()), std::string::npos);
+}
+
+// --precondition: before the cells, the raw SSD is written sequentially
+// over the compare's region (the smaller device: 32 MiB), twice by default;
+// the manifest has each pass, the SSD's cells say settled = 1, and the
+// image that was all zeros holds the written data up to the region's end.
+// Refused without --destructive (exit 4) and without an ssd mode (exit 2),
+// each in one line, before anything is written.
+TEST(CompareCliTest, PreconditionWritesTheSsdBeforeItsCells) {
+  TIERBENCH_REQUIRE_ROOT();
+  TempDir tmp;
+  WriteInputs(tmp.path());
+  std::ofstream(tmp.path() + "/rr4k.fio")
+      << "[rr4k]\nrw=randread\nbs=4k\nsize=8M\nioengine=libaio\n"
+         "iodepth=2\ndirect=1\nruntime=1s\ntime_based\n";
+  LoopDevice hdd(32ull << 20), ssd(32ull << 20);
+  ASSERT_TRUE(hdd.ok()) << hdd.error();
+  ASSERT_TRUE(ssd.ok()) << ssd.error();
+  const std::string base =
+      std::string(TIERBENCH_BINARY) + " compare --hdd " + hdd.device() +
+      " --ssd " + ssd.device() + " --workloads " + tmp.path() +
+      "/rr4k.fio --results " + tmp.path() + "/results --quiet";
+  const std::string both =
+      " --modes " + tmp.path() + "/hdd.json " + tmp.path() + "/ssd.json";
+  std::string out;
+  EXPECT_EQ(RunShell(base + both + " --precondition --run-id a 2>&1", &out), 4)
+      << out;
+  EXPECT_NE(out.find("--precondition overwrites the raw SSD"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+  EXPECT_EQ(RunShell(base + " --modes " + tmp.path() +
+                         "/hdd.json --precondition --destructive "
+                         "--run-id b 2>&1",
+                     &out),
+            2)
+      << out;
+  EXPECT_NE(out.find("no ssd mode"), std::string::npos) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+  EXPECT_FALSE(std::filesystem::exists(tmp.path() + "/results"));
+  {
+    // Nothing was written to the SSD by the refused runs.
+    std::ifstream image(ssd.image(), std::ios::binary);
+    image.seekg((32 << 20) - 4096);
+    std::string tail(4096, '\1');
+    image.read(tail.data(), 4096);
+    ASSERT_EQ(image.gcount(), 4096);
+    EXPECT_EQ(tail, std::string(4096, '\0'));
+  }
+
+  ASSERT_EQ(
+      RunShell(base + both + " --precondition --destructive --run-id c 2>&1",
+               &out),
+      0)
+      << out;
+  const nlohmann::json m =
+      nlohmann::json::parse(ReadAll(tmp.path() + "/results/c/manifest.json"));
+  ASSERT_TRUE(m.contains("precondition")) << m.dump(2);
+  const nlohmann::json& p = m["precondition"];
+  EXPECT_EQ(p["device"], ssd.device());
+  EXPECT_EQ(p["range_bytes"], 32ull << 20);
+  EXPECT_EQ(p["passes"], 2);
+  EXPECT_EQ(p["bytes"], 64ull << 20);
+  ASSERT_EQ(p["pass_mib_s"].size(), 2u);
+  for (const auto& mib_s : p["pass_mib_s"]) EXPECT_GT(mib_s.get<double>(), 0);
+  EXPECT_EQ(m["options"]["precondition_passes"], 2);
+  // The last block of the region was written (the image was all zeros).
+  std::ifstream image(ssd.image(), std::ios::binary);
+  image.seekg((32 << 20) - 4096);
+  std::string tail(4096, '\0');
+  image.read(tail.data(), 4096);
+  ASSERT_EQ(image.gcount(), 4096);
+  EXPECT_NE(tail, std::string(4096, '\0'));
+  // settled: 1 on the SSD's rows, empty on the HDD's.
+  // A CSV line's fields; quoted fields may hold commas and "" quotes.
+  const auto fields = [](const std::string& line) {
+    std::vector<std::string> f(1);
+    bool quoted = false;
+    for (size_t i = 0; i < line.size(); ++i) {
+      const char ch = line[i];
+      if (quoted && ch == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        f.back() += '"';
+        ++i;
+      } else if (ch == '"') {
+        quoted = !quoted;
+      } else if (ch == ',' && !quoted) {
+        f.emplace_back();
+      } else {
+        f.back() += ch;
+      }
+    }
+    return f;
+  };
+  std::istringstream runs(ReadAll(tmp.path() + "/results/c/runs.csv"));
+  std::string line;
+  ASSERT_TRUE(std::getline(runs, line));
+  const std::vector<std::string> cols = fields(line);
+  const size_t mode_col =
+      std::find(cols.begin(), cols.end(), "mode") - cols.begin();
+  const size_t settled_col =
+      std::find(cols.begin(), cols.end(), "settled") - cols.begin();
+  ASSERT_LT(settled_col, cols.size());
+  ASSERT_LT(mode_col, cols.size());
+  int ssd_rows = 0, hdd_rows = 0;
+  while (std::getline(runs, line)) {
+    const std::vector<std::string> f = fields(line);
+    ASSERT_EQ(f.size(), cols.size()) << line;
+    if (f[mode_col] == "ssd") {
+      ++ssd_rows;
+      EXPECT_EQ(f[settled_col], "1") << line;
+    } else {
+      ++hdd_rows;
+      EXPECT_EQ(f[settled_col], "") << line;
+    }
+  }
+  EXPECT_EQ(ssd_rows, 1);
+  EXPECT_EQ(hdd_rows, 1);
 }
 
 TEST(CompareCliTest, CacheModesNeedTheirLayerInTheKernel) {
