@@ -10,7 +10,9 @@
 //     DmCacheLayer / DmWritecacheLayer;
 //   - the host: /proc/stat and the block stat lines read by HostSampler.
 // A cell's observation is built from the two readings as CellRunner builds
-// it (orchestrate/cell_runner.cc Observe). Test helper; not thread-safe.
+// it (orchestrate/cell_runner.cc Observe). The replayed compares (the
+// declarations from LoggedWarmChunks on) are in
+// validity_pitfalls_compare_replay.cc. Test helper; not thread-safe.
 #ifndef TIERBENCH_TESTS_UNIT_VALIDITY_PITFALLS_REPLAY_H_
 #define TIERBENCH_TESTS_UNIT_VALIDITY_PITFALLS_REPLAY_H_
 
@@ -48,6 +50,10 @@ std::vector<nlohmann::json> LabRecords(const std::string& name);
 // null when there is none.
 nlohmann::json LabCell(const std::string& name, const std::string& mode,
                        const std::string& workload);
+// The record's string at `key`[end] ("counters", "proc_stat"); a test
+// failure and "" when absent.
+std::string RecordText(const nlohmann::json& rec, const std::string& key,
+                       int end);
 // Replaces the first `from` in *text with `to`; a test failure (and no
 // change) when `from` is not there, so an edit of recorded text that no
 // longer applies fails its test.
