@@ -1,7 +1,7 @@
 // The replayed compares of validity_pitfalls_replay.h: `tierbench compare`
 // (CompareRunner) on BcacheReplay's or DmReplay's stack with the recorded
-// lab figures in place of the IO (warm-up chunks, prefill passes). Test
-// helper; not thread-safe.
+// lab figures in place of the IO (warm-up chunks, prefill passes, the DB
+// cell of a pgbench workload). Test helper; not thread-safe.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,6 +13,7 @@
 #include "cache/dm_control.h"
 #include "cache/dm_status.h"
 #include "orchestrate/compare_runner.h"
+#include "util/clock.h"
 #include "validity_pitfalls_replay.h"
 
 namespace tierbench {
@@ -202,6 +203,85 @@ ReplayedCompare ReplayDmCacheWarm(const std::vector<double>& hit_pct) {
   std::ostringstream out;
   CompareRunner(o, hooks).Run(out);
   EXPECT_GT(pass, 0u) << "no prefill pass ran";
+  ReplayedCompare r;
+  r.runs_csv = ReadFileText(dir + "/results/replay/runs.csv");
+  return r;
+}
+
+RecordedDbCell RecordedDbCellOf(const std::string& mode) {
+  const CsvDocument runs = LabCsv("pgbench-runs.csv");
+  const size_t row = RowOf(runs, mode, "pgbench-tpcb-in-ram");
+  RecordedDbCell c;
+  if (row >= runs.row_count()) return c;
+  c.job = JobOfRow(runs, row);
+  c.job.unit = runs.Get(row, "unit");
+  const auto bytes = [&](const char* column) {
+    return static_cast<int64_t>(runs.Number(row, column).value_or(-1));
+  };
+  c.info.db_size_bytes = bytes("db_size_bytes");
+  c.info.shared_buffers_bytes = bytes("shared_buffers_bytes");
+  c.info.mem_total_bytes = bytes("mem_total_bytes");
+  c.info.restarted_after_load = runs.Get(row, "db_restarted") == "1";
+  c.info.server_cpu_s = runs.Number(row, "db_server_cpu_s").value_or(-1);
+  c.info.measured_s = static_cast<double>(c.job.runtime_ns) / 1e9;
+  // The driver adds each transaction at its end to the second it ended in.
+  DirectionStats& d = c.job.dir[static_cast<int>(IoDir::kWrite)];
+  const CsvDocument series = LabCsv("pgbench-series.csv");
+  uint64_t counted = 0;
+  for (size_t r = 0; r < series.row_count(); ++r) {
+    if (series.Get(r, "mode") != mode || series.Get(r, "phase") != "measure") {
+      continue;
+    }
+    const uint64_t n =
+        static_cast<uint64_t>(series.Number(r, "write_iops").value_or(0));
+    const double t = series.Number(r, "t_s").value_or(0);
+    for (uint64_t k = 0; k < n; ++k) {
+      d.series.Add(static_cast<uint64_t>((t + (k + 0.5) / n) * kSecNs), 0);
+    }
+    counted += n;
+  }
+  EXPECT_GT(counted, 0u) << "no measured seconds of " << mode;
+  EXPECT_LE(counted, d.ios);
+  for (; counted < d.ios; ++counted) d.series.Add(c.job.runtime_ns - 1, 0);
+  return c;
+}
+
+ReplayedCompare ReplayDbCell(const std::string& mode_file,
+                             const std::string& workload_json,
+                             const nlohmann::json& rec,
+                             const RecordedDbCell& cell) {
+  BcacheReplay replay;
+  FakeBcacheSysfs& fake = replay.fake();
+  const std::string dir = fake.root() + "/work";
+  fs::create_directories(dir);
+  const std::string stack = fake.root() + "/dev/bcache0";
+  fake.Set("dev/bcache0", "");
+  fs::resize_file(stack, 8 << 20);
+  fake.Set("proc/stat", RecordText(rec, "proc_stat", 0));
+  const std::string workload = dir + "/pgbench-tpcb-in-ram.json";
+  std::ofstream(workload) << workload_json;
+  CompareOptions o =
+      ReplayOptions(stack, dir, fake.root(), mode_file, "randwrite-4k.fio");
+  o.workload_paths = {workload};
+  o.cache_state = CacheState::kWarmUntilSteady;
+  CompareHooks hooks;
+  hooks.sysfs = fake.sysfs();
+  hooks.sleep = [](double) {};
+  int cells = 0;
+  hooks.run_db = [&](const DbWorkload&, const std::string&,
+                     const DbCellOptions& opts, DbCellInfo* info) {
+    ++cells;
+    replay.WriteReading(rec, 0);
+    if (opts.on_second) opts.on_second(NowNs());
+    if (opts.before_run) opts.before_run();
+    replay.WriteReading(rec, 1);
+    fake.Set("proc/stat", RecordText(rec, "proc_stat", 1));
+    if (info != nullptr) *info = cell.info;
+    return cell.job;
+  };
+  std::ostringstream out;
+  CompareRunner(o, hooks).Run(out);
+  EXPECT_EQ(cells, 1) << "DB cells run";
   ReplayedCompare r;
   r.runs_csv = ReadFileText(dir + "/results/replay/runs.csv");
   return r;

@@ -6,8 +6,8 @@
 // the protocol's guard refuses or corrects the input). The recorded text goes
 // through tierbench's own readers (validity_pitfalls_replay.h: BcacheLayer, the
 // dm layers, HostSampler). The other rows are in
-// validity_pitfalls_protocol_test.cc. The meta-test here fails when a row of
-// the table has no case.
+// validity_pitfalls_protocol_test.cc and validity_pitfalls_db_test.cc (20,
+// 21, X5). The meta-test here fails when a row of the table has no case.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -85,6 +85,8 @@ const std::map<std::string, RowCase>& RowCases() {
       {"16", {"Row16SsdState", {"drift"}}},
       {"17", {"Row17QueueSettingsOfTheBaselines", {"baseline-queue"}}},
       {"19", {"Row19ShortRunsAndNoWarmUp", {"few-ios", "no-io", "not-steady"}}},
+      {"20", {"Row20PgbenchContentionAndRestart", {"db-scale", "db-restart"}}},
+      {"21", {"Row21DerivedPgbenchLatency", {}}},
       {"22", {"Row22WrongOrMountedDevice", {}}},
       {"24", {"Row24AsynchronousRegistration", {"bcache.no-cache"}}},
       {"25", {"Row25DetachBlocksOnDirtyData", {}}},
@@ -101,6 +103,7 @@ const std::map<std::string, RowCase>& RowCases() {
         {"cpu-bound", "cpu-steal", "cpu", "no-discrimination"}}},
       {"X2", {"RowX2ColdCache", {"cold-reads", "dm-cache.cold"}}},
       {"X3", {"RowX3RegionLargerThanTheCache", {"working-set"}}},
+      {"X5", {"RowX5DatabaseInBuffersOrRam", {"db-buffers", "db-in-memory"}}},
   };
   return kCases;
 }
@@ -113,12 +116,6 @@ const std::set<std::string>& NotYetTestable() {
       // the kernel records it; report_output_test covers sched_lat.
       "18",
       "X4",
-      // DB cells: no committed run folder (results/sample-lab,
-      // results/sample-fleet) recorded one, so there is no recorded
-      // database size, shared_buffers, restart or transaction histogram.
-      "20",
-      "21",
-      "X5",
       // Leftover superblocks are found by libblkid on a real superblock
       // (tests/integration/device_guard_test.cc makes one with
       // make-bcache); the bucket size is the lab guest's make-bcache
