@@ -6,6 +6,7 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/validity_cache_rules_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/validity_pitfalls_compare_replay.cc
   ${CMAKE_CURRENT_LIST_DIR}/validity_pitfalls_db_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/validity_pitfalls_latency_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/validity_pitfalls_protocol_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/validity_pitfalls_replay.cc
   ${CMAKE_CURRENT_LIST_DIR}/validity_pitfalls_test.cc

@@ -6,8 +6,9 @@
 // the protocol's guard refuses or corrects the input). The recorded text goes
 // through tierbench's own readers (validity_pitfalls_replay.h: BcacheLayer, the
 // dm layers, HostSampler). The other rows are in
-// validity_pitfalls_protocol_test.cc and validity_pitfalls_db_test.cc (20,
-// 21, X5). The meta-test here fails when a row of the table has no case.
+// validity_pitfalls_protocol_test.cc, validity_pitfalls_db_test.cc (20, 21,
+// X5) and validity_pitfalls_latency_test.cc (18, X4). The meta-test here
+// fails when a row of the table has no case.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -84,6 +85,7 @@ const std::map<std::string, RowCase>& RowCases() {
       {"15", {"Row15SameLbaRangeOnEveryTarget", {}}},
       {"16", {"Row16SsdState", {"drift"}}},
       {"17", {"Row17QueueSettingsOfTheBaselines", {"baseline-queue"}}},
+      {"18", {"Row18CoordinatedOmission", {}}},
       {"19", {"Row19ShortRunsAndNoWarmUp", {"few-ios", "no-io", "not-steady"}}},
       {"20", {"Row20PgbenchContentionAndRestart", {"db-scale", "db-restart"}}},
       {"21", {"Row21DerivedPgbenchLatency", {}}},
@@ -103,6 +105,7 @@ const std::map<std::string, RowCase>& RowCases() {
         {"cpu-bound", "cpu-steal", "cpu", "no-discrimination"}}},
       {"X2", {"RowX2ColdCache", {"cold-reads", "dm-cache.cold"}}},
       {"X3", {"RowX3RegionLargerThanTheCache", {"working-set"}}},
+      {"X4", {"RowX4ClosedLoopP99AsClientLatency", {}}},
       {"X5", {"RowX5DatabaseInBuffersOrRam", {"db-buffers", "db-in-memory"}}},
   };
   return kCases;
@@ -111,11 +114,6 @@ const std::map<std::string, RowCase>& RowCases() {
 // Rows no recorded kernel text can exercise yet (reported; not skipped).
 const std::set<std::string>& NotYetTestable() {
   static const std::set<std::string> kNotYetTestable = {
-      // Latency accounting (rated jobs' scheduling latency, what the
-      // reports call a closed loop's p99): no counter or status text of
-      // the kernel records it; report_output_test covers sched_lat.
-      "18",
-      "X4",
       // Leftover superblocks are found by libblkid on a real superblock
       // (tests/integration/device_guard_test.cc makes one with
       // make-bcache); the bucket size is the lab guest's make-bcache
