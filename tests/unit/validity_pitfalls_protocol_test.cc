@@ -1,5 +1,6 @@
 // The pitfalls of PitfallTable() (validity/rule_table.h) of the host, the
-// setup and the protocol (rows 14 to 30, X1, X2), as
+// setup and the protocol (rows 14 to 30 but 18, 20, 21 and 23, which have
+// files of their own; X1, X2), as
 // validity_pitfalls_test.cc does the cache layers' and the measurement's
 // rows (its meta-test lists every row's case): per row a valid and an invalid
 // case on kernel text that real lab runs recorded (tests/unit/data/lab-kernel/,

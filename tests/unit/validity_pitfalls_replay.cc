@@ -3,8 +3,6 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
-#include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -12,9 +10,7 @@
 
 #include "cache/bcache_values.h"
 #include "cache/dm_control.h"
-#include "cache/dm_status.h"
 #include "cache/mode_file.h"
-#include "orchestrate/compare_runner.h"
 #include "orchestrate/host_sampler.h"
 #include "validity/cache_rules.h"
 #include "workload/job_file.h"
@@ -45,17 +41,6 @@ std::string ParentOf(const std::string& dev) {
   if (dev.rfind("vd", 0) != 0) return "";
   const size_t digit = dev.find_first_of("0123456789");
   return digit == std::string::npos ? "" : dev.substr(0, digit);
-}
-
-// A record's string at `key`[end]; a test failure and "" when absent.
-std::string RecordText(const nlohmann::json& rec, const std::string& key,
-                       int end) {
-  if (!rec.contains(key) || !rec[key].is_array() ||
-      rec[key].size() <= static_cast<size_t>(end)) {
-    ADD_FAILURE() << "the record has no " << key << "[" << end << "]";
-    return "";
-  }
-  return rec[key][end].get<std::string>();
 }
 
 std::vector<JobSpec> ParseLabJobs(const std::string& text,
@@ -139,6 +124,16 @@ nlohmann::json LabCell(const std::string& name, const std::string& mode,
   }
   ADD_FAILURE() << name << " has no cell " << mode << "/" << workload;
   return nullptr;
+}
+
+std::string RecordText(const nlohmann::json& rec, const std::string& key,
+                       int end) {
+  if (!rec.contains(key) || !rec[key].is_array() ||
+      rec[key].size() <= static_cast<size_t>(end)) {
+    ADD_FAILURE() << "the record has no " << key << "[" << end << "]";
+    return "";
+  }
+  return rec[key][end].get<std::string>();
 }
 
 void EditText(std::string* text, const std::string& from,
@@ -533,190 +528,6 @@ std::vector<Finding> DmReplay::Findings(const CellObservation& o) {
                           : static_cast<CacheLayer&>(*writecache_);
   return CacheFindings(
       o, [&layer](const CellObservation& x) { return layer.Diagnose(x); });
-}
-
-// ---------------------------------------------------------------------------
-
-std::vector<WarmChunk> LoggedWarmChunks(const std::string& label) {
-  std::vector<WarmChunk> out;
-  std::istringstream in(LabText("demo-compare.log"));
-  const std::string head =
-      "tierbench: notice: warm-until-steady " + label + " #1 chunk ";
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind(head, 0) != 0) continue;
-    WarmChunk c;
-    int n = 0;
-    double secs = 0;
-    if (std::sscanf(line.c_str() + head.size(),
-                    "%d (%lf s): %lf IOPS, %lf%% of reads served", &n, &secs,
-                    &c.iops, &c.served_pct) != 4 ||
-        n != static_cast<int>(out.size()) + 1) {
-      ADD_FAILURE() << "unexpected log line: " << line;
-      continue;
-    }
-    out.push_back(c);
-  }
-  EXPECT_FALSE(out.empty()) << "no warm-up chunks of " << label;
-  return out;
-}
-
-namespace {
-
-constexpr uint64_t kSecNs = 1000000000ull;
-
-std::string ReadFileText(const std::string& path) {
-  std::ifstream in(path);
-  EXPECT_TRUE(in.good()) << path;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// The options of a replayed compare of `mode_file` x `workload` on
-// `stack`, results under `dir`, as the lab ran it (command.txt: --size 4M
-// --runtime 5 --ramp-time 0 --destructive).
-CompareOptions ReplayOptions(const std::string& stack, const std::string& dir,
-                             const std::string& root,
-                             const std::string& mode_file,
-                             const std::string& workload) {
-  CompareOptions o;
-  o.stacks = {stack};
-  o.mode_paths = {RepoPath("modes/" + mode_file)};
-  o.workload_paths = {RepoPath("workloads/" + workload)};
-  o.results_dir = dir + "/results";
-  o.run_id = "replay";
-  o.sysfs_root = root;
-  o.quiet = true;
-  o.destructive = true;
-  o.stats_lag_s = 0;
-  o.drain_timeout_s = 5;
-  SizeSpec size;
-  size.set = true;
-  size.bytes = kLabSizeBytes;
-  o.overrides.size = size;
-  o.overrides.runtime_ns = 5 * kSecNs;
-  o.overrides.ramp_time_ns = 0;
-  return o;
-}
-
-// One job's result: `ios` IOs of 4 KiB over `runtime_ns`, in the job's
-// direction.
-RunResult OneJobResult(const JobSpec& j, uint64_t ios, uint64_t runtime_ns) {
-  JobResult jr;
-  jr.name = j.name;
-  jr.spec = j;
-  jr.runtime_ns = runtime_ns;
-  const int d = PatternWrites(j.rw) && !PatternReads(j.rw) ? 1 : 0;
-  jr.dir[d].ios = ios;
-  jr.dir[d].bytes = ios * 4096;
-  RunResult r;
-  r.jobs.push_back(jr);
-  return r;
-}
-
-}  // namespace
-
-ReplayedCompare ReplayWarmUntilSteady(const std::string& mode_file,
-                                      const std::string& workload,
-                                      const std::vector<WarmChunk>& chunks,
-                                      uint64_t measured_ios) {
-  BcacheReplay replay;
-  FakeBcacheSysfs& fake = replay.fake();
-  const std::string dir = fake.root() + "/work";
-  fs::create_directories(dir);
-  const std::string stack = fake.root() + "/dev/bcache0";
-  fake.Set("dev/bcache0", "");
-  fs::resize_file(stack, 8 << 20);
-  fake.Set("proc/stat",
-           RecordText(LabCell("demo-evidence.jsonl", "hdd", "randread-zipf"),
-                      "proc_stat", 0));
-  CompareOptions o =
-      ReplayOptions(stack, dir, fake.root(), mode_file, workload);
-  o.cache_state = CacheState::kWarmUntilSteady;
-  o.warm_chunk_s = 2;
-  o.warm_max_s = 2.0 * static_cast<double>(chunks.size());
-  CompareHooks hooks;
-  hooks.sysfs = fake.sysfs();
-  hooks.sleep = [](double) {};
-  size_t n = 0;
-  BlockStat stack_stat, origin_stat;
-  hooks.run_workload = [&](const Workload& w, const RunOptions&) {
-    const JobSpec& j = w.jobs.at(0);
-    if (j.draw_stream == 0) return OneJobResult(j, measured_ios, 5 * kSecNs);
-    if (n >= chunks.size()) {
-      ADD_FAILURE() << "warm-up chunk " << n + 1 << " of " << chunks.size();
-      return OneJobResult(j, 0, 2 * kSecNs);
-    }
-    const WarmChunk& c = chunks[n++];
-    const uint64_t ios = static_cast<uint64_t>(std::llround(c.iops * 2));
-    stack_stat.read_ios += ios;
-    stack_stat.read_sectors += ios * 8;
-    const uint64_t missed = static_cast<uint64_t>(
-        std::llround(static_cast<double>(ios) * (100.0 - c.served_pct) / 100));
-    origin_stat.read_ios += missed;
-    origin_stat.read_sectors += missed * 8;
-    fake.SetBlockStat("bcache0", stack_stat);
-    fake.SetBlockStat("vda1", origin_stat);
-    return OneJobResult(j, ios, 2 * kSecNs);
-  };
-  std::ostringstream out;
-  CompareRunner(o, hooks).Run(out);
-  EXPECT_EQ(n, chunks.size()) << "warm-up chunks run";
-  ReplayedCompare r;
-  r.runs_csv = ReadFileText(dir + "/results/replay/runs.csv");
-  r.drop_caches_writes = fake.WriteCount("proc/sys/vm/drop_caches");
-  r.detach_writes = fake.WriteCount("sys/block/bcache0/bcache/detach");
-  return r;
-}
-
-ReplayedCompare ReplayDmCacheWarm(const std::vector<double>& hit_pct) {
-  DmReplay replay;
-  const LabSysfs& tree = replay.tree();
-  const std::string dir = tree.root() + "/work";
-  fs::create_directories(dir);
-  const std::string stack = tree.root() + "/dev/mapper/tb-dmcache";
-  fs::resize_file(stack, 8 << 20);
-  tree.Set("proc/stat",
-           RecordText(LabCell("demo-evidence.jsonl", "hdd", "randread-zipf"),
-                      "proc_stat", 0));
-  CompareOptions o = ReplayOptions(
-      stack, dir, tree.root(), "dm-cache-writeback.json", "randread-zipf.fio");
-  o.cache_state = CacheState::kWarm;
-  CompareHooks hooks;
-  hooks.sysfs = tree.sysfs();
-  hooks.dm = replay.dm();
-  hooks.sleep = [](double) {};
-  size_t pass = 0;
-  std::shared_ptr<FakeDmControl> dm = replay.dm();
-  hooks.run_workload = [&](const Workload& w, const RunOptions& ro) {
-    const JobSpec& j = w.jobs.at(0);
-    if (ro.progress_label.rfind("prefill", 0) != 0) {
-      return OneJobResult(j, 25517, 5 * kSecNs);  // the demo's cell
-    }
-    const double pct =
-        hit_pct.empty() ? 0 : hit_pct[std::min(pass, hit_pct.size() - 1)];
-    ++pass;
-    std::vector<DmTarget> st;
-    EXPECT_TRUE(dm->GetStatus("tb-dmcache", &st).ok());
-    DmCacheStatus s;
-    EXPECT_TRUE(!st.empty() && ParseDmCacheStatus(st[0].params, &s).ok());
-    const uint64_t reads = j.size.bytes / (64 << 10);
-    const uint64_t hits = static_cast<uint64_t>(
-        std::llround(static_cast<double>(reads) * pct / 100));
-    s.read_hits += hits;
-    s.read_misses += reads - hits;
-    s.promotions += reads - hits;
-    s.cache_used += reads - hits;
-    dm->SetStatusParams("tb-dmcache", s.FormatParams());
-    return OneJobResult(j, reads, kSecNs);
-  };
-  std::ostringstream out;
-  CompareRunner(o, hooks).Run(out);
-  EXPECT_GT(pass, 0u) << "no prefill pass ran";
-  ReplayedCompare r;
-  r.runs_csv = ReadFileText(dir + "/results/replay/runs.csv");
-  return r;
 }
 
 }  // namespace pitfalls

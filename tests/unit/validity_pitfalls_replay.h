@@ -10,7 +10,9 @@
 //     DmCacheLayer / DmWritecacheLayer;
 //   - the host: /proc/stat and the block stat lines read by HostSampler.
 // A cell's observation is built from the two readings as CellRunner builds
-// it (orchestrate/cell_runner.cc Observe). Test helper; not thread-safe.
+// it (orchestrate/cell_runner.cc Observe). The replayed compares (the
+// declarations from LoggedWarmChunks on) are in
+// validity_pitfalls_compare_replay.cc. Test helper; not thread-safe.
 #ifndef TIERBENCH_TESTS_UNIT_VALIDITY_PITFALLS_REPLAY_H_
 #define TIERBENCH_TESTS_UNIT_VALIDITY_PITFALLS_REPLAY_H_
 
@@ -27,6 +29,7 @@
 #include "cache/dm_writecache_layer.h"
 #include "cache_fake_dm.h"
 #include "cache_fake_sysfs.h"
+#include "db/db_cell.h"
 #include "report/csv_reader.h"
 #include "stats/job_result.h"
 #include "util/finding.h"
@@ -48,6 +51,10 @@ std::vector<nlohmann::json> LabRecords(const std::string& name);
 // null when there is none.
 nlohmann::json LabCell(const std::string& name, const std::string& mode,
                        const std::string& workload);
+// The record's string at `key`[end] ("counters", "proc_stat"); a test
+// failure and "" when absent.
+std::string RecordText(const nlohmann::json& rec, const std::string& key,
+                       int end);
 // Replaces the first `from` in *text with `to`; a test failure (and no
 // change) when `from` is not there, so an edit of recorded text that no
 // longer applies fails its test.
@@ -216,6 +223,33 @@ ReplayedCompare ReplayWarmUntilSteady(const std::string& mode_file,
 // the misses are promoted (the status line's counters move so); passes
 // beyond the list repeat its last entry.
 ReplayedCompare ReplayDmCacheWarm(const std::vector<double>& hit_pct);
+
+// A DB cell of pgbench-runs.csv (mode `mode`, workload pgbench-tpcb-in-ram)
+// as the DB cell (db/db_cell.h RunDbCell) returned it: the transactions
+// (job: unit tx, ios, runtime, CPU seconds, the per-second counts of
+// pgbench-series.csv's measured window and the transactions still in
+// flight at its end in the partial second after it) and the DbCellInfo
+// behind the row's db_* columns (db_size_bytes, shared_buffers_bytes,
+// mem_total_bytes, db_restarted, db_server_cpu_s). Per-transaction
+// latencies were not recorded: lat and lat_hist stay empty.
+struct RecordedDbCell {
+  JobResult job;
+  DbCellInfo info;
+};
+RecordedDbCell RecordedDbCellOf(const std::string& mode);
+
+// `tierbench compare --cache-state warm-until-steady` (the lab's) of
+// modes/<mode_file> x the DB workload file text `workload_json` on
+// BcacheReplay's bcache0. The DB cell (CompareHooks::run_db) puts the
+// record `rec`'s reading 0 (bcache's counters, the stat lines, /proc/stat)
+// in place, ticks the cell's first second, starts the measured window
+// (DbCellOptions::before_run), puts reading 1 in place and returns `cell`.
+// bcache0 is a regular file here, so the host's target counters are
+// unknown (ReplayHost reads them).
+ReplayedCompare ReplayDbCell(const std::string& mode_file,
+                             const std::string& workload_json,
+                             const nlohmann::json& rec,
+                             const RecordedDbCell& cell);
 
 }  // namespace pitfalls
 }  // namespace tierbench
