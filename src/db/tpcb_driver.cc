@@ -449,8 +449,15 @@ class Worker {
     const uint64_t lat = now - c.scheduled;
     c.in_tx = false;
     ++c.tx_count;
-    // The ramp (TpcbDriverConfig::ramp_ns): run, not measured.
-    if (now < measure_from_) return;
+    // The ramp (TpcbDriverConfig::ramp_ns): run, not measured. The client
+    // goes on to its next transaction either way (returning before this
+    // left it at the script's end, ending the same transaction again and
+    // again until the ramp was over: the ramp ran no transaction, and each
+    // client's first measured one carried the whole ramp as latency).
+    if (now < measure_from_) {
+      c.state = ShouldStop(c, now) ? ClientState::kDone : ClientState::kChoose;
+      return;
+    }
     stats_.ios++;
     stats_.lat.Add(static_cast<double>(lat));
     stats_.lat_hist.Add(lat);
