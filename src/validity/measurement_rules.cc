@@ -149,8 +149,8 @@ void DriftRule(const RunResult& r, std::vector<Finding>* out) {
                         " to " + MeasureNum(last) +
                         " IO/s between the first and the last third of its "
                         "window: the device or cache was not in a steady "
-                        "state (an SSD not preconditioned, a cache still "
-                        "filling; fix: --precondition for the raw SSD, or "
+                        "state (an SSD not preconditioned or a cache still "
+                        "filling) (fix: --precondition for the raw SSD, or "
                         "a longer --runtime)"});
   }
 }

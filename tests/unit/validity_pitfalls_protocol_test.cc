@@ -208,6 +208,11 @@ TEST(ValidityPitfallsTest, Row16SsdState) {
   ASSERT_TRUE(Fires(f, "drift")) << ValidityReasons(f);
   EXPECT_NE(TextOf(f, "drift").find("job series went from "),
             std::string::npos);
+  // One line without ';' (util/finding.h): the warnings cell joins
+  // findings with ';', and a ';' inside one split it wrongly.
+  EXPECT_EQ(TextOf(f, "drift").find(';'), std::string::npos)
+      << TextOf(f, "drift");
+  EXPECT_NE(TextOf(f, "drift").find("fix: --precondition"), std::string::npos);
 }
 
 // The findings of runs.csv text's first row: its finding_rules, warnings
