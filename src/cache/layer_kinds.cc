@@ -1,13 +1,13 @@
 // The layer kinds of layer_registry.h (AllLayerKinds, FindLayerKind,
 // LayerKindNames): names, modes and knob checks only, no device access, so
 // mode-file validation (and its fuzz target) links without the layers.
-#include "cache/bcache_knobs.h"
-#include "cache/bcache_layer.h"
-#include "cache/bcache_values.h"
-#include "cache/dm_cache_layer.h"
-#include "cache/dm_writecache_layer.h"
+#include "cache/bcache/bcache_knobs.h"
+#include "cache/bcache/bcache_layer.h"
+#include "cache/bcache/bcache_values.h"
+#include "cache/dm/dm_cache_layer.h"
+#include "cache/dm/dm_writecache_layer.h"
+#include "cache/dm/lvmcache_layer.h"
 #include "cache/layer_registry.h"
-#include "cache/lvmcache_layer.h"
 
 namespace tierbench {
 

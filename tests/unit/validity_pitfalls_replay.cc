@@ -10,9 +10,9 @@
 #include <functional>
 #include <sstream>
 
-#include "cache/bcache_values.h"
-#include "cache/dm_control.h"
-#include "cache/dm_status.h"
+#include "cache/bcache/bcache_values.h"
+#include "cache/dm/dm_control.h"
+#include "cache/dm/dm_status.h"
 #include "cache/mode_file.h"
 #include "orchestrate/compare_runner.h"
 #include "orchestrate/host_sampler.h"

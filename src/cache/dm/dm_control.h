@@ -21,8 +21,8 @@
 // Thread-safety: the real implementation serialises its calls with a
 // process-wide mutex (libdevmapper's logging hook is global); implementations
 // may be shared between threads.
-#ifndef TIERBENCH_CACHE_DM_CONTROL_H_
-#define TIERBENCH_CACHE_DM_CONTROL_H_
+#ifndef TIERBENCH_CACHE_DM_DM_CONTROL_H_
+#define TIERBENCH_CACHE_DM_DM_CONTROL_H_
 
 #include <cstdint>
 #include <memory>
@@ -102,4 +102,4 @@ std::unique_ptr<DmControl> NewLibDevmapperControl();
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_CACHE_DM_CONTROL_H_
+#endif  // TIERBENCH_CACHE_DM_DM_CONTROL_H_

@@ -1,6 +1,6 @@
-#include "cache/bcache_knobs.h"
+#include "cache/bcache/bcache_knobs.h"
 
-#include "cache/bcache_values.h"
+#include "cache/bcache/bcache_values.h"
 
 namespace tierbench {
 

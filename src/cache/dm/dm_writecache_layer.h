@@ -1,6 +1,6 @@
 // DmWritecacheLayer: the device-mapper `writecache` target (kernel
 // Documentation/admin-guide/device-mapper/writecache.rst) behind the
-// CacheLayer seam, through libdevmapper (cache/dm_control.h).
+// CacheLayer seam, through libdevmapper (cache/dm/dm_control.h).
 //
 //   modes     writeback only: dm-writecache caches writes and never reads
 //             of blocks it did not write.
@@ -21,16 +21,16 @@
 //             creates a new target: its counters restart at 0.
 // The original table is captured and reloaded on restore.
 // Errors and thread-safety as in cache_layer.h.
-#ifndef TIERBENCH_CACHE_DM_WRITECACHE_LAYER_H_
-#define TIERBENCH_CACHE_DM_WRITECACHE_LAYER_H_
+#ifndef TIERBENCH_CACHE_DM_DM_WRITECACHE_LAYER_H_
+#define TIERBENCH_CACHE_DM_DM_WRITECACHE_LAYER_H_
 
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "cache/dm_status.h"
-#include "cache/dm_target_layer.h"
+#include "cache/dm/dm_status.h"
+#include "cache/dm/dm_target_layer.h"
 
 namespace tierbench {
 
@@ -73,4 +73,4 @@ class DmWritecacheLayer : public DmTargetLayer {
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_CACHE_DM_WRITECACHE_LAYER_H_
+#endif  // TIERBENCH_CACHE_DM_DM_WRITECACHE_LAYER_H_

@@ -1,10 +1,10 @@
-#include "cache/bcache_layer.h"
+#include "cache/bcache/bcache_layer.h"
 
 #include <chrono>
 #include <thread>
 
-#include "cache/bcache_diagnosis.h"
-#include "cache/bcache_values.h"
+#include "cache/bcache/bcache_diagnosis.h"
+#include "cache/bcache/bcache_values.h"
 #include "cache/mode_file.h"
 #include "util/clock.h"
 #include "util/errors.h"

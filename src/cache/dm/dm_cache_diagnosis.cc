@@ -1,4 +1,4 @@
-#include "cache/dm_cache_diagnosis.h"
+#include "cache/dm/dm_cache_diagnosis.h"
 
 #include <algorithm>
 #include <cstdio>

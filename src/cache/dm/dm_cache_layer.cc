@@ -1,9 +1,9 @@
-#include "cache/dm_cache_layer.h"
+#include "cache/dm/dm_cache_layer.h"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "cache/dm_cache_diagnosis.h"
+#include "cache/dm/dm_cache_diagnosis.h"
 #include "cache/mode_file.h"
 #include "util/clock.h"
 #include "util/errors.h"

@@ -1,4 +1,4 @@
-#include "cache/dm_writecache_diagnosis.h"
+#include "cache/dm/dm_writecache_diagnosis.h"
 
 #include <cstdio>
 #include <cstdlib>

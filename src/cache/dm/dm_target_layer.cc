@@ -1,4 +1,4 @@
-#include "cache/dm_target_layer.h"
+#include "cache/dm/dm_target_layer.h"
 
 #include <cstdio>
 #include <sstream>

@@ -1,10 +1,10 @@
-#include "cache/bcache_diagnosis.h"
+#include "cache/bcache/bcache_diagnosis.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <map>
 
-#include "cache/bcache_values.h"
+#include "cache/bcache/bcache_values.h"
 
 namespace tierbench {
 namespace {

@@ -12,8 +12,8 @@
 //   split     (note) IO larger than the cache block: the target splits it per
 //             block (its max_io_len), in every mode.
 // Settings read: migration_threshold. Thread-safe (pure).
-#ifndef TIERBENCH_CACHE_DM_CACHE_DIAGNOSIS_H_
-#define TIERBENCH_CACHE_DM_CACHE_DIAGNOSIS_H_
+#ifndef TIERBENCH_CACHE_DM_DM_CACHE_DIAGNOSIS_H_
+#define TIERBENCH_CACHE_DM_DM_CACHE_DIAGNOSIS_H_
 
 #include <string>
 #include <vector>
@@ -33,4 +33,4 @@ std::vector<Finding> DiagnoseDmCache(const CellObservation& obs);
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_CACHE_DM_CACHE_DIAGNOSIS_H_
+#endif  // TIERBENCH_CACHE_DM_DM_CACHE_DIAGNOSIS_H_

@@ -9,8 +9,8 @@
 //   around     writes went around the cache (bypassed).
 // Settings read: high_watermark (default 50); extras: free_blocks,
 // total_blocks, writes_blocked_on_freelist. Thread-safe (pure).
-#ifndef TIERBENCH_CACHE_DM_WRITECACHE_DIAGNOSIS_H_
-#define TIERBENCH_CACHE_DM_WRITECACHE_DIAGNOSIS_H_
+#ifndef TIERBENCH_CACHE_DM_DM_WRITECACHE_DIAGNOSIS_H_
+#define TIERBENCH_CACHE_DM_DM_WRITECACHE_DIAGNOSIS_H_
 
 #include <string>
 #include <vector>
@@ -31,4 +31,4 @@ std::vector<Finding> DiagnoseDmWritecache(const CellObservation& obs);
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_CACHE_DM_WRITECACHE_DIAGNOSIS_H_
+#endif  // TIERBENCH_CACHE_DM_DM_WRITECACHE_DIAGNOSIS_H_

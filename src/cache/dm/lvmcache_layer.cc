@@ -1,4 +1,4 @@
-#include "cache/lvmcache_layer.h"
+#include "cache/dm/lvmcache_layer.h"
 
 #include <sstream>
 

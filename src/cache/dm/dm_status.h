@@ -29,8 +29,8 @@
 // ends the cache status with a space) are accepted. A dm-cache status of
 // "Fail" or "Error" (what cache_status prints for a failed target) returns
 // Status::IoError naming it.
-#ifndef TIERBENCH_CACHE_DM_STATUS_H_
-#define TIERBENCH_CACHE_DM_STATUS_H_
+#ifndef TIERBENCH_CACHE_DM_DM_STATUS_H_
+#define TIERBENCH_CACHE_DM_DM_STATUS_H_
 
 #include <cstdint>
 #include <string>
@@ -187,4 +187,4 @@ std::vector<std::string> SplitDmWords(std::string_view text);
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_CACHE_DM_STATUS_H_
+#endif  // TIERBENCH_CACHE_DM_DM_STATUS_H_

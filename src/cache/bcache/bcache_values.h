@@ -18,8 +18,8 @@
 //
 // All functions are pure and thread-safe. Failures return InvalidArgument with
 // a message quoting the text.
-#ifndef TIERBENCH_CACHE_BCACHE_VALUES_H_
-#define TIERBENCH_CACHE_BCACHE_VALUES_H_
+#ifndef TIERBENCH_CACHE_BCACHE_BCACHE_VALUES_H_
+#define TIERBENCH_CACHE_BCACHE_BCACHE_VALUES_H_
 
 #include <array>
 #include <cstdint>
@@ -96,4 +96,4 @@ Status ParsePriorityStats(std::string_view text, PriorityStats* out);
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_CACHE_BCACHE_VALUES_H_
+#endif  // TIERBENCH_CACHE_BCACHE_BCACHE_VALUES_H_

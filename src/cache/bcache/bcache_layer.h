@@ -18,14 +18,14 @@
 //                fold_mark is stats_five_minute, which every fold decays
 //                (bcache_counters.h FOLD WITNESS).
 // Errors and thread-safety as in cache_layer.h.
-#ifndef TIERBENCH_CACHE_BCACHE_LAYER_H_
-#define TIERBENCH_CACHE_BCACHE_LAYER_H_
+#ifndef TIERBENCH_CACHE_BCACHE_BCACHE_LAYER_H_
+#define TIERBENCH_CACHE_BCACHE_BCACHE_LAYER_H_
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "cache/bcache_device.h"
+#include "cache/bcache/bcache_device.h"
 #include "cache/cache_layer.h"
 
 namespace tierbench {
@@ -87,4 +87,4 @@ class BcacheLayer : public CacheLayer {
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_CACHE_BCACHE_LAYER_H_
+#endif  // TIERBENCH_CACHE_BCACHE_BCACHE_LAYER_H_

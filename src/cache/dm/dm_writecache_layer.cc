@@ -1,8 +1,8 @@
-#include "cache/dm_writecache_layer.h"
+#include "cache/dm/dm_writecache_layer.h"
 
 #include <cstdio>
 
-#include "cache/dm_writecache_diagnosis.h"
+#include "cache/dm/dm_writecache_diagnosis.h"
 #include "cache/mode_file.h"
 #include "util/clock.h"
 #include "util/errors.h"

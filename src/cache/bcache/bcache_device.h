@@ -18,8 +18,8 @@
 //
 // Thread-safety: none; use one object from one thread. Every call re-reads
 // sysfs (nothing is cached), so external changes are always seen.
-#ifndef TIERBENCH_CACHE_BCACHE_DEVICE_H_
-#define TIERBENCH_CACHE_BCACHE_DEVICE_H_
+#ifndef TIERBENCH_CACHE_BCACHE_BCACHE_DEVICE_H_
+#define TIERBENCH_CACHE_BCACHE_BCACHE_DEVICE_H_
 
 #include <cstdint>
 #include <functional>
@@ -29,9 +29,9 @@
 #include <string_view>
 #include <vector>
 
-#include "cache/bcache_counters.h"
-#include "cache/bcache_knobs.h"
-#include "cache/bcache_values.h"
+#include "cache/bcache/bcache_counters.h"
+#include "cache/bcache/bcache_knobs.h"
+#include "cache/bcache/bcache_values.h"
 #include "cache/cache_layer.h"
 #include "util/status.h"
 #include "util/sysfs.h"
@@ -216,4 +216,4 @@ class BcacheDevice {
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_CACHE_BCACHE_DEVICE_H_
+#endif  // TIERBENCH_CACHE_BCACHE_BCACHE_DEVICE_H_

@@ -1,4 +1,4 @@
-#include "cache/bcache_device.h"
+#include "cache/bcache/bcache_device.h"
 
 #include <algorithm>
 #include <chrono>

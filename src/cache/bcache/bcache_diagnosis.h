@@ -21,8 +21,8 @@
 // Settings read: sequential_cutoff, congested_read_threshold_us,
 // congested_write_threshold_us; extras: bypass_hits,
 // cache_available_percent. Thread-safe (pure).
-#ifndef TIERBENCH_CACHE_BCACHE_DIAGNOSIS_H_
-#define TIERBENCH_CACHE_BCACHE_DIAGNOSIS_H_
+#ifndef TIERBENCH_CACHE_BCACHE_BCACHE_DIAGNOSIS_H_
+#define TIERBENCH_CACHE_BCACHE_BCACHE_DIAGNOSIS_H_
 
 #include <cstdint>
 #include <string>
@@ -55,4 +55,4 @@ bool HasSequentialIo(const std::vector<JobSpec>& jobs);
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_CACHE_BCACHE_DIAGNOSIS_H_
+#endif  // TIERBENCH_CACHE_BCACHE_BCACHE_DIAGNOSIS_H_

@@ -10,15 +10,15 @@
 //
 // Errors: SysError naming the dm device, the ioctl and the kernel's refusal
 // (the Status of DmControl). Thread-safety: none (one object, one thread).
-#ifndef TIERBENCH_CACHE_DM_DEVICE_H_
-#define TIERBENCH_CACHE_DM_DEVICE_H_
+#ifndef TIERBENCH_CACHE_DM_DM_DEVICE_H_
+#define TIERBENCH_CACHE_DM_DM_DEVICE_H_
 
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cache/block_stat.h"
-#include "cache/dm_control.h"
+#include "cache/dm/dm_control.h"
 #include "util/sysfs.h"
 
 namespace tierbench {
@@ -75,4 +75,4 @@ std::shared_ptr<DmControl> DmControlOrDefault(std::shared_ptr<DmControl> dm);
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_CACHE_DM_DEVICE_H_
+#endif  // TIERBENCH_CACHE_DM_DM_DEVICE_H_

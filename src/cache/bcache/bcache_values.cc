@@ -1,4 +1,4 @@
-#include "cache/bcache_values.h"
+#include "cache/bcache/bcache_values.h"
 
 #include <cstdio>
 #include <limits>

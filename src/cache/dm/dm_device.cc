@@ -1,4 +1,4 @@
-#include "cache/dm_device.h"
+#include "cache/dm/dm_device.h"
 
 #include <sys/stat.h>
 #include <sys/sysmacros.h>

@@ -19,8 +19,8 @@
 // covers every bypassed bio, reads and writes.
 //
 // Value types; thread-safe.
-#ifndef TIERBENCH_CACHE_BCACHE_COUNTERS_H_
-#define TIERBENCH_CACHE_BCACHE_COUNTERS_H_
+#ifndef TIERBENCH_CACHE_BCACHE_BCACHE_COUNTERS_H_
+#define TIERBENCH_CACHE_BCACHE_BCACHE_COUNTERS_H_
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -67,4 +67,4 @@ struct CounterSnapshot {
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_CACHE_BCACHE_COUNTERS_H_
+#endif  // TIERBENCH_CACHE_BCACHE_BCACHE_COUNTERS_H_

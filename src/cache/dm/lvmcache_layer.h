@@ -37,8 +37,8 @@
 // default runs `lvm <tool> ARGS...` through RunProcess (no shell). A tool
 // that fails is a SysError of one line naming the command and its output.
 // Errors and thread-safety as in cache_layer.h.
-#ifndef TIERBENCH_CACHE_LVMCACHE_LAYER_H_
-#define TIERBENCH_CACHE_LVMCACHE_LAYER_H_
+#ifndef TIERBENCH_CACHE_DM_LVMCACHE_LAYER_H_
+#define TIERBENCH_CACHE_DM_LVMCACHE_LAYER_H_
 
 #include <functional>
 #include <map>
@@ -47,7 +47,7 @@
 #include <string>
 #include <vector>
 
-#include "cache/dm_cache_layer.h"
+#include "cache/dm/dm_cache_layer.h"
 
 namespace tierbench {
 
@@ -134,4 +134,4 @@ class LvmcacheLayer : public DmCacheLayer {
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_CACHE_LVMCACHE_LAYER_H_
+#endif  // TIERBENCH_CACHE_DM_LVMCACHE_LAYER_H_

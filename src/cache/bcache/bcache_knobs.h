@@ -13,8 +13,8 @@
 // label, io_error_* and the cache device's persistent superblock settings.
 //
 // Thread-safety: the table is immutable; functions are pure.
-#ifndef TIERBENCH_CACHE_BCACHE_KNOBS_H_
-#define TIERBENCH_CACHE_BCACHE_KNOBS_H_
+#ifndef TIERBENCH_CACHE_BCACHE_BCACHE_KNOBS_H_
+#define TIERBENCH_CACHE_BCACHE_BCACHE_KNOBS_H_
 
 #include <string>
 #include <string_view>
@@ -72,4 +72,4 @@ bool KnobReadbackMatches(const KnobInfo& knob, std::string_view written,
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_CACHE_BCACHE_KNOBS_H_
+#endif  // TIERBENCH_CACHE_BCACHE_BCACHE_KNOBS_H_

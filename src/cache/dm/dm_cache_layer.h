@@ -1,6 +1,6 @@
 // DmCacheLayer: the device-mapper `cache` target (dm-cache, kernel
 // Documentation/admin-guide/device-mapper/cache.rst) behind the CacheLayer
-// seam, through libdevmapper (cache/dm_control.h).
+// seam, through libdevmapper (cache/dm/dm_control.h).
 //
 //   modes     writeback | writethrough | passthrough: a feature argument of
 //             the table. A switch reloads the table (load, suspend, resume)
@@ -26,16 +26,16 @@
 // The original table is captured and reloaded on restore (draining first
 // when the original mode is passthrough).
 // Errors and thread-safety as in cache_layer.h.
-#ifndef TIERBENCH_CACHE_DM_CACHE_LAYER_H_
-#define TIERBENCH_CACHE_DM_CACHE_LAYER_H_
+#ifndef TIERBENCH_CACHE_DM_DM_CACHE_LAYER_H_
+#define TIERBENCH_CACHE_DM_DM_CACHE_LAYER_H_
 
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "cache/dm_status.h"
-#include "cache/dm_target_layer.h"
+#include "cache/dm/dm_status.h"
+#include "cache/dm/dm_target_layer.h"
 
 namespace tierbench {
 
@@ -90,4 +90,4 @@ class DmCacheLayer : public DmTargetLayer {
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_CACHE_DM_CACHE_LAYER_H_
+#endif  // TIERBENCH_CACHE_DM_DM_CACHE_LAYER_H_

@@ -12,8 +12,8 @@
 // PollUntilClean(), so every dm layer words parse failures and drain
 // timeouts alike.
 // Errors and thread-safety as in cache_layer.h.
-#ifndef TIERBENCH_CACHE_DM_TARGET_LAYER_H_
-#define TIERBENCH_CACHE_DM_TARGET_LAYER_H_
+#ifndef TIERBENCH_CACHE_DM_DM_TARGET_LAYER_H_
+#define TIERBENCH_CACHE_DM_DM_TARGET_LAYER_H_
 
 #include <functional>
 #include <memory>
@@ -22,7 +22,7 @@
 #include <string_view>
 
 #include "cache/cache_layer.h"
-#include "cache/dm_device.h"
+#include "cache/dm/dm_device.h"
 
 namespace tierbench {
 
@@ -83,4 +83,4 @@ class DmTargetLayer : public CacheLayer {
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_CACHE_DM_TARGET_LAYER_H_
+#endif  // TIERBENCH_CACHE_DM_DM_TARGET_LAYER_H_

@@ -1,4 +1,4 @@
-#include "cache/dm_control.h"
+#include "cache/dm/dm_control.h"
 
 #include <libdevmapper.h>
 
@@ -10,7 +10,7 @@
 #include <cstring>
 #include <mutex>
 
-#include "cache/dm_status.h"
+#include "cache/dm/dm_status.h"
 
 namespace tierbench {
 

@@ -1,4 +1,4 @@
-#include "cache/dm_status.h"
+#include "cache/dm/dm_status.h"
 
 #include <algorithm>
 #include <array>
