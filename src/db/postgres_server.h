@@ -14,7 +14,7 @@
 // The data directory is left in place (its owner removes it).
 //
 // As root, initdb and postgres refuse to run: the tools run as the
-// `postgres` user (process_runner.h), and the data and socket directories
+// `postgres` user (util/subprocess.h), and the data and socket directories
 // are handed to that user. Their parent directories must be traversable by
 // it. As another user, everything runs as that user.
 //
@@ -29,7 +29,7 @@
 #include <map>
 #include <string>
 
-#include "db/process_runner.h"
+#include "util/subprocess.h"
 
 namespace tierbench {
 

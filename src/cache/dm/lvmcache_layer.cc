@@ -2,9 +2,9 @@
 
 #include <sstream>
 
-#include "db/process_runner.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
+#include "util/subprocess.h"
 
 namespace tierbench {
 namespace {

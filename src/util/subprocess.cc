@@ -1,4 +1,4 @@
-#include "db/process_runner.h"
+#include "util/subprocess.h"
 
 #include <grp.h>
 #include <pwd.h>

@@ -9,8 +9,8 @@
 // which may lack runuser).
 //
 // Thread-safety: Run may be called from several threads at once.
-#ifndef TIERBENCH_DB_PROCESS_RUNNER_H_
-#define TIERBENCH_DB_PROCESS_RUNNER_H_
+#ifndef TIERBENCH_UTIL_SUBPROCESS_H_
+#define TIERBENCH_UTIL_SUBPROCESS_H_
 
 #include <sys/types.h>
 
@@ -55,4 +55,4 @@ std::string FindExecutable(const std::vector<std::string>& candidates);
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_DB_PROCESS_RUNNER_H_
+#endif  // TIERBENCH_UTIL_SUBPROCESS_H_
