@@ -1,7 +1,6 @@
 #include "util/subprocess.h"
 
 #include <grp.h>
-#include <pwd.h>
 #include <unistd.h>
 
 #include <boost/process.hpp>
@@ -13,31 +12,6 @@
 namespace tierbench {
 
 namespace bp = boost::process;
-
-RunAs LookupUser(const std::string& user) {
-  passwd pw;
-  passwd* found = nullptr;
-  std::vector<char> buf(16384);
-  if (getpwnam_r(user.c_str(), &pw, buf.data(), buf.size(), &found) != 0 ||
-      found == nullptr) {
-    throw SysError("user '" + user +
-                   "' does not exist (PostgreSQL refuses to run as root and "
-                   "runs as that user). Fix: install the postgresql package "
-                   "or add the user (useradd -r " +
-                   user + ")");
-  }
-  RunAs r;
-  r.enabled = true;
-  r.uid = pw.pw_uid;
-  r.gid = pw.pw_gid;
-  r.name = user;
-  return r;
-}
-
-RunAs PostgresRunAs() {
-  if (geteuid() != 0) return RunAs();
-  return LookupUser("postgres");
-}
 
 ProcessOutcome RunProcess(const std::vector<std::string>& argv,
                           const RunAs& run_as) {

@@ -1,12 +1,12 @@
-// Runs an external tool (initdb, pg_ctl, mkfs.ext4, wipefs) to completion,
-// optionally as another user, and captures its combined stdout+stderr.
+// Runs an external tool (initdb, pg_ctl, mkfs.ext4, wipefs, lvm) to
+// completion, optionally as another user, and captures its combined
+// stdout+stderr.
 //
-// PostgreSQL's initdb and postgres refuse to run as root, so when tierbench
-// runs as root the server tools run as an unprivileged user (`postgres`):
-// the child drops its supplementary groups, then calls setgid and setuid
-// between fork and exec (a Boost.Process on_exec_setup handler), which works
-// wherever the user has a passwd entry (also in the lab's busybox guest,
-// which may lack runuser).
+// As another user (RunAs; PostgreSQL's tools run as `postgres` when
+// tierbench is root, db/postgres_server.h): the child drops its
+// supplementary groups, then calls setgid and setuid between fork and exec
+// (a Boost.Process on_exec_setup handler), which works wherever the user has
+// a passwd entry (also in the lab's busybox guest, which may lack runuser).
 //
 // Thread-safety: Run may be called from several threads at once.
 #ifndef TIERBENCH_UTIL_SUBPROCESS_H_
@@ -26,14 +26,6 @@ struct RunAs {
   gid_t gid = 0;
   std::string name;
 };
-
-// Looks up `user` in the passwd database. Throws SysError naming the user
-// and the fix when it does not exist.
-RunAs LookupUser(const std::string& user);
-
-// The identity PostgreSQL tools must run as: the `postgres` user when the
-// process is root, otherwise the current user (enabled = false).
-RunAs PostgresRunAs();
 
 struct ProcessOutcome {
   int exit_code = -1;  // exit status; 128 + signal when killed
