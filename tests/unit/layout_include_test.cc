@@ -3,6 +3,7 @@
 // including file's own folder, unless the include is listed there as a
 // known upward one. The folders are listed bottom first; a folder is the
 // file's directory relative to src/ (cache/bcache is its own folder).
+// README.md's Source layout table follows the same list.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -205,6 +206,26 @@ TEST(LayoutIncludeTest, EveryKnownUpwardIncludeIsStillThere) {
         << "src/layers.txt: upward " << file << " -> " << header
         << " is gone or no longer upward: remove its line";
   }
+}
+
+// README.md's "Source layout" table names the folders of src/layers.txt, in
+// its order.
+TEST(LayoutIncludeTest, ReadmeTableFollowsTheLayersFile) {
+  std::ifstream in(fs::path(TIERBENCH_SOURCE_DIR) / "README.md");
+  std::string line;
+  bool in_section = false;
+  std::vector<std::string> rows;
+  while (std::getline(in, line)) {
+    if (line.rfind("## ", 0) == 0) in_section = line == "## Source layout";
+    if (!in_section || line.rfind("| `", 0) != 0) continue;
+    const size_t end = line.find('`', 3);
+    if (end == std::string::npos) continue;
+    std::string folder = line.substr(3, end - 3);
+    if (!folder.empty() && folder.back() == '/') folder.pop_back();
+    rows.push_back(folder);
+  }
+  EXPECT_EQ(rows, ReadLayers().folders)
+      << "README.md's Source layout table and src/layers.txt differ";
 }
 
 }  // namespace
