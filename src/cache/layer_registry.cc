@@ -1,12 +1,10 @@
 #include "cache/layer_registry.h"
 
-#include "cache/bcache_knobs.h"
-#include "cache/bcache_layer.h"
-#include "cache/bcache_values.h"
-#include "cache/dm_cache_layer.h"
-#include "cache/dm_device.h"
-#include "cache/dm_writecache_layer.h"
-#include "cache/lvmcache_layer.h"
+#include "cache/bcache/bcache_layer.h"
+#include "cache/dm/dm_cache_layer.h"
+#include "cache/dm/dm_device.h"
+#include "cache/dm/dm_writecache_layer.h"
+#include "cache/dm/lvmcache_layer.h"
 #include "io/device_guard.h"
 #include "util/errors.h"
 

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "cache/cache_layer.h"
-#include "cache/lvmcache_layer.h"
+#include "cache/dm/lvmcache_layer.h"
 #include "util/status.h"
 #include "util/sysfs.h"
 

@@ -23,7 +23,6 @@
 #include "db/pg_connection.h"
 #include "db/postgres_server.h"
 #include "db/process_cpu.h"
-#include "db/process_runner.h"
 #include "db/tpcb_driver.h"
 #include "db/tpcb_schema.h"
 #include "io/device_guard.h"
@@ -32,6 +31,7 @@
 #include "util/interrupt.h"
 #include "util/log.h"
 #include "util/scope_guard.h"
+#include "util/subprocess.h"
 #include "util/sysfs.h"
 #include "util/units.h"
 

@@ -9,11 +9,37 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <vector>
 
 #include "util/errors.h"
 #include "util/log.h"
 
 namespace tierbench {
+
+RunAs LookupUser(const std::string& user) {
+  passwd pw;
+  passwd* found = nullptr;
+  std::vector<char> buf(16384);
+  if (getpwnam_r(user.c_str(), &pw, buf.data(), buf.size(), &found) != 0 ||
+      found == nullptr) {
+    throw SysError("user '" + user +
+                   "' does not exist (PostgreSQL refuses to run as root and "
+                   "runs as that user). Fix: install the postgresql package "
+                   "or add the user (useradd -r " +
+                   user + ")");
+  }
+  RunAs r;
+  r.enabled = true;
+  r.uid = pw.pw_uid;
+  r.gid = pw.pw_gid;
+  r.name = user;
+  return r;
+}
+
+RunAs PostgresRunAs() {
+  if (geteuid() != 0) return RunAs();
+  return LookupUser("postgres");
+}
 
 std::string ResolvePgBindir(const std::string& bindir) {
   if (!bindir.empty()) return bindir;

@@ -14,7 +14,7 @@
 // The data directory is left in place (its owner removes it).
 //
 // As root, initdb and postgres refuse to run: the tools run as the
-// `postgres` user (process_runner.h), and the data and socket directories
+// `postgres` user (PostgresRunAs below), and the data and socket directories
 // are handed to that user. Their parent directories must be traversable by
 // it. As another user, everything runs as that user.
 //
@@ -29,9 +29,17 @@
 #include <map>
 #include <string>
 
-#include "db/process_runner.h"
+#include "util/subprocess.h"
 
 namespace tierbench {
+
+// Looks up `user` in the passwd database. Throws SysError naming the user
+// and the fix when it does not exist.
+RunAs LookupUser(const std::string& user);
+
+// The identity PostgreSQL tools must run as: the `postgres` user when the
+// process is root, otherwise the current user (enabled = false).
+RunAs PostgresRunAs();
 
 struct PostgresServerOptions {
   std::string data_dir;    // created; must not exist or be empty

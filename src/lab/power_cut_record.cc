@@ -6,8 +6,8 @@
 #include <sstream>
 #include <vector>
 
-#include "cache/bcache_values.h"
-#include "cache/dm_status.h"
+#include "cache/bcache/bcache_values.h"
+#include "cache/dm/dm_status.h"
 #include "lab/lab_layers.h"
 
 namespace tierbench {

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "cache/bcache_values.h"
-#include "cache/dm_status.h"
+#include "cache/bcache/bcache_values.h"
+#include "cache/dm/dm_status.h"
 #include "cache/mode_file.h"
 #include "db/db_workload.h"
 #include "db/pgbench_script.h"

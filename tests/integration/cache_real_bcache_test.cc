@@ -10,8 +10,8 @@
 #include <chrono>
 #include <thread>
 
-#include "cache/bcache_device.h"
-#include "cache/bcache_layer.h"
+#include "cache/bcache/bcache_device.h"
+#include "cache/bcache/bcache_layer.h"
 #include "cache/layer_counters.h"
 #include "real_bcache_stack.h"
 #include "test_env.h"

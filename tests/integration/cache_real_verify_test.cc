@@ -13,8 +13,8 @@
 #include <iostream>
 #include <string>
 
-#include "cache/bcache_device.h"
-#include "cache/bcache_layer.h"
+#include "cache/bcache/bcache_device.h"
+#include "cache/bcache/bcache_layer.h"
 #include "io/aligned_buffer.h"
 #include "orchestrate/verify_runner.h"
 #include "real_bcache_stack.h"

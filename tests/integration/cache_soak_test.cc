@@ -29,8 +29,8 @@
 #include <thread>
 #include <vector>
 
-#include "cache/bcache_device.h"
-#include "cache/bcache_layer.h"
+#include "cache/bcache/bcache_device.h"
+#include "cache/bcache/bcache_layer.h"
 #include "cache/mode_file.h"
 #include "guest_mode_files.h"
 #include "real_bcache_stack.h"

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <thread>
 
-#include "cache/bcache_device.h"
+#include "cache/bcache/bcache_device.h"
 
 namespace tierbench::testing {
 namespace {

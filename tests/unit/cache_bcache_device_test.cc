@@ -2,8 +2,8 @@
 
 #include <filesystem>
 
-#include "cache/bcache_device.h"
-#include "cache/bcache_layer.h"
+#include "cache/bcache/bcache_device.h"
+#include "cache/bcache/bcache_layer.h"
 #include "cache/layer_counters.h"
 #include "cache_fake_sysfs.h"
 #include "util/errors.h"

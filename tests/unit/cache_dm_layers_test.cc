@@ -1,4 +1,4 @@
-// The dm-cache and dm-writecache layers (cache/dm_*_layer.h) against the
+// The dm-cache and dm-writecache layers (cache/dm/dm_*_layer.h) against the
 // kernel-emulating FakeDmControl and a fake sysfs tree of dm devices: mode
 // switches read back from the live table, the passthrough refusal handled by
 // a cleaner drain, cold by invalidate_cblocks, drain by the flush message,
@@ -12,10 +12,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cache/dm_cache_diagnosis.h"
-#include "cache/dm_cache_layer.h"
-#include "cache/dm_writecache_diagnosis.h"
-#include "cache/dm_writecache_layer.h"
+#include "cache/dm/dm_cache_diagnosis.h"
+#include "cache/dm/dm_cache_layer.h"
+#include "cache/dm/dm_writecache_diagnosis.h"
+#include "cache/dm/dm_writecache_layer.h"
 #include "cache/layer_registry.h"
 #include "cache/mode_file.h"
 #include "cache_fake_dm.h"

@@ -1,8 +1,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "cache/dm_control.h"
-#include "cache/dm_status.h"
+#include "cache/dm/dm_control.h"
+#include "cache/dm/dm_status.h"
 #include "cache_fake_dm.h"
 
 namespace tierbench {

@@ -5,7 +5,7 @@
 #include <charconv>
 #include <cstring>
 
-#include "cache/dm_status.h"
+#include "cache/dm/dm_status.h"
 
 namespace tierbench {
 namespace {

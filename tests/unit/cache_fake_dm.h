@@ -47,7 +47,7 @@
 #include <string>
 #include <vector>
 
-#include "cache/dm_control.h"
+#include "cache/dm/dm_control.h"
 #include "util/status.h"
 
 namespace tierbench {

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "cache/bcache_values.h"
+#include "cache/bcache/bcache_values.h"
 
 namespace tierbench {
 namespace {

@@ -46,7 +46,7 @@
 #include <string>
 #include <string_view>
 
-#include "cache/bcache_counters.h"
+#include "cache/bcache/bcache_counters.h"
 #include "cache/block_stat.h"
 #include "util/status.h"
 #include "util/sysfs.h"

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "cache/bcache_knobs.h"
+#include "cache/bcache/bcache_knobs.h"
 
 namespace tierbench {
 namespace {

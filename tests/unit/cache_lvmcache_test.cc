@@ -1,4 +1,4 @@
-// The lvmcache layer (cache/lvmcache_layer.h) against the kernel-emulating
+// The lvmcache layer (cache/dm/lvmcache_layer.h) against the kernel-emulating
 // FakeDmControl, a fake sysfs tree with one LVM cached LV (tbvg-main, dm
 // uuid "LVM-...") and a fake lvm tool runner that behaves like lvchange/lvs:
 // it keeps LVM's metadata (mode, policy, settings), flushes dirty blocks
@@ -14,8 +14,8 @@
 #include <map>
 #include <sstream>
 
+#include "cache/dm/lvmcache_layer.h"
 #include "cache/layer_registry.h"
-#include "cache/lvmcache_layer.h"
 #include "cache/mode_file.h"
 #include "cache_fake_dm.h"
 #include "compare_scratch.h"

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "cache/bcache_values.h"
+#include "cache/bcache/bcache_values.h"
 
 namespace tierbench {
 namespace {

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "cache/bcache_device.h"
+#include "cache/bcache/bcache_device.h"
 #include "cache_fake_sysfs.h"
 #include "orchestrate/compare_runner.h"
 #include "orchestrate/compare_setup.h"

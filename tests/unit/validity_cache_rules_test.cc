@@ -1,14 +1,14 @@
 // The cache rules (validity/cache_rules.h around bcache's own,
-// cache/bcache_diagnosis.h), table-driven: each case builds an observation
-// and names a fragment every expected finding's text must contain (or none
-// at all). The measurement's no-io rule is checked at the end.
+// cache/bcache/bcache_diagnosis.h), table-driven: each case builds an
+// observation and names a fragment every expected finding's text must contain
+// (or none at all). The measurement's no-io rule is checked at the end.
 #include <gtest/gtest.h>
 
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "cache/bcache_diagnosis.h"
+#include "cache/bcache/bcache_diagnosis.h"
 #include "cache/block_stat.h"
 #include "validity/cache_rules.h"
 #include "validity/measurement_rules.h"

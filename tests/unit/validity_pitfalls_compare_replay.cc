@@ -10,8 +10,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "cache/dm_control.h"
-#include "cache/dm_status.h"
+#include "cache/dm/dm_control.h"
+#include "cache/dm/dm_status.h"
 #include "orchestrate/compare_runner.h"
 #include "util/clock.h"
 #include "validity_pitfalls_replay.h"

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "cache/bcache_values.h"
+#include "cache/bcache/bcache_values.h"
 #include "cache/layer_registry.h"
 #include "cache/mode_file.h"
 #include "cache/queue_settings.h"

@@ -8,8 +8,9 @@
 #include <functional>
 #include <sstream>
 
-#include "cache/bcache_values.h"
-#include "cache/dm_control.h"
+#include "cache/bcache/bcache_values.h"
+#include "cache/dm/dm_control.h"
+#include "cache/dm/dm_status.h"
 #include "cache/mode_file.h"
 #include "orchestrate/host_sampler.h"
 #include "validity/cache_rules.h"

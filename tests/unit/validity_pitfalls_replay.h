@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "cache/bcache_layer.h"
+#include "cache/bcache/bcache_layer.h"
 #include "cache/cell_observation.h"
-#include "cache/dm_cache_layer.h"
-#include "cache/dm_writecache_layer.h"
+#include "cache/dm/dm_cache_layer.h"
+#include "cache/dm/dm_writecache_layer.h"
 #include "cache_fake_dm.h"
 #include "cache_fake_sysfs.h"
 #include "db/db_cell.h"

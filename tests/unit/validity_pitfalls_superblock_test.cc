@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "ci_skip.h"
-#include "db/process_runner.h"
 #include "io/device_guard.h"
 #include "lab/lab_runner.h"
+#include "util/subprocess.h"
 #include "util/units.h"
 #include "validity_pitfalls_replay.h"
 

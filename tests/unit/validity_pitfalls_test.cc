@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "cache/bcache_values.h"
+#include "cache/bcache/bcache_values.h"
 #include "cache/mode_file.h"
 #include "cache/queue_settings.h"
 #include "orchestrate/compare_options.h"
