@@ -120,20 +120,19 @@ struct DbCellInfo {
   // Seconds of the run before its measured window ("warmup": the ramp,
   // with the clients' connection); 0 when none.
   double warmup_s = 0;
+  // The database was made and loaded for an earlier cell (DbSession) and
+  // run again after a restart; the load's facts above are that load's.
+  bool database_reused = false;
 };
 
-// Runs one DB cell on `block_device`:
-//   mkfs.ext4 -> mount privately in a temp dir -> CHECK the data directory's
-//   filesystem is that device (st_dev == device's st_rdev; a silent mount
-//   failure would measure RAM) -> initdb -> start the server -> -i -s scale
-//   -> checkpoint -> record the database's size -> stop the server cleanly
-//   -> sync + drop caches -> start it again on the same data directory (so
-//   neither shared_buffers nor the page cache holds the data the load
-//   wrote) -> with "page_cache": "warm", read the database's files
-//   (base/<its oid>) into the page cache -> run the TPC-B driver for warmup_ns
-//   (its ramp: unmeasured) and then duration_ns (measured) -> stop -> unmount
-//   -> wipe the ext4 signature (wipefs -a) so later IO cells on the same device
-//   are not refused. Every step is undone on error or signal.
+// Runs one DB cell on `block_device` on a database of its own: a
+// DbSession (db/db_session.h) made, run once and closed: mkfs, mount, CHECK
+// the data directory is on the device, initdb, load, a restart on a dropped
+// page cache, the warm-up and the measured run, then the server stopped,
+// the filesystem unmounted and its signature wiped (wipefs -a) so later IO
+// cells on the same device are not refused. Every step is undone on error
+// or signal. A compare keeps the session between the cells of a stack's
+// modes instead (orchestrate/cell_runner.h).
 // Returns the transactions as a JobResult: unit "tx", name = w.name,
 // dir[DbTxDirection(w.builtin)].ios = transactions, .lat/.lat_hist =
 // transaction latency (ns), .series = transactions per second; runtime_ns =

@@ -111,6 +111,37 @@ CellRunner::CellRunner(const CompareOptions& options, const CompareSetup& setup,
                        const CompareHooks& hooks, const Sysfs& sysfs)
     : options_(options), setup_(setup), hooks_(hooks), sysfs_(sysfs) {}
 
+CellRunner::~CellRunner() { CloseDb(); }
+
+void CellRunner::CloseDb() {
+  if (db_session_ == nullptr) return;
+  LogNotice("closing the database on " + db_session_->device() + " (" +
+            std::to_string(db_session_->runs()) + " cells ran on it)");
+  db_session_.reset();
+}
+
+JobResult CellRunner::RunDbOnSession(const Cell& cell,
+                                     const PreparedWorkload& w,
+                                     const std::string& target,
+                                     const DbCellOptions& db,
+                                     DbCellInfo* info) {
+  if (db_session_ != nullptr &&
+      (!db_session_->healthy() || db_session_workload_ != cell.workload ||
+       db_session_->device() != target)) {
+    CloseDb();
+  }
+  if (db_session_ == nullptr) {
+    db_session_ = DbSession::Create(w.db, target, db);
+    db_session_workload_ = cell.workload;
+  }
+  try {
+    return db_session_->Run(db, info);
+  } catch (...) {
+    CloseDb();  // its state is unknown: the next DB cell makes a new one
+    throw;
+  }
+}
+
 double CellRecord::HarnessOverheadPct() const {
   if (cell_wall_s <= 0 || io_s < 0) return -1;
   const double overhead = cell_wall_s - io_s - warm_io_s -
@@ -231,9 +262,10 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
           }
         };
       }
-      JobResult job = hooks_.run_db
-                          ? hooks_.run_db(w.db, target, db, &rec->db_info)
-                          : RunDbCell(w.db, target, db, &rec->db_info);
+      JobResult job =
+          hooks_.run_db
+              ? hooks_.run_db(w.db, target, db, &rec->db_info)
+              : RunDbOnSession(rec->cell, w, target, db, &rec->db_info);
       rec->result.jobs.push_back(std::move(job));
     } else {
       Workload copy = w.io;
@@ -519,6 +551,19 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
   const std::string label =
       mode.name + "/" + w.name + " #" + std::to_string(cell.repetition);
   ThrowIfInterrupted("before " + label);
+  // A kept database serves only the same DB workload on the same target;
+  // any other cell must not find the device mounted.
+  if (db_session_ != nullptr) {
+    const CompareStack* st = mode.is_raw() ? nullptr : setup_.StackFor(mode);
+    const std::string& target =
+        mode.is_raw()
+            ? (mode.target == RawTarget::kHdd ? options_.hdd : options_.ssd)
+            : (st != nullptr ? st->device : label);
+    if (!w.is_db || cell.workload != db_session_workload_ ||
+        target != db_session_->device()) {
+      CloseDb();
+    }
+  }
   if (mode.is_raw()) {
     rec.target = mode.target == RawTarget::kHdd ? options_.hdd : options_.ssd;
     // The raw SSD is settled when --precondition wrote it before the cells.

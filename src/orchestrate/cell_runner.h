@@ -66,10 +66,12 @@
 #define TIERBENCH_ORCHESTRATE_CELL_RUNNER_H_
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cache/cache_layer.h"
+#include "db/db_session.h"
 #include "orchestrate/cell_series.h"
 #include "orchestrate/compare_options.h"
 #include "orchestrate/compare_setup.h"
@@ -155,7 +157,14 @@ class CellRunner {
   CellRunner(const CompareOptions& options, const CompareSetup& setup,
              const CompareHooks& hooks, const Sysfs& sysfs);
 
+  ~CellRunner();
+
   CellRecord Run(const Cell& cell);
+
+  // Closes the database kept for the next cell (below), if any: stops its
+  // server, unmounts it and wipes its signature. The compare calls it
+  // before it restores the stacks; the destructor does too. Never throws.
+  void CloseDb();
 
  private:
   void PrepareCacheState(CacheLayer& layer, const std::string& device,
@@ -184,6 +193,17 @@ class CellRunner {
   uint64_t Now() const;
   // The steps of Run (see the header); Run adds cell_wall_s.
   CellRecord RunSteps(const Cell& cell);
+
+  // A DB cell's database on its target, kept open for the next cell when
+  // that cell runs the same DB workload on the same target (a stack's
+  // next mode: one load per stack, as pgbench users switch modes;
+  // db/db_session.h). Any other cell closes it first, so no other cell
+  // finds the device mounted. Not kept with CompareHooks::run_db.
+  JobResult RunDbOnSession(const Cell& cell, const PreparedWorkload& w,
+                           const std::string& target, const DbCellOptions& db,
+                           DbCellInfo* info);
+  std::unique_ptr<DbSession> db_session_;
+  size_t db_session_workload_ = 0;  // the PreparedWorkload it holds
 
   const CompareOptions& options_;
   const CompareSetup& setup_;

@@ -70,8 +70,13 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
   std::optional<CpuLatencyHold> cpu_latency;
   HoldCpuLatency(sysfs, options_.cpu_latency_us, "until the compare ends",
                  &cpu_latency);
-  const std::vector<Cell> plan = BuildRunPlan(
-      setup.modes.size(), setup.workloads.size(), options_.repeat, setup.runs);
+  std::vector<bool> db_workloads;
+  for (const PreparedWorkload& w : setup.workloads) {
+    db_workloads.push_back(w.is_db);
+  }
+  const std::vector<Cell> plan =
+      BuildRunPlan(setup.modes.size(), setup.workloads.size(), options_.repeat,
+                   setup.runs, db_workloads);
 
   CompareSummary summary;
   summary.run_dir = setup.run_dir;
@@ -193,6 +198,7 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
       if (hooks_.after_cell) hooks_.after_cell(i);
     }
   } catch (const std::exception& e) {
+    runner.CloseDb();  // unmounted before the stacks are restored
     restore();
     try {
       finish(dynamic_cast<const InterruptedError*>(&e) != nullptr
@@ -207,6 +213,7 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
     }
     throw;
   }
+  runner.CloseDb();
   restore();
   finish(summary.failed_cells == 0 ? "complete" : "complete with failed cells",
          true);

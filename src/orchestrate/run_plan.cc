@@ -40,6 +40,27 @@ std::vector<Cell> BuildRunPlan(size_t modes, size_t workloads, int repeat,
   return out;
 }
 
+std::vector<Cell> BuildRunPlan(size_t modes, size_t workloads, int repeat,
+                               const std::vector<std::vector<bool>>& runs,
+                               const std::vector<bool>& db) {
+  const auto is_db = [&db](size_t w) { return w < db.size() && db[w]; };
+  std::vector<Cell> all = BuildRunPlan(modes, workloads, repeat, runs);
+  std::vector<Cell> out;
+  out.reserve(all.size());
+  for (int r = 1; r <= repeat; ++r) {
+    for (const Cell& c : all) {
+      if (c.repetition == r && !is_db(c.workload)) out.push_back(c);
+    }
+    for (size_t w = 0; w < workloads; ++w) {
+      if (!is_db(w)) continue;
+      for (const Cell& c : all) {
+        if (c.repetition == r && c.workload == w) out.push_back(c);
+      }
+    }
+  }
+  return out;
+}
+
 std::vector<Cell> BuildRunPlan(size_t modes, size_t workloads, int repeat) {
   std::vector<Cell> cells;
   if (repeat <= 0) return cells;

@@ -41,6 +41,15 @@ std::vector<Cell> BuildRunPlan(size_t modes, size_t workloads, int repeat);
 std::vector<Cell> BuildRunPlan(size_t modes, size_t workloads, int repeat,
                                const std::vector<std::vector<bool>>& runs);
 
+// The same, with the workloads `db[w]` marks (DB workloads) moved to the
+// end of each repetition and run mode after mode, one workload at a time:
+// the cells of a stack's modes for one DB workload then follow each other,
+// so they share one database load (orchestrate/cell_runner.h). The other
+// workloads keep the order above (each mode's workloads in turn).
+std::vector<Cell> BuildRunPlan(size_t modes, size_t workloads, int repeat,
+                               const std::vector<std::vector<bool>>& runs,
+                               const std::vector<bool>& db);
+
 }  // namespace tierbench
 
 #endif  // TIERBENCH_ORCHESTRATE_RUN_PLAN_H_

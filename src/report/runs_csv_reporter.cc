@@ -182,6 +182,12 @@ void AddEvidenceColumns(std::vector<Column>* cols) {
            return std::string();
          return std::string(r.rec.db_info.restarted_after_load ? "1" : "0");
        }},
+      {"db_reused",
+       [](R r) {
+         if (!r.rec.workload->is_db || !r.rec.error.empty())
+           return std::string();
+         return std::string(r.rec.db_info.database_reused ? "1" : "0");
+       }},
       {"db_server_cpu_s",
        [](R r) {
          return r.rec.workload->is_db ? Known(r.rec.db_info.server_cpu_s, 3)

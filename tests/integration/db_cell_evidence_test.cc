@@ -9,15 +9,19 @@
 
 #include <cstdint>
 #include <iomanip>
+#include <memory>
 #include <string>
 
 #include "db/db_cell.h"
+#include "db/db_session.h"
 #include "db/pg_connection.h"
 #include "db/postgres_server.h"
 #include "db/tpcb_schema.h"
+#include "io/device_guard.h"
 #include "pg_fixture.h"
 #include "test_env.h"
 #include "util/errors.h"
+#include "util/sysfs.h"
 
 namespace tierbench {
 namespace {
@@ -180,6 +184,51 @@ TEST(DbCellEvidenceTest, WarmupRunsBeforeTheMeasuredWindow) {
   EXPECT_LT(info.measured_s, 2.8);
   // The server's CPU was sampled from the window's start, not the ramp's.
   EXPECT_LT(info.cpu_window_s, info.measured_s + 1.5);
+}
+
+// A session runs one load several times (a compare's stack modes): the
+// second run reuses the database (no second load: the load's facts are
+// the first's), restarts the server on a dropped page cache, starts with
+// pgbench_history emptied (pgbench's pre-run step), and ends with the
+// server down; closing it unmounts the device and wipes its signature.
+TEST(DbCellEvidenceTest, SessionRunsOneLoadTwiceThenLeavesTheDeviceBare) {
+  TIERBENCH_REQUIRE_POSTGRES();
+  TIERBENCH_REQUIRE_ROOT();
+  ::tierbench::testing::LoopDevice loop(512ull << 20);
+  ASSERT_TRUE(loop.ok()) << loop.error();
+  DbCellOptions opts;
+  opts.destructive = true;
+  int after_load_calls = 0;
+  opts.after_load = [&after_load_calls] { ++after_load_calls; };
+  const DbWorkload w = EvidenceWorkload(1, 0);
+  std::unique_ptr<DbSession> session =
+      DbSession::Create(w, loop.device(), opts);
+  DbCellInfo first;
+  const JobResult r1 = session->Run(opts, &first);
+  EXPECT_FALSE(first.database_reused);
+  EXPECT_TRUE(session->healthy());
+  DbCellInfo second;
+  const JobResult r2 = session->Run(opts, &second);
+  EXPECT_TRUE(second.database_reused);
+  EXPECT_EQ(session->runs(), 2);
+  EXPECT_EQ(after_load_calls, 1);  // the load drained once
+  // One load: its facts are carried, not measured again.
+  EXPECT_EQ(second.init_ns, first.init_ns);
+  EXPECT_DOUBLE_EQ(second.load_end_unix_s, first.load_end_unix_s);
+  EXPECT_EQ(second.db_size_bytes, first.db_size_bytes);
+  // A new server for the second run, on a dropped page cache.
+  EXPECT_GT(second.server_start_unix_s, first.server_start_unix_s);
+  EXPECT_TRUE(second.restarted_after_load);
+  EXPECT_TRUE(second.page_cache_dropped);
+  EXPECT_GT(second.tps, 0);
+  const uint64_t tx1 = r1.dir[static_cast<int>(IoDir::kWrite)].ios;
+  const uint64_t tx2 = r2.dir[static_cast<int>(IoDir::kWrite)].ios;
+  EXPECT_GT(tx1, 0u);
+  EXPECT_GT(tx2, 0u);
+  session.reset();
+  // Bare again: an IO cell may write it (not mounted, no ext4 signature).
+  const Status writable = CheckDeviceWritable(loop.device(), Sysfs());
+  EXPECT_TRUE(writable.ok()) << writable.message();
 }
 
 }  // namespace

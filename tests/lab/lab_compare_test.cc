@@ -46,7 +46,10 @@ TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
       "UringLoopTest.*",
       "--loop-stack",
       // Before the cells: 4 MiB of checked data across every bcache mode.
-      kVerifyArg};
+      kVerifyArg,
+      // The time to clean at bcache's own pace (the lab's default flushes),
+      // which issue 12's checks below are about.
+      "--compare-arg=--drain-after", "--compare-arg=policy"};
   TIERBENCH_RUN_LAB(args, 0);
   std::vector<CsvRow> rows = ReadCsv(dir.path() + "/lab-compare/runs.csv");
   ASSERT_FALSE(rows.empty()) << output;
@@ -294,18 +297,23 @@ TEST(LabCompare, KilledCompareIsRestoredByTierbenchRestore) {
 // little (it streams sequential writes) but costs the lab's HDD, an IOPS
 // throttle with no seek model, as much as random IO, so how much of the
 // window's WAL went past the cache decides the figure: 1.71x to 2.29x in
-// three runs, hence the bound 1.6x (the smallest seen, less a margin; a
-// fourth run: 98 vs 42, 2.33x).
+// three runs, then 2.33x (98 vs 42).
+// The bound is seed 001's 2x (issue 27). Writeback is CPU-bound in the
+// guest (flagged, a floor), so its figure follows the CPU the host leaves
+// it: after the warm-up fix 1.88x with a compiler running beside the test,
+// 2.64x in a CI run, and, with one database load for the four modes,
+// 5.4x (173 vs 32 tps, 2026-12-04) on a quiet host.
 // With the cutoff off (modes/writeback-nocutoff.json) writeback did 106
 // tps, 2.58x (seed 001: 2.5x), but the load's 65 MB, cached too, did not
 // drain within the 60 s before the run, so that cell was rightly invalid.
 // Since the drains that prepare a cell flush (CacheLayer::Flush), the
-// load's dirty data drains in seconds and the test runs with the lab's
-// default options but --drain-after flush (the time to clean at bcache's
-// own pace, ~70 s, is not the question here).
+// load's dirty data drains in seconds, and the lab flushes after a cell
+// by default too: the test runs with the lab's defaults only.
+// The four modes share one database load (db/db_session.h): none's cell
+// loads it, the others restart on it; each starts cold, then its warm-up.
 // Seed 001's other half: the modes that commit on the HDD (none,
-// writethrough) are within noise of each other: their 95 % intervals,
-// batch means of the per-second tps, overlap.
+// writethrough, writearound) are within noise of each other: their 95 %
+// intervals, batch means of the per-second tps, overlap pairwise.
 TEST(LabCompare, PgbenchWritebackBeatsNone) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
@@ -317,11 +325,10 @@ TEST(LabCompare, PgbenchWritebackBeatsNone) {
       "--modes",
       Mode("none"),
       Mode("writethrough"),
+      Mode("writearound"),
       Mode("writeback"),
       "--workloads",
       kSource + "/workloads/pgbench-tpcb-in-ram.json",
-      "--compare-arg=--drain-after",
-      "--compare-arg=flush",
       "--results",
       dir.path(),
       "--run-id",
@@ -348,7 +355,13 @@ TEST(LabCompare, PgbenchWritebackBeatsNone) {
         << Get(r, "mode") << ": " << Get(r, "invalid_reasons");
     cell.emplace(Get(r, "mode"), &r);
   }
-  ASSERT_EQ(cell.size(), 3u) << output;
+  ASSERT_EQ(cell.size(), 4u) << output;
+  // One load for the stack: the first mode's cell made the database, the
+  // others ran on it.
+  EXPECT_EQ(Get(*cell["none"], "db_reused"), "0");
+  for (const char* m : {"writethrough", "writearound", "writeback"}) {
+    EXPECT_EQ(Get(*cell[m], "db_reused"), "1") << m;
+  }
   std::map<std::string, double> tps;
   for (const auto& [mode, r] : cell) {
     ASSERT_FALSE(Get(*r, "iops").empty()) << mode;
@@ -357,9 +370,8 @@ TEST(LabCompare, PgbenchWritebackBeatsNone) {
   }
   ::testing::Test::RecordProperty(
       "writeback_over_none", std::to_string(tps["writeback"] / tps["none"]));
-  // Writeback commits on the SSD, none on the HDD; the WAL past the
-  // sequential cutoff goes to the HDD in both (see above for the bound).
-  EXPECT_GE(tps["writeback"], 1.6 * tps["none"])
+  // Writeback commits on the SSD, none on the HDD (seed 001: 2.5x).
+  EXPECT_GE(tps["writeback"], 2.0 * tps["none"])
       << "writeback " << tps["writeback"] << " tps, none " << tps["none"]
       << " tps";
   // Writeback left dirty data, and the drain was timed.
@@ -375,7 +387,6 @@ TEST(LabCompare, PgbenchWritebackBeatsNone) {
   const auto interval = [&per_second](const std::string& mode) {
     const std::vector<double>& v = per_second[mode];
     constexpr size_t kBatches = 5;
-    constexpr double kT975Df4 = 2.776;
     EXPECT_GE(v.size(), kBatches) << mode;
     const size_t per = std::max<size_t>(1, v.size() / kBatches);
     std::vector<double> means;
@@ -384,26 +395,38 @@ TEST(LabCompare, PgbenchWritebackBeatsNone) {
       for (size_t i = b * per; i < (b + 1) * per; ++i) sum += v[i];
       means.push_back(sum / static_cast<double>(per));
     }
+    const double n = static_cast<double>(means.size());
     double mean = 0;
     for (double m : means) mean += m;
-    mean /= static_cast<double>(means.size());
+    mean /= n;
     double ss = 0;
     for (double m : means) ss += (m - mean) * (m - mean);
-    const double se = std::sqrt(ss / static_cast<double>(means.size() - 1) /
-                                static_cast<double>(means.size()));
-    return std::pair<double, double>{mean - kT975Df4 * se,
-                                     mean + kT975Df4 * se};
+    // t(0.975, 4): five batches (the lab tests do not link
+    // tierbench_core's stats/confidence.h).
+    constexpr double kT975Df4 = 2.776;
+    EXPECT_EQ(means.size(), kBatches) << mode;
+    const double half = kT975Df4 * std::sqrt(ss / (n - 1) / n);
+    return std::pair<double, double>{mean - half, mean + half};
   };
-  const auto none = interval("none");
-  const auto wt = interval("writethrough");
-  std::cout << "pgbench-tpcb-in-ram tps: none " << tps["none"] << " ["
-            << none.first << ", " << none.second << "], writethrough "
-            << tps["writethrough"] << " [" << wt.first << ", " << wt.second
-            << "], writeback " << tps["writeback"] << " ("
+  std::map<std::string, std::pair<double, double>> ci;
+  for (const char* m : {"none", "writethrough", "writearound"}) {
+    ci[m] = interval(m);
+  }
+  std::cout << "pgbench-tpcb-in-ram tps:";
+  for (const auto& [m, c] : ci) {
+    std::cout << " " << m << " " << tps[m] << " [" << c.first << ", "
+              << c.second << "],";
+  }
+  std::cout << " writeback " << tps["writeback"] << " ("
             << tps["writeback"] / tps["none"] << "x none)" << std::endl;
-  EXPECT_TRUE(none.first <= wt.second && wt.first <= none.second)
-      << "none [" << none.first << ", " << none.second << "] tps, "
-      << "writethrough [" << wt.first << ", " << wt.second << "] tps";
+  for (const auto& [a, ca] : ci) {
+    for (const auto& [b, cb] : ci) {
+      if (a >= b) continue;
+      EXPECT_TRUE(ca.first <= cb.second && cb.first <= ca.second)
+          << a << " [" << ca.first << ", " << ca.second << "] tps, " << b
+          << " [" << cb.first << ", " << cb.second << "] tps";
+    }
+  }
 }
 
 // --dilation and --accel: a bad value is one line naming the option and the

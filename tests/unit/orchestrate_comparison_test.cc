@@ -227,6 +227,31 @@ TEST(RunPlanTest, RepetitionsOuterModesThenWorkloads) {
   EXPECT_TRUE(BuildRunPlan(3, 3, 0).empty());
 }
 
+TEST(RunPlanTest, DbWorkloadsRunModeAfterModeAtTheEndOfEachRepetition) {
+  // Workloads 0 and 2 are DB workloads; 1 is IO. Three modes, two
+  // repetitions; workload 2 limited to modes 0 and 2.
+  const std::vector<Cell> cells = BuildRunPlan(
+      3, 3, 2, {{true, true, true}, {true, true, false}, {true, true, true}},
+      {true, false, true});
+  const int want[][3] = {
+      {0, 1, 1}, {1, 1, 1}, {2, 1, 1},  // IO, mode-major
+      {0, 0, 1}, {1, 0, 1}, {2, 0, 1},  // DB 0, mode after mode
+      {0, 2, 1}, {2, 2, 1},             // DB 2
+      {0, 1, 2}, {1, 1, 2}, {2, 1, 2}, {0, 0, 2},
+      {1, 0, 2}, {2, 0, 2}, {0, 2, 2}, {2, 2, 2}};
+  ASSERT_EQ(cells.size(), std::size(want));
+  for (size_t i = 0; i < cells.size(); ++i) {
+    EXPECT_EQ(cells[i].mode, static_cast<size_t>(want[i][0])) << i;
+    EXPECT_EQ(cells[i].workload, static_cast<size_t>(want[i][1])) << i;
+    EXPECT_EQ(cells[i].repetition, want[i][2]) << i;
+  }
+  // No DB workload: the plain order.
+  const std::vector<Cell> plain = BuildRunPlan(2, 2, 1, {}, {false, false});
+  ASSERT_EQ(plain.size(), 4u);
+  EXPECT_EQ(plain[1].mode, 0u);
+  EXPECT_EQ(plain[1].workload, 1u);
+}
+
 TEST(RunPlanTest, CacheStateNames) {
   for (const char* name : {"cold", "warm", "as-is"}) {
     CacheState s;

@@ -35,7 +35,7 @@ RUN_RESULT_COLS = RESULT_COLS[:RESULT_COLS.index("iops") + 1] + ["iops_sustained
 TIMING = ["cell_wall_s", "harness_overhead_pct", "settled", "window_s", "cpus",
   "cpu_busy_pct", "cpu_steal_pct", "cpu_iowait_pct", "target_device", "target_busy_pct",
   "target_in_flight_before", "target_flush_ios", "target_read_bytes", "other_disk_ios",
-  "db_size_bytes", "shared_buffers_bytes", "mem_total_bytes", "db_restarted",
+  "db_size_bytes", "shared_buffers_bytes", "mem_total_bytes", "db_restarted", "db_reused",
   "db_server_cpu_s"]
 LEAD = ["run_id", "mode", "layer", "cache_mode_readback", "workload", "working_set",
         "working_set_bytes", "repetition", "target", "cache_state", "valid",
