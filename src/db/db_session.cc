@@ -268,10 +268,9 @@ void DbSession::Load(const DbCellOptions& opts) {
   // Down until the first run: whatever the owner changes under the device
   // before it (a cache mode, a cold cache) happens with no server writing.
   if (!server_->Stop()) {
-    throw DbError(
-        "PostgreSQL did not shut down cleanly after the load. Log: " +
-        server_->log_file() +
-        "; Fix: see the log (the disk, or a killed server)");
+    throw DbError("PostgreSQL did not shut down cleanly after the load. Log: " +
+                  server_->log_file() +
+                  "; Fix: see the log (the disk, or a killed server)");
   }
   sync();
   // Where a DB cell's time goes (a DB cell is the lab's slowest).

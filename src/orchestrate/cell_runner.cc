@@ -236,7 +236,7 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
       JobResult job =
           hooks_.run_db
               ? hooks_.run_db(w.db, target, db, &rec->db_info)
-              : RunDbOnSession(rec->cell, w, target, db, &rec->db_info);
+              : db_.Run(rec->cell.workload, w.db, target, db, &rec->db_info);
       rec->result.jobs.push_back(std::move(job));
     } else {
       Workload copy = w.io;

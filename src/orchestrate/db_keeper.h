@@ -44,9 +44,8 @@ class DbKeeper {
   // `workload` identifies the DB workload (its index in the compare).
   void Prepare(size_t workload, const DbWorkload& w, const std::string& target,
                const DbCellOptions& opts);
-  JobResult Run(size_t workload, const DbWorkload& w,
-                const std::string& target, const DbCellOptions& opts,
-                DbCellInfo* info);
+  JobResult Run(size_t workload, const DbWorkload& w, const std::string& target,
+                const DbCellOptions& opts, DbCellInfo* info);
   void KeepOnlyFor(size_t workload, const std::string& target, bool is_db);
   void Close() noexcept;
 
