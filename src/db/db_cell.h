@@ -38,7 +38,8 @@ struct DbCellOptions {
   // Directory holding initdb/pg_ctl/postgres; "" -> /usr/lib/postgresql/15/bin
   // (or $TIERBENCH_PG_BINDIR when set).
   std::string pg_bindir;
-  // After -i, while the server is stopped: drop the page cache
+  // Before each run, while the server is stopped (after the load, or after
+  // an earlier run on the same database): drop the page cache
   // (proc/sys/vm/drop_caches under `os`, util/sysfs.h) so the run starts
   // cold as far as the OS is concerned.
   bool drop_caches = true;
@@ -76,9 +77,10 @@ struct DbCellInfo {
   // when not measured.
 
   // The server was stopped cleanly (fast shutdown) after the load and its
-  // checkpoint, and the clients ran against a server that the cell started
-  // again afterwards: true only when that server's pg_postmaster_start_time()
-  // is later than load_end_unix_s.
+  // checkpoint, and the clients ran against a server started again
+  // afterwards (for this run: a reused database's runs each start it
+  // anew): true only when that server's pg_postmaster_start_time() is
+  // later than load_end_unix_s.
   bool restarted_after_load = false;
   // Wall time of the restart: clean stop + sync + drop caches + start, until
   // the server accepts connections again. 0 when there was none.

@@ -11,18 +11,20 @@
 //     mounted, held or signed) -> mkfs.ext4 -> mount privately in a temp
 //     dir -> CHECK the data directory is on that device (st_dev ==
 //     st_rdev: a silent mount failure would measure RAM) -> initdb -> start
-//     -> -i -s scale -> checkpoint -> record the database's size. The
-//     server is left running; the load's end time is recorded.
-//   Run (any number of times): stop the server cleanly -> sync ->
-//     on the first run only, DbCellOptions::after_load (the load's dirty
-//     data drains) -> drop caches -> start the server (so neither
-//     shared_buffers nor the page cache holds what the load or an earlier
-//     run wrote) -> vacuum pgbench_branches and pgbench_tellers, truncate
-//     pgbench_history (what pgbench does before every run unless -n) ->
-//     with "page_cache": "warm", read the database's files into the page
-//     cache -> the TPC-B driver for warmup_ns (its ramp: unmeasured) and
-//     duration_ns (measured) -> stop the server cleanly (its shutdown
-//     checkpoint) -> sync. The device and mount stay.
+//     -> -i -s scale -> checkpoint -> record the database's size and the
+//     load's end time -> stop the server cleanly -> sync. The server stays
+//     down until the first run.
+//   Run (any number of times): on the first run only,
+//     DbCellOptions::after_load (the load's dirty data drains) -> drop
+//     caches -> start the server (so neither shared_buffers nor the page
+//     cache holds what the load or an earlier run wrote) -> vacuum
+//     pgbench_branches and pgbench_tellers, truncate pgbench_history (what
+//     pgbench does before every run unless -n) -> record the database's
+//     size as the run finds it -> with "page_cache": "warm", read the
+//     database's files into the page cache -> the TPC-B driver for
+//     warmup_ns (its ramp: unmeasured) and duration_ns (measured) ->
+//     CHECKPOINT (it waits as long as the disk needs) -> stop the server
+//     cleanly -> sync. The device and mount stay.
 //   Destructor: stop the server if it runs, unmount, wipe the ext4
 //     signature (wipefs -a) so later IO cells on the device are not
 //     refused, remove the work directory. Never throws.
@@ -66,9 +68,10 @@ class DbSession {
   // One measured run (see the lifecycle above) with the cell's options
   // (after_load, drop_caches, os, on_second, before_run, progress_sec).
   // Returns the transactions as RunDbCell does; *info (optional) receives
-  // the load's facts, this run's evidence and database_reused (false on
-  // the first run), also when the run ends with DbError or
-  // InterruptedError after the clients ran.
+  // the load's facts (init_ns, load_end_unix_s, server_version), this
+  // run's evidence (db_size_bytes as the run found the database) and
+  // database_reused (false on the first run), also when the run ends with
+  // DbError or InterruptedError after the clients ran.
   JobResult Run(const DbCellOptions& opts, DbCellInfo* info = nullptr);
 
   // False once a Run or a stop failed: the database's state is unknown.

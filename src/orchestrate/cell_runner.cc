@@ -111,36 +111,7 @@ CellRunner::CellRunner(const CompareOptions& options, const CompareSetup& setup,
                        const CompareHooks& hooks, const Sysfs& sysfs)
     : options_(options), setup_(setup), hooks_(hooks), sysfs_(sysfs) {}
 
-CellRunner::~CellRunner() { CloseDb(); }
-
-void CellRunner::CloseDb() {
-  if (db_session_ == nullptr) return;
-  LogNotice("closing the database on " + db_session_->device() + " (" +
-            std::to_string(db_session_->runs()) + " cells ran on it)");
-  db_session_.reset();
-}
-
-JobResult CellRunner::RunDbOnSession(const Cell& cell,
-                                     const PreparedWorkload& w,
-                                     const std::string& target,
-                                     const DbCellOptions& db,
-                                     DbCellInfo* info) {
-  if (db_session_ != nullptr &&
-      (!db_session_->healthy() || db_session_workload_ != cell.workload ||
-       db_session_->device() != target)) {
-    CloseDb();
-  }
-  if (db_session_ == nullptr) {
-    db_session_ = DbSession::Create(w.db, target, db);
-    db_session_workload_ = cell.workload;
-  }
-  try {
-    return db_session_->Run(db, info);
-  } catch (...) {
-    CloseDb();  // its state is unknown: the next DB cell makes a new one
-    throw;
-  }
-}
+void CellRunner::CloseDb() { db_.Close(); }
 
 double CellRecord::HarnessOverheadPct() const {
   if (cell_wall_s <= 0 || io_s < 0) return -1;
@@ -225,8 +196,8 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
   if (sampler != nullptr && !w.is_db) sampler->Take(SeriesPhase::kMeasure);
   uint64_t set_start_ns = 0;
   // The machine over the measured window (a DB cell's window starts at its
-  // benchmark's first second: its call also creates and loads the
-  // database).
+  // benchmark's first second: its call also restarts the server, and for
+  // the first cell of a database on a raw device creates and loads it).
   HostSampler host(
       sysfs_, BlockNameOf(target, sysfs_),
       rec->mode->is_raw() ? std::vector<std::string>{} : rec->stack.members,
@@ -265,7 +236,7 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
       JobResult job =
           hooks_.run_db
               ? hooks_.run_db(w.db, target, db, &rec->db_info)
-              : RunDbOnSession(rec->cell, w, target, db, &rec->db_info);
+              : db_.Run(rec->cell.workload, w.db, target, db, &rec->db_info);
       rec->result.jobs.push_back(std::move(job));
     } else {
       Workload copy = w.io;
@@ -553,16 +524,13 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
   ThrowIfInterrupted("before " + label);
   // A kept database serves only the same DB workload on the same target;
   // any other cell must not find the device mounted.
-  if (db_session_ != nullptr) {
+  {
     const CompareStack* st = mode.is_raw() ? nullptr : setup_.StackFor(mode);
-    const std::string& target =
+    const std::string target =
         mode.is_raw()
             ? (mode.target == RawTarget::kHdd ? options_.hdd : options_.ssd)
-            : (st != nullptr ? st->device : label);
-    if (!w.is_db || cell.workload != db_session_workload_ ||
-        target != db_session_->device()) {
-      CloseDb();
-    }
+            : (st != nullptr ? st->device : std::string());
+    db_.KeepOnlyFor(cell.workload, target, w.is_db);
   }
   if (mode.is_raw()) {
     rec.target = mode.target == RawTarget::kHdd ? options_.hdd : options_.ssd;
@@ -582,6 +550,14 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
   CacheLayer& layer = *stack->layer;
   rec.target = stack->device;
   rec.cache_state = CacheStateName(options_.cache_state);
+  // A DB cell's database is made and loaded before the cache state and
+  // the mode, so no mode's cell runs on a cache its own load filled.
+  if (w.is_db && !hooks_.run_db) {
+    DbCellOptions make;
+    make.destructive = options_.destructive;
+    make.os = setup_.os;
+    db_.Prepare(cell.workload, w.db, stack->device, make);
+  }
   PrepareCacheState(layer, stack->device, w, &rec);
   ThrowIfInterrupted("while preparing " + label);
   std::vector<std::string> notes;

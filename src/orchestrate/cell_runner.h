@@ -4,6 +4,9 @@
 //
 // Raw cell (layer "raw"): sync + drop the page cache, run the workload on
 // --hdd or --ssd. No layer counters.
+// DB cell: its database is kept between the cells of one DB workload on
+// one target (orchestrate/db_keeper.h); on a stack it is made and loaded
+// before step 1, so the load never runs under the cell's mode.
 // Cache cell (on the stack of the mode's layer):
 //   1. cache state: cold -> CacheLayer::MakeCold (nothing of earlier cells
 //      is served); warm -> BeginWarm, then prefill passes that read the
@@ -27,8 +30,8 @@
 //      after warm-until-steady, whose settled state includes the dirty
 //      data writeback keeps writing back (drain_before_s 0);
 //   4. sync + drop the page cache; counters "before" (a DB cell takes
-//      them again when its measured run starts, after its load, the
-//      drain of the load's dirty data and its warm-up);
+//      them again when its measured run starts, after the restart and its
+//      warm-up);
 //   5. run the workload on the stack device; the moment it returns is the
 //      cell's IO stop;
 //   6. wait clean at once: drain_after_s is the "time to clean"
@@ -71,10 +74,10 @@
 #include <vector>
 
 #include "cache/cache_layer.h"
-#include "db/db_session.h"
 #include "orchestrate/cell_series.h"
 #include "orchestrate/compare_options.h"
 #include "orchestrate/compare_setup.h"
+#include "orchestrate/db_keeper.h"
 #include "orchestrate/run_plan.h"
 #include "stats/job_result.h"
 #include "util/finding.h"
@@ -157,8 +160,6 @@ class CellRunner {
   CellRunner(const CompareOptions& options, const CompareSetup& setup,
              const CompareHooks& hooks, const Sysfs& sysfs);
 
-  ~CellRunner();
-
   CellRecord Run(const Cell& cell);
 
   // Closes the database kept for the next cell (below), if any: stops its
@@ -194,16 +195,9 @@ class CellRunner {
   // The steps of Run (see the header); Run adds cell_wall_s.
   CellRecord RunSteps(const Cell& cell);
 
-  // A DB cell's database on its target, kept open for the next cell when
-  // that cell runs the same DB workload on the same target (a stack's
-  // next mode: one load per stack, as pgbench users switch modes;
-  // db/db_session.h). Any other cell closes it first, so no other cell
-  // finds the device mounted. Not kept with CompareHooks::run_db.
-  JobResult RunDbOnSession(const Cell& cell, const PreparedWorkload& w,
-                           const std::string& target, const DbCellOptions& db,
-                           DbCellInfo* info);
-  std::unique_ptr<DbSession> db_session_;
-  size_t db_session_workload_ = 0;  // the PreparedWorkload it holds
+  // The database kept between the DB cells of one workload on one target
+  // (orchestrate/db_keeper.h). Not used with CompareHooks::run_db.
+  DbKeeper db_;
 
   const CompareOptions& options_;
   const CompareSetup& setup_;

@@ -74,9 +74,19 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
   for (const PreparedWorkload& w : setup.workloads) {
     db_workloads.push_back(w.is_db);
   }
+  // The target of each mode: the raw HDD (-2), the raw SSD (-1) or its
+  // stack's index; a DB workload's cells of one target run together.
+  std::vector<int> mode_group;
+  for (const ModeSpec& m : setup.modes) {
+    const CompareStack* st = m.is_raw() ? nullptr : setup.StackFor(m);
+    mode_group.push_back(
+        m.is_raw() ? (m.target == RawTarget::kHdd ? -2 : -1)
+                   : (st != nullptr ? static_cast<int>(st - setup.stacks.data())
+                                    : -3));
+  }
   const std::vector<Cell> plan =
       BuildRunPlan(setup.modes.size(), setup.workloads.size(), options_.repeat,
-                   setup.runs, db_workloads);
+                   setup.runs, db_workloads, mode_group);
 
   CompareSummary summary;
   summary.run_dir = setup.run_dir;

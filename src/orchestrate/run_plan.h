@@ -42,13 +42,18 @@ std::vector<Cell> BuildRunPlan(size_t modes, size_t workloads, int repeat,
                                const std::vector<std::vector<bool>>& runs);
 
 // The same, with the workloads `db[w]` marks (DB workloads) moved to the
-// end of each repetition and run mode after mode, one workload at a time:
-// the cells of a stack's modes for one DB workload then follow each other,
-// so they share one database load (orchestrate/cell_runner.h). The other
-// workloads keep the order above (each mode's workloads in turn).
+// end of each repetition and run mode after mode, one workload at a time,
+// the modes of one target together (`mode_group[m]`: the same value for
+// the modes of one stack or raw device; in mode order within a group,
+// groups in the order their first mode comes): the cells of a stack's
+// modes for one DB workload then follow each other, so they share one
+// database load (orchestrate/db_keeper.h). The other workloads keep the
+// order above (each mode's workloads in turn). A missing mode_group entry
+// is a group of its own.
 std::vector<Cell> BuildRunPlan(size_t modes, size_t workloads, int repeat,
                                const std::vector<std::vector<bool>>& runs,
-                               const std::vector<bool>& db);
+                               const std::vector<bool>& db,
+                               const std::vector<int>& mode_group = {});
 
 }  // namespace tierbench
 

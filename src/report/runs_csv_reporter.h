@@ -48,7 +48,8 @@ namespace tierbench {
 // target_in_flight_before, target_flush_ios, target_read_bytes,
 // other_disk_ios, db_size_bytes, shared_buffers_bytes, mem_total_bytes,
 // db_restarted, db_server_cpu_s; finding_rules ("rule:severity" of every
-// finding, ';'-joined) before warnings.
+// finding, ';'-joined) before warnings. Later, without a new version (a
+// column added, none changed): db_reused after db_restarted.
 inline constexpr int kRunsCsvSchemaVersion = 7;
 
 // Every runs.csv column (after schema_version), in file order: run_id,

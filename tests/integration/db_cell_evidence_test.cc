@@ -215,7 +215,10 @@ TEST(DbCellEvidenceTest, SessionRunsOneLoadTwiceThenLeavesTheDeviceBare) {
   // One load: its facts are carried, not measured again.
   EXPECT_EQ(second.init_ns, first.init_ns);
   EXPECT_DOUBLE_EQ(second.load_end_unix_s, first.load_end_unix_s);
-  EXPECT_EQ(second.db_size_bytes, first.db_size_bytes);
+  // The size is the run's own: the first run's updates left dead tuples
+  // (23.50 -> 23.72 MB measured at scale 1).
+  EXPECT_GE(second.db_size_bytes, first.db_size_bytes);
+  EXPECT_LE(second.db_size_bytes, first.db_size_bytes * 11 / 10);
   // A new server for the second run, on a dropped page cache.
   EXPECT_GT(second.server_start_unix_s, first.server_start_unix_s);
   EXPECT_TRUE(second.restarted_after_load);

@@ -245,6 +245,15 @@ TEST(RunPlanTest, DbWorkloadsRunModeAfterModeAtTheEndOfEachRepetition) {
     EXPECT_EQ(cells[i].workload, static_cast<size_t>(want[i][1])) << i;
     EXPECT_EQ(cells[i].repetition, want[i][2]) << i;
   }
+  // Modes of one target together: modes 0 and 2 share a stack, mode 1 is
+  // a raw device between them in mode order (the lab's sorted mode files:
+  // none.json, ssd.json, writeback.json).
+  const std::vector<Cell> grouped =
+      BuildRunPlan(3, 1, 1, {}, {true}, {0, -1, 0});
+  ASSERT_EQ(grouped.size(), 3u);
+  EXPECT_EQ(grouped[0].mode, 0u);
+  EXPECT_EQ(grouped[1].mode, 2u);
+  EXPECT_EQ(grouped[2].mode, 1u);
   // No DB workload: the plain order.
   const std::vector<Cell> plain = BuildRunPlan(2, 2, 1, {}, {false, false});
   ASSERT_EQ(plain.size(), 4u);
