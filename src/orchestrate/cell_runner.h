@@ -78,6 +78,7 @@
 #include "orchestrate/run_plan.h"
 #include "stats/job_result.h"
 #include "util/finding.h"
+#include "util/interrupt.h"
 #include "validity/cell_evidence.h"
 
 namespace tierbench {
@@ -210,9 +211,6 @@ class CellRunner {
   const CompareHooks& hooks_;
   const Sysfs& sysfs_;
 };
-
-// Throws InterruptedError when SIGINT/SIGTERM arrived.
-void ThrowIfInterrupted(const std::string& where);
 
 // The bytes of a workload's region: the largest offset + size of its jobs
 // (0 for DB workloads).
