@@ -85,15 +85,6 @@ std::string BlockNameOf(const std::string& path, const Sysfs& os) {
 
 }  // namespace
 
-void ThrowIfInterrupted(const std::string& where) {
-  if (!Interrupted()) return;
-  const int sig = InterruptSignal();
-  throw InterruptedError(std::string("interrupted by ") +
-                             (sig == SIGTERM ? "SIGTERM" : "SIGINT") + " " +
-                             where + ". Key: finished cells are in runs.csv",
-                         sig == 0 ? SIGINT : sig);
-}
-
 uint64_t WorkloadRegionBytes(const PreparedWorkload& w) {
   uint64_t region = 0;
   if (w.is_db) return 0;

@@ -81,6 +81,7 @@
 #include "orchestrate/run_plan.h"
 #include "stats/job_result.h"
 #include "util/finding.h"
+#include "util/interrupt.h"
 #include "validity/cell_evidence.h"
 
 namespace tierbench {
@@ -204,9 +205,6 @@ class CellRunner {
   const CompareHooks& hooks_;
   const Sysfs& sysfs_;
 };
-
-// Throws InterruptedError when SIGINT/SIGTERM arrived.
-void ThrowIfInterrupted(const std::string& where);
 
 // The bytes of a workload's region: the largest offset + size of its jobs
 // (0 for DB workloads).

@@ -2,9 +2,9 @@
 
 #include <string>
 
-#include "orchestrate/cell_runner.h"
 #include "util/clock.h"
 #include "util/errors.h"
+#include "util/interrupt.h"
 
 namespace tierbench {
 

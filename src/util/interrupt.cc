@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <string>
 
 #include "util/clock.h"
+#include "util/errors.h"
 #include "util/units.h"
 
 namespace tierbench {
@@ -54,6 +56,15 @@ void SleepUntilOrInterrupted(uint64_t deadline_ns) {
   }
 }
 int InterruptSignal() { return g_signal.load(); }
+
+void ThrowIfInterrupted(const std::string& where) {
+  if (!Interrupted()) return;
+  const int sig = InterruptSignal();
+  throw InterruptedError(std::string("interrupted by ") +
+                             (sig == SIGTERM ? "SIGTERM" : "SIGINT") + " " +
+                             where + ". Key: finished cells are in runs.csv",
+                         sig == 0 ? SIGINT : sig);
+}
 
 void ResetInterruptForTest() {
   g_signal.store(0);

@@ -14,6 +14,7 @@
 #define TIERBENCH_UTIL_INTERRUPT_H_
 
 #include <cstdint>
+#include <string>
 
 namespace tierbench {
 
@@ -29,6 +30,11 @@ void SleepUntilOrInterrupted(uint64_t deadline_ns);
 
 // The signal number received first (0 when none).
 int InterruptSignal();
+
+// Throws InterruptedError (util/errors.h) when SIGINT/SIGTERM arrived:
+// "interrupted by SIGINT <where>. Key: finished cells are in runs.csv",
+// exit code 128 + the signal. Returns when none did.
+void ThrowIfInterrupted(const std::string& where);
 
 // For tests: clears the flag.
 void ResetInterruptForTest();

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <functional>
 
 #include "util/errors.h"
@@ -15,187 +14,14 @@
 #include "workload/job_file_cpu.h"
 #include "workload/job_file_engine.h"
 #include "workload/job_file_rate.h"
+#include "workload/job_file_values.h"
 #include "workload/job_file_verify.h"
 
 namespace tierbench {
 namespace {
 
-constexpr uint64_t kMaxBlockSize = 256ULL << 20;  // per IO buffer, 256 MiB
-constexpr size_t kMaxSplitEntries = 64;           // as fio's BSSPLIT_MAX
-
-// The option being applied: its line plus the canonical name for messages.
-struct Ctx {
-  const OptionLine& line;
-  std::string_view name;
-  JobDraft* draft;
-  std::vector<std::string>* notices;
-
-  [[noreturn]] void Fail(const std::string& why, const std::string& fix) const {
-    ThrowOptionError(line.where, line.name,
-                     line.expansion_note.empty()
-                         ? why
-                         : why + " (" + line.expansion_note + ")",
-                     fix);
-  }
-  std::string Value() const {
-    if (!line.value)
-      Fail("needs a value",
-           std::string("write ") + std::string(name) + "=<value>");
-    return std::string(*line.value);
-  }
-};
-
-// fio's booleans: a bare option means 1; values 0/1, true/false, yes/no,
-// on/off.
-bool ParseBool(const Ctx& c) {
-  if (!c.line.value) return true;  // bare option: set
-  const std::string v = Lower(TrimmedCopy(*c.line.value));
-  if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
-  if (v == "0" || v == "false" || v == "no" || v == "off") return false;
-  c.Fail("'" + v + "' is not a boolean", std::string("write ") +
-                                             std::string(c.name) + "=1 or " +
-                                             std::string(c.name) + "=0");
-}
-
-// A whole number (decimal or 0x hex) in [min, max].
-uint64_t ParseUint(const Ctx& c, const std::string& text, uint64_t min,
-                   uint64_t max) {
-  uint64_t v = 0;
-  const char* begin = text.data();
-  const char* end = text.data() + text.size();
-  int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    begin += 2;
-    base = 16;
-  }
-  const auto [ptr, ec] = std::from_chars(begin, end, v, base);
-  if (text.empty() || ec != std::errc() || ptr != end) {
-    c.Fail("'" + text + "' is not a whole number",
-           "use a plain number between " + std::to_string(min) + " and " +
-               std::to_string(max));
-  }
-  if (v < min || v > max) {
-    c.Fail(std::to_string(v) + " is out of range",
-           "use a value between " + std::to_string(min) + " and " +
-               std::to_string(max));
-  }
-  return v;
-}
-
-uint32_t ParseU32(const Ctx& c, uint32_t min, uint32_t max) {
-  return static_cast<uint32_t>(ParseUint(c, TrimmedCopy(c.Value()), min, max));
-}
-
-uint64_t ParseBytes(const Ctx& c, const std::string& text) {
-  uint64_t v = 0;
-  const Status s = ParseSize(text, c.draft->spec.kb_base, &v);
-  if (!s.ok()) c.Fail(s.message(), "use a size such as 4k, 1M or 2G");
-  return v;
-}
-
-uint64_t ParseBlockSize(const Ctx& c, const std::string& text) {
-  const uint64_t v = ParseBytes(c, text);
-  if (v == 0) c.Fail("a block size must be greater than 0", "use e.g. 4k");
-  if (v > kMaxBlockSize) {
-    c.Fail("block size " + FormatBytes(v) + " is larger than the maximum " +
-               FormatBytes(kMaxBlockSize),
-           "use a block size of at most 256M");
-  }
-  return v;
-}
-
-// "1G" or "20%". allow_zero: offset=0 is valid, size=0 is not.
-SizeSpec ParseSizeOrPercent(const Ctx& c, bool allow_zero) {
-  const std::string v = TrimmedCopy(c.Value());
-  SizeSpec spec;
-  spec.set = true;
-  if (!v.empty() && v.back() == '%') {
-    const std::string number =
-        TrimmedCopy(std::string_view(v).substr(0, v.size() - 1));
-    char* end = nullptr;
-    const double p = std::strtod(number.c_str(), &end);
-    const bool ok = !number.empty() && end == number.c_str() + number.size() &&
-                    (allow_zero ? p >= 0 && p < 100 : p > 0 && p <= 100);
-    if (!ok) {
-      c.Fail("'" + v + "' is not a valid percentage",
-             allow_zero ? "use a percentage from 0% to below 100%"
-                        : "use a percentage above 0% up to 100%");
-    }
-    spec.is_percent = true;
-    spec.percent = p;
-    return spec;
-  }
-  spec.bytes = ParseBytes(c, v);
-  if (!allow_zero && spec.bytes == 0)
-    c.Fail("size must be greater than 0", "use e.g. size=1G or size=50%");
-  return spec;
-}
-
-uint64_t ParseDurationNs(const Ctx& c, uint64_t default_unit_ns) {
-  uint64_t ns = 0;
-  const Status s = ParseDuration(TrimmedCopy(c.Value()), default_unit_ns, &ns);
-  if (!s.ok()) c.Fail(s.message(), "use e.g. 30 (seconds), 500ms or 2m");
-  return ns;
-}
-
-// "r", "r,w" or "r,w,t" (fio: read, write, trim; trim is unused here). One
-// value applies to both directions; an empty slot leaves that one alone.
-std::vector<std::string> PerDir(const Ctx& c) {
-  std::vector<std::string> parts = SplitTrimmed(c.Value(), ',');
-  if (parts.size() > 3)
-    c.Fail("more than three comma-separated values", "write read[,write]");
-  if (parts.size() == 1) return {parts[0], parts[0]};
-  parts.resize(2);
-  return parts;
-}
-
-// One direction of bssplit: "4k/28:16k/10:64k/" (a blank weight shares the
-// remainder equally; the integer-division remainder goes to the first blanks).
-std::vector<std::pair<uint64_t, uint32_t>> ParseSplit(const Ctx& c,
-                                                      const std::string& text) {
-  std::vector<std::pair<uint64_t, uint32_t>> split;
-  std::vector<size_t> blank;
-  uint32_t sum = 0;
-  for (const std::string& entry : SplitTrimmed(text, ':')) {
-    if (entry.empty()) continue;
-    const size_t slash = entry.find('/');
-    const uint64_t size = ParseBlockSize(
-        c, TrimmedCopy(std::string_view(entry).substr(0, slash)));
-    const std::string weight =
-        slash == std::string::npos
-            ? ""
-            : TrimmedCopy(std::string_view(entry).substr(slash + 1));
-    if (weight.empty()) {
-      blank.push_back(split.size());
-      split.emplace_back(size, 0);
-      continue;
-    }
-    const auto w = static_cast<uint32_t>(ParseUint(c, weight, 0, 100));
-    sum += w;
-    split.emplace_back(size, w);
-  }
-  if (split.empty())
-    c.Fail("no block sizes given", "write e.g. bssplit=4k/50:64k/50");
-  if (split.size() > kMaxSplitEntries)
-    c.Fail("more than 64 entries", "merge some sizes");
-  if (sum > 100) {
-    c.Fail("weights add up to " + std::to_string(sum) + "%, more than 100%",
-           "make the percentages of each direction add up to exactly 100");
-  }
-  if (blank.empty() && sum != 100) {
-    c.Fail("weights add up to " + std::to_string(sum) +
-               "%, not 100% (fio refuses this too)",
-           "make the percentages of each direction add up to exactly 100, or "
-           "leave one blank "
-           "(e.g. 64k/) to take the rest");
-  }
-  const uint32_t rest = 100 - sum;
-  for (size_t i = 0; i < blank.size(); ++i) {
-    split[blank[i]].second = rest / static_cast<uint32_t>(blank.size()) +
-                             (i < rest % blank.size() ? 1 : 0);
-  }
-  return split;
-}
+// The option a table row is applying (workload/job_file_values.h).
+using Ctx = TableOptionCtx;
 
 // rwmixread / rwmixwrite: setting one sets the other (fio); both in one
 // section must agree.
@@ -211,14 +37,6 @@ void SetRwmix(const Ctx& c, bool is_read, uint32_t value) {
   }
   d->spec.rwmixread = is_read ? value : 100 - value;
   d->where["rwmixread"] = c.line.where;
-}
-
-uint64_t DurationNs(const Ctx& c, const std::string& text,
-                    uint64_t default_unit_ns) {
-  uint64_t ns = 0;
-  const Status s = ParseDuration(TrimmedCopy(text), default_unit_ns, &ns);
-  if (!s.ok()) c.Fail(s.message(), "use e.g. 5 (seconds), 500ms or 1-5");
-  return ns;
 }
 
 // file_service_type=roundrobin|sequential|random[:N] (fio's str_fst_cb; the

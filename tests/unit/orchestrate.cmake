@@ -4,6 +4,7 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/orchestrate_comparison_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/orchestrate_protocol_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/orchestrate_series_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/orchestrate_setup_restore_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/orchestrate_sustained_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/orchestrate_verify_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/orchestrate_working_set_test.cc

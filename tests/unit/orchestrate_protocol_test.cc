@@ -1,164 +1,29 @@
-// The whole compare protocol against the fake bcache sysfs (cache module's
-// fixture): the IO runs for real (psync on temp files), bcache is emulated.
-// Covers: mode applied and read back in every row, original knobs restored
-// at the end, after a failure and after an interrupt, rows of finished cells
-// kept, validation refusing before anything is touched, and the diagnosis
-// reaching runs.csv.
+// The whole compare protocol against the fake bcache sysfs
+// (orchestrate_protocol_fixture.h): the IO runs for real (psync on temp
+// files), bcache is emulated. Covers the cells: mode applied and read back
+// in every row (a mismatch stops before measuring), original knobs restored
+// at the end, the drain, fold and counter timing, the diagnosis reaching
+// runs.csv, the warm and cold cache states and DB workloads through the DB
+// cell. The setup's refusals and the restore after a failure, an interrupt
+// or a kill are in orchestrate_setup_restore_test.cc.
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <stdlib.h>
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cache/bcache/bcache_device.h"
-#include "cache_fake_sysfs.h"
 #include "orchestrate/compare_runner.h"
-#include "orchestrate/compare_setup.h"
-#include "orchestrate/restore_state.h"
+#include "orchestrate_protocol_fixture.h"
 #include "report/csv_writer.h"
 #include "util/errors.h"
-#include "util/interrupt.h"
 
 namespace tierbench {
 namespace {
 namespace fs = std::filesystem;
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void WriteFile(const std::string& path, const std::string& content) {
-  std::ofstream(path) << content;
-}
-
-// Splits CSV text into rows of fields (no quoted commas in these tests'
-// key columns; quoted fields are unquoted).
-std::vector<std::vector<std::string>> ParseCsv(const std::string& text) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> fields;
-    std::string field;
-    bool quoted = false;
-    for (char c : line) {
-      if (c == '"') {
-        quoted = !quoted;
-      } else if (c == ',' && !quoted) {
-        fields.push_back(field);
-        field.clear();
-      } else {
-        field += c;
-      }
-    }
-    fields.push_back(field);
-    rows.push_back(fields);
-  }
-  return rows;
-}
-
-size_t Col(const std::vector<std::string>& header, const std::string& name) {
-  for (size_t i = 0; i < header.size(); ++i) {
-    if (header[i] == name) return i;
-  }
-  ADD_FAILURE() << "no column " << name;
-  return 0;
-}
-
-class ProtocolTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    ResetInterruptForTest();
-    char tmpl[] = "/tmp/tierbench-compare-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-    fs::create_directories(fake_.root() + "/dev");
-    bcache_target_ = fake_.root() + "/dev/bcache0";
-    for (const std::string& f :
-         {bcache_target_, dir_ + "/hdd.img", dir_ + "/ssd.img"}) {
-      WriteFile(f, "");
-      fs::resize_file(f, 1 << 20);
-    }
-  }
-  void TearDown() override {
-    ResetInterruptForTest();
-    fs::remove_all(dir_);
-  }
-
-  std::string Mode(const std::string& name, const std::string& body) {
-    const std::string path = dir_ + "/" + name + ".json";
-    WriteFile(path, "{\"schema_version\": 1, \"name\": \"" + name +
-                        "\", \"description\": \"test\", " + body + "}");
-    return path;
-  }
-
-  CompareOptions Options(const std::string& rw) {
-    const std::string job = dir_ + "/" + rw + ".fio";
-    WriteFile(job, "[" + rw + "]\nrw=" + rw +
-                       "\nbs=4k\nsize=256k\nioengine=psync\ndirect=0\n");
-    CompareOptions o;
-    // The cold protocol (the default warms until steady, which these
-    // fake runs would loop through; its own tests set it).
-    o.cache_state = CacheState::kCold;
-    o.stacks = {bcache_target_};
-    o.hdd = dir_ + "/hdd.img";
-    o.ssd = dir_ + "/ssd.img";
-    o.mode_paths = {
-        Mode("hdd", "\"layer\": \"raw\", \"target\": \"hdd\""),
-        Mode("ssd", "\"layer\": \"raw\", \"target\": \"ssd\""),
-        Mode("writeback",
-             "\"layer\": \"bcache\", \"cache_mode\": \"writeback\", "
-             "\"knobs\": {\"sequential_cutoff\": \"0\"}, "
-             "\"cache_set_knobs\": {\"congested_read_threshold_us\": 0}"),
-        Mode("none", "\"layer\": \"bcache\", \"cache_mode\": \"none\"")};
-    o.workload_paths = {job};
-    o.results_dir = dir_ + "/results";
-    o.run_id = "t1";
-    o.destructive = true;
-    o.stats_lag_s = 15;
-    o.drain_timeout_s = 5;
-    o.sysfs_root = fake_.root();
-    o.quiet = true;
-    return o;
-  }
-
-  CompareHooks Hooks() {
-    CompareHooks h;
-    h.sysfs = fake_.sysfs();
-    h.sleep = [this](double s) { slept_ += s; };
-    return h;
-  }
-
-  std::string RunDir() const { return dir_ + "/results/t1"; }
-
-  // Runs the compare of one cell `o` with `hooks`, whose after_cell hook
-  // is set to store slept_ at the cell's end in *slept_at_end; returns
-  // runs.csv's rows (the header and the cell's).
-  std::vector<std::vector<std::string>> RunOneCell(const CompareOptions& o,
-                                                   CompareHooks hooks,
-                                                   double* slept_at_end) {
-    hooks.after_cell = [this, slept_at_end](size_t) { *slept_at_end = slept_; };
-    std::ostringstream out;
-    CompareRunner(o, hooks).Run(out);
-    return ParseCsv(ReadAll(dir_ + "/results/" + o.run_id + "/runs.csv"));
-  }
-  std::string Backing(const std::string& f) { return fake_.GetBacking(f); }
-
-  FakeBcacheSysfs fake_;
-  std::string dir_;
-  std::string bcache_target_;
-  double slept_ = 0;
-};
 
 TEST_F(ProtocolTest, RunsEveryCellAppliesModesAndRestores) {
   const std::string cutoff_before = Backing("sequential_cutoff");
@@ -402,135 +267,6 @@ TEST_F(ProtocolTest, DiagnosisReachesRunsCsv) {
   EXPECT_NE(out.str().find("[1] 100% of IO bypassed"), std::string::npos);
 }
 
-TEST_F(ProtocolTest, RestoresAfterAFailureAndKeepsFinishedCells) {
-  CompareOptions o = Options("randread");
-  CompareHooks hooks = Hooks();
-  hooks.after_cell = [](size_t i) {
-    if (i == 2) throw SysError("simulated failure");
-  };
-  std::ostringstream out;
-  EXPECT_THROW(CompareRunner(o, hooks).Run(out), SysError);
-  EXPECT_EQ(Backing("cache_mode"), "[writethrough] writeback writearound none");
-  const auto rows = ParseCsv(ReadAll(RunDir() + "/runs.csv"));
-  EXPECT_EQ(rows.size(), 1u + 3);  // hdd, ssd, writeback
-  const auto m = nlohmann::json::parse(ReadAll(RunDir() + "/manifest.json"));
-  EXPECT_EQ(m["status"], "failed: simulated failure");
-  EXPECT_EQ(m["restore"]["ok"], true);
-  EXPECT_TRUE(fs::exists(RunDir() + "/comparison.csv"));
-}
-
-TEST_F(ProtocolTest, RestoresAfterAnInterrupt) {
-  CompareOptions o = Options("randread");
-  CompareHooks hooks = Hooks();
-  hooks.after_cell = [](size_t i) {
-    if (i == 2) RaiseInterruptForTest(SIGINT);
-  };
-  std::ostringstream out;
-  try {
-    CompareRunner(o, hooks).Run(out);
-    FAIL() << "no InterruptedError";
-  } catch (const InterruptedError& e) {
-    EXPECT_EQ(e.exit_code(), 130);
-  }
-  EXPECT_EQ(Backing("cache_mode"), "[writethrough] writeback writearound none");
-  const auto rows = ParseCsv(ReadAll(RunDir() + "/runs.csv"));
-  EXPECT_EQ(rows.size(), 1u + 3);
-  const auto cmp = ParseCsv(ReadAll(RunDir() + "/comparison.csv"));
-  EXPECT_EQ(cmp.size(), 1u + 3);
-  const auto m = nlohmann::json::parse(ReadAll(RunDir() + "/manifest.json"));
-  EXPECT_EQ(m["status"], "interrupted");
-}
-
-// A compare killed before it restored (SIGKILL, crash): the state file it
-// wrote before its first change lets `tierbench restore` put the mode back,
-// and until then a new compare refuses to start.
-TEST_F(ProtocolTest, KilledCompareIsUndoneByRestoreFromTheStateFile) {
-  CompareOptions o = Options("randread");
-  CompareHooks hooks = Hooks();
-  const std::string state_path = StateFilePath(fake_.sysfs());
-  std::string state_mid_run, mode_mid_run;
-  hooks.after_cell = [&](size_t i) {
-    if (i != 2) return;  // the writeback cell
-    state_mid_run = ReadAll(state_path);
-    mode_mid_run = Backing("cache_mode");
-  };
-  std::ostringstream out;
-  CompareRunner(o, hooks).Run(out);
-  // A compare that restored removes its state and keeps a copy.
-  EXPECT_FALSE(fs::exists(state_path));
-  EXPECT_EQ(ReadAll(RunDir() + "/restore-state.json"), state_mid_run);
-  ASSERT_FALSE(state_mid_run.empty());
-  const auto state = nlohmann::json::parse(state_mid_run);
-  EXPECT_EQ(state["stacks"][0]["layer"], "bcache");
-  EXPECT_EQ(state["stacks"][0]["original"]["cache_mode"], "writethrough");
-  EXPECT_EQ(mode_mid_run, "writethrough [writeback] writearound none");
-
-  // Now as if the process had died in that cell.
-  ASSERT_TRUE(fake_.sysfs()
-                  .Write(fake_.BackingBcacheDir() + "/cache_mode", "writeback")
-                  .ok());
-  ASSERT_TRUE(fake_.sysfs()
-                  .Write(fake_.BackingBcacheDir() + "/sequential_cutoff", "0")
-                  .ok());
-  WriteFile(state_path, state_mid_run);
-  CompareOptions again = Options("randread");
-  again.run_id = "t2";
-  try {
-    PrepareCompare(again, LayerEnv{fake_.sysfs(), nullptr, nullptr});
-    FAIL() << "a stale state was not refused";
-  } catch (const SafetyError& e) {
-    EXPECT_NE(std::string(e.what()).find("Fix: tierbench restore"),
-              std::string::npos)
-        << e.what();
-  }
-  std::ostringstream restore_out;
-  EXPECT_TRUE(
-      RestoreFromState(LayerEnv{fake_.sysfs(), nullptr, nullptr}, restore_out));
-  EXPECT_EQ(Backing("cache_mode"), "[writethrough] writeback writearound none");
-  EXPECT_EQ(Backing("sequential_cutoff"), "4.0M");
-  EXPECT_FALSE(fs::exists(state_path));
-  EXPECT_NE(restore_out.str().find("restored " + bcache_target_),
-            std::string::npos)
-      << restore_out.str();
-  // Nothing left: restore says so and succeeds.
-  std::ostringstream nothing;
-  EXPECT_TRUE(
-      RestoreFromState(LayerEnv{fake_.sysfs(), nullptr, nullptr}, nothing));
-  EXPECT_NE(nothing.str().find("nothing to restore"), std::string::npos);
-}
-
-TEST_F(ProtocolTest, StateOfALiveCompareIsNotRestoredAndMalformedIsRefused) {
-  const std::string state_path = StateFilePath(fake_.sysfs());
-  fs::create_directories(fs::path(state_path).parent_path());
-  WriteFile(state_path,
-            "{\"schema_version\": 1, \"pid\": 4242, \"run_dir\": \"r\", "
-            "\"started\": \"s\", \"stacks\": []}");
-  fs::create_directories(fake_.root() + "/proc/4242");
-  WriteFile(fake_.root() + "/proc/4242/comm", "tierbench\n");
-  std::ostringstream out;
-  try {
-    RestoreFromState(LayerEnv{fake_.sysfs(), nullptr, nullptr}, out);
-    FAIL() << "restored under a live compare";
-  } catch (const SafetyError& e) {
-    EXPECT_NE(std::string(e.what()).find("still running (pid 4242)"),
-              std::string::npos)
-        << e.what();
-  }
-  try {
-    PrepareCompare(Options("randread"),
-                   LayerEnv{fake_.sysfs(), nullptr, nullptr});
-    FAIL() << "started beside a live compare";
-  } catch (const SafetyError& e) {
-    EXPECT_NE(std::string(e.what()).find("another tierbench compare is "
-                                         "running"),
-              std::string::npos)
-        << e.what();
-  }
-  WriteFile(state_path, "{\"schema_version\": 1, \"pid\": \"x\"}");
-  EXPECT_THROW(RestoreFromState(LayerEnv{fake_.sysfs(), nullptr, nullptr}, out),
-               ConfigError);
-}
-
 // Bug 2 (6.1 kernel, --cache-state cold): `state` reads "no cache" before
 // the kernel's detach has finished, so the old protocol "re-attached" a
 // device that was still attached, set the knobs and then lost the cache:
@@ -571,49 +307,6 @@ TEST_F(ProtocolTest, ColdCacheDetachFinishingLateLeavesKnobsAndEndStateIntact) {
   EXPECT_EQ(Backing("writeback_running"), "1");
   EXPECT_EQ(fake_.Get(fake_.CacheSetDir() + "/congested_read_threshold_us"),
             "2000");
-}
-
-// The default mode list names every layer's modes: those of layers without
-// a --stack are left out; an explicit list with such a mode is refused.
-TEST_F(ProtocolTest, DefaultModesKeepOnlyTheLayersGiven) {
-  CompareOptions o = Options("read");
-  o.mode_paths.push_back(
-      Mode("dmc", "\"layer\": \"dm-cache\", \"cache_mode\": \"writeback\""));
-  try {
-    PrepareCompare(o, LayerEnv{fake_.sysfs(), nullptr, nullptr});
-    FAIL() << "a dm-cache mode without a dm-cache stack was accepted";
-  } catch (const ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("need a dm-cache stack"),
-              std::string::npos)
-        << e.what();
-  }
-  o.modes_are_default = true;
-  const CompareSetup setup =
-      PrepareCompare(o, LayerEnv{fake_.sysfs(), nullptr, nullptr});
-  ASSERT_EQ(setup.modes.size(), 4u);
-  for (const ModeSpec& m : setup.modes) EXPECT_NE(m.layer, "dm-cache");
-  ASSERT_EQ(setup.stacks.size(), 1u);
-  EXPECT_EQ(setup.stacks[0].layer->layer(), "bcache");
-}
-
-// The lab's --quick failed on anandtech-mix: offset=10% of a 1 GiB
-// partition is not a multiple of 512, and direct IO refused it. fio rounds
-// a percentage offset down to blockalign (else the minimum block size).
-TEST_F(ProtocolTest, PercentOffsetsAreRoundedDownToTheJobAlignment) {
-  CompareOptions o = Options("read");
-  const std::string job = dir_ + "/pct.fio";
-  WriteFile(job,
-            "[a]\nrw=read\nbs=4k\nsize=64k\noffset=10%\n"
-            "[b]\nrw=read\nbs=16k\nblockalign=8k\nsize=64k\noffset=30%\n");
-  o.workload_paths = {job};
-  const CompareSetup setup =
-      PrepareCompare(o, LayerEnv{fake_.sysfs(), nullptr, nullptr});
-  ASSERT_EQ(setup.workloads.size(), 1u);
-  const std::vector<JobSpec>& jobs = setup.workloads[0].io.jobs;
-  ASSERT_EQ(jobs.size(), 2u);
-  // Targets are 1 MiB: 10% = 104857 -> 102400; 30% = 314572 -> 311296.
-  EXPECT_EQ(jobs[0].offset.bytes, 102400u);
-  EXPECT_EQ(jobs[1].offset.bytes, 311296u);
 }
 
 TEST_F(ProtocolTest, ReadbackMismatchStopsBeforeMeasuring) {
@@ -684,63 +377,6 @@ TEST_F(ProtocolTest, DbWorkloadsRunThroughTheDbCell) {
   EXPECT_EQ(cmp[1][Col(cmp[0], "unit")], "tx");
   EXPECT_EQ(cmp[1][Col(cmp[0], "iops_median")], "100.000");
   EXPECT_NE(out.str().find("100 tps"), std::string::npos) << out.str();
-}
-
-TEST_F(ProtocolTest, ValidationRefusesBeforeTouchingAnything) {
-  const std::string mode_file = "sys/block/bcache0/bcache/cache_mode";
-  struct Case {
-    const char* name;
-    std::function<void(CompareOptions*)> edit;
-    int exit_code;
-    const char* fragment;
-  };
-  const std::vector<Case> cases = {
-      {"writes need --destructive",
-       [](CompareOptions* o) { o->destructive = false; }, kExitSafety,
-       "--destructive"},
-      {"raw HDD is the backing device",
-       [this](CompareOptions* o) {
-         o->hdd = fake_.root() + "/dev/vda";
-         WriteFile(o->hdd, "");
-       },
-       kExitSafety, "part of the bcache stack"},
-      {"no cache attached", [this](CompareOptions*) { fake_.Detach(); },
-       kExitSystem, "has no cache attached"},
-      {"not a bcache device",
-       [this](CompareOptions* o) {
-         o->stacks = {fake_.root() + "/dev/bcache7"};
-       },
-       kExitSystem, "bcache7"},
-      {"bad repeat", [](CompareOptions* o) { o->repeat = 0; }, kExitConfig,
-       "--repeat"},
-      {"missing mode file",
-       [this](CompareOptions* o) { o->mode_paths.push_back(dir_ + "/x.json"); },
-       kExitConfig, "x.json"},
-      {"raw mode without --ssd", [](CompareOptions* o) { o->ssd.clear(); },
-       kExitConfig, "--ssd"},
-      {"no bcache module",
-       [this](CompareOptions*) {
-         fs::remove_all(fake_.root() + "/sys/fs/bcache");
-       },
-       kExitSystem, "no bcache in this kernel"},
-  };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.name);
-    CompareOptions o = Options("randwrite");
-    c.edit(&o);
-    std::ostringstream out;
-    try {
-      CompareRunner(o, Hooks()).Run(out);
-      ADD_FAILURE() << "accepted";
-    } catch (const HarnessError& e) {
-      EXPECT_EQ(e.exit_code(), c.exit_code) << e.what();
-      EXPECT_NE(std::string(e.what()).find(c.fragment), std::string::npos)
-          << e.what();
-    }
-    EXPECT_EQ(fake_.WriteCount(mode_file), 0);
-    EXPECT_FALSE(fs::exists(RunDir()));
-    if (std::string(c.name) == "no cache attached") fake_.Attach();
-  }
 }
 
 }  // namespace

@@ -551,25 +551,14 @@ Status BcacheDevice::Flush(double timeout_s, double poll_s,
     }
     for (const auto& [name, value] : kForced) SetKnob(name, value);
   } catch (const std::exception& e) {
-    for (const auto& [name, value] : before) {
-      try {
-        SetKnob(name, value);
-      } catch (const std::exception&) {
-        // Reported by the error below; the compare's restore retries.
-      }
-    }
+    // What cannot be put back is reported by the error below; the
+    // compare's restore retries.
+    PutBackKnobs(before);
     return Status::IoError(std::string("cannot flush /dev/") + name_ + ": " +
                            e.what());
   }
   Status waited = WaitClean(timeout_s, poll_s, progress, drain_s);
-  std::string failed;
-  for (const auto& [name, value] : before) {
-    try {
-      SetKnob(name, value);
-    } catch (const std::exception& e) {
-      failed += (failed.empty() ? "" : "; ") + std::string(e.what());
-    }
-  }
+  const std::string failed = PutBackKnobs(before);
   if (!failed.empty()) {
     return Status::IoError("/dev/" + name_ +
                            ": the writeback knobs set for the flush could "
@@ -577,6 +566,19 @@ Status BcacheDevice::Flush(double timeout_s, double poll_s,
                            failed);
   }
   return waited;
+}
+
+std::string BcacheDevice::PutBackKnobs(
+    const std::vector<std::pair<std::string, std::string>>& knobs) {
+  std::string failed;
+  for (const auto& [name, value] : knobs) {
+    try {
+      SetKnob(name, value);
+    } catch (const std::exception& e) {
+      failed += (failed.empty() ? "" : "; ") + std::string(e.what());
+    }
+  }
+  return failed;
 }
 
 void BcacheDevice::MakeCold(double timeout_s) {

@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cache/bcache/bcache_counters.h"
@@ -200,6 +201,11 @@ class BcacheDevice {
   std::string CacheSetDir() const;  // "sys/fs/bcache/<uuid>" or "".
   std::string SetKnobIn(KnobScope scope, std::string_view name,
                         std::string_view value);
+  // Sets each of `knobs` (name, value) back with SetKnob (written and read
+  // back), going on past a failure; returns the failures' messages joined
+  // by "; ", "" when every knob was put back.
+  std::string PutBackKnobs(
+      const std::vector<std::pair<std::string, std::string>>& knobs);
   // Polls `done` until true; SysError on timeout, InterruptedError on
   // SIGINT/SIGTERM unless `interruptible` is false.
   template <typename Pred>
