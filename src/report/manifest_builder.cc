@@ -60,11 +60,12 @@ json CpuJson(const Sysfs& sysfs) {
        f.latency_limit_us ? json(*f.latency_limit_us) : json(nullptr)}};
 }
 
+// fio and pgbench from their --version; postgres is the server a DB cell
+// ran (AddCell), null until one reports it.
 json ToolVersions() {
   return {{"fio", FirstLineOf("fio --version")},
           {"pgbench", FirstLineOf("pgbench --version")},
-          {"postgres",
-           FirstLineOf("/usr/lib/postgresql/15/bin/postgres --version")}};
+          {"postgres", nullptr}};
 }
 
 json Kernel() {
@@ -307,6 +308,8 @@ void ManifestBuilder::AddCell(const CellRecord& rec) {
     mode_json["stack"] = rec.stack.ToJson();
   }
   if (rec.workload->is_db && !rec.db_info.server_version.empty()) {
+    json& postgres = manifest_["tool_versions"]["postgres"];
+    if (postgres.is_null()) postgres = rec.db_info.server_version;
     manifest_["workloads"][rec.cell.workload]["server"] = {
         {"version", rec.db_info.server_version},
         {"settings", rec.db_info.server_settings},

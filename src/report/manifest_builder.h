@@ -49,7 +49,10 @@ class ManifestBuilder {
   // original_settings: each stack's original mode and settings.
   void SetOriginalSettings(const std::vector<OriginalSettings>& stacks);
   // modes[].readback and .stack from the first cache cell of each mode;
-  // workloads[].server from the first DB cell that reports its server.
+  // workloads[].server from each DB cell that reports its server (the
+  // latest of its workload), and tool_versions.postgres (null until then: no
+  // version is guessed from a binary the run may not have used) from the first
+  // DB cell of the run that does (SELECT version() of the server it ran).
   void AddCell(const CellRecord& rec);
   // status, end_time (now), cells.finished/failed, verify.stacks and, when
   // a restore was attempted, restore.

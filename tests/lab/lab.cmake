@@ -7,6 +7,7 @@ add_executable(tierbench_lab_tests
   ${CMAKE_CURRENT_LIST_DIR}/lab_lvm_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/lab_power_cut_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/lab_test_util.cc
+  ${CMAKE_CURRENT_LIST_DIR}/lab_test_util_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/lab_working_set_test.cc
 )
 target_link_libraries(tierbench_lab_tests PRIVATE GTest::gtest GTest::gtest_main

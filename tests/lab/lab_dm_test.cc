@@ -58,7 +58,8 @@ TEST(LabDm, WarmDmCacheWritebackAndWritecacheBeatTheOrigin) {
   const CsvRow* wc = Find(rows, "dm-writecache", "randwrite-4k", "write");
   ASSERT_TRUE(hdd && wb && pt && wc) << output;
 
-  // Modes read back from the live tables.
+  // Modes read back from the live tables (dm-writecache's: a writecache
+  // target without the `cleaner` argument is in writeback).
   EXPECT_EQ(Get(*wb, "layer"), "dm-cache");
   EXPECT_EQ(Get(*wb, "cache_mode_readback"), "writeback");
   EXPECT_EQ(Get(*pt, "cache_mode_readback"), "passthrough");

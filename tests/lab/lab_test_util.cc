@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -122,6 +123,38 @@ std::vector<CsvRow> ReadCsv(const std::string& path) {
     out.push_back(row);
   }
   return out;
+}
+
+double Num(const CsvRow& row, const std::string& col) {
+  // Which row, for the message: the columns that name one.
+  std::string which;
+  for (const char* key : {"mode", "workload", "direction", "layer", "mark"}) {
+    const std::string value = Get(row, key);
+    if (!value.empty()) {
+      which += (which.empty() ? " (" : ", ") + std::string(key) + " " + value;
+    }
+  }
+  if (!which.empty()) which += ")";
+  const auto it = row.find(col);
+  if (it == row.end() || it->second.empty()) {
+    ADD_FAILURE() << "CSV row" << which << " has no value for column '" << col
+                  << "'" << (it == row.end() ? " (no such column)" : "");
+    return std::nan("");
+  }
+  const char* text = it->second.c_str();
+  char* end = nullptr;
+  const double value = std::strtod(text, &end);
+  if (end == text || *end != '\0') {
+    ADD_FAILURE() << "CSV row" << which << " holds '" << it->second
+                  << "' in column '" << col << "', not a number";
+    return std::nan("");
+  }
+  return value;
+}
+
+bool Has(const CsvRow& row, const std::string& col) {
+  const auto it = row.find(col);
+  return it != row.end() && !it->second.empty();
 }
 
 std::string ReadText(const std::string& path) {

@@ -90,11 +90,17 @@ inline std::string Workload(const std::string& name) {
   return kSource + "/workloads/" + name + ".fio";
 }
 
-inline double Num(const CsvRow& row, const std::string& col) {
-  auto it = row.find(col);
-  if (it == row.end() || it->second.empty()) return -1;
-  return std::strtod(it->second.c_str(), nullptr);
-}
+// The number in column `col` of `row`. A missing column, an empty value
+// (the CSVs leave an unknown value empty) or text that is not a number
+// FAILS the calling test (a non-fatal failure naming the column and the
+// row's mode, workload, direction, layer and mark where it has them) and
+// gives NaN, so every comparison on it is false too:
+// EXPECT_LT(Num(r, "x"), bound) cannot pass on missing data. Where an empty
+// value is a legitimate answer ("n/a"), ask Has() first.
+double Num(const CsvRow& row, const std::string& col);
+
+// True when `row` has column `col` with a non-empty value. Never fails.
+bool Has(const CsvRow& row, const std::string& col);
 
 inline std::string Get(const CsvRow& row, const std::string& col) {
   auto it = row.find(col);

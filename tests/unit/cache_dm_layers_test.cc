@@ -19,6 +19,7 @@
 #include "cache/layer_registry.h"
 #include "cache/mode_file.h"
 #include "cache_fake_dm.h"
+#include "cache_fake_dm_tree.h"
 #include "compare_scratch.h"
 #include "orchestrate/compare_runner.h"
 #include "orchestrate/restore_state.h"
@@ -42,88 +43,6 @@ std::string ReadAll(const std::string& path) {
   ss << in.rdbuf();
   return ss.str();
 }
-
-constexpr char kStat[] = "10 0 80 5 20 0 160 9 0 14 14 0 0 0 0 0 0";
-
-// A /sys with the lab's two dm stacks: tb-dmcache (dm-5) over dm-0 (meta),
-// dm-1 (cache data) and dm-2 (origin), tb-wc (dm-6) over dm-3 (origin) and
-// dm-4 (cache), each dm-N at 252:N; the minor numbers match the tables of
-// cache_fake_dm.h.
-class FakeDmTree {
- public:
-  FakeDmTree() {
-    char tmpl[] = "/tmp/tierbench-dm-XXXXXX";
-    root_ = ::mkdtemp(tmpl);
-    for (int n = 0; n <= 6; ++n) AddDm(n);
-    Write(root_ + "/sys/devices/virtual/block/dm-5/dm/name", "tb-dmcache\n");
-    Write(root_ + "/sys/devices/virtual/block/dm-6/dm/name", "tb-wc\n");
-    for (const char* s : {"dm-0", "dm-1", "dm-2"}) Slave("dm-5", s);
-    for (const char* s : {"dm-3", "dm-4"}) Slave("dm-6", s);
-    Write(root_ + "/proc/sys/vm/drop_caches", "");
-    fs::create_directories(root_ + "/dev/mapper");
-    for (const char* d : {"tb-dmcache", "tb-wc"}) {
-      const std::string path = root_ + "/dev/mapper/" + d;
-      Write(path, "");
-      fs::resize_file(path, 1 << 20);
-    }
-    dm_ = std::make_shared<FakeDmControl>();
-    dm_->AddCacheDevice("tb-dmcache", 5);
-    dm_->AddWritecacheDevice("tb-wc", 6);
-  }
-  ~FakeDmTree() { fs::remove_all(root_); }
-
-  const std::string& root() const { return root_; }
-  Sysfs sysfs() const { return Sysfs(root_); }
-  std::shared_ptr<FakeDmControl> dm() const { return dm_; }
-  std::string Dev(const std::string& name) const {
-    return root_ + "/dev/mapper/" + name;
-  }
-  // Edits the status line of tb-dmcache.
-  void EditCacheStatus(const std::function<void(DmCacheStatus*)>& edit) {
-    std::vector<DmTarget> st;
-    ASSERT_TRUE(dm_->GetStatus("tb-dmcache", &st).ok());
-    DmCacheStatus s;
-    ASSERT_TRUE(ParseDmCacheStatus(st[0].params, &s).ok());
-    edit(&s);
-    dm_->SetStatusParams("tb-dmcache", s.FormatParams());
-  }
-  void EditWritecacheStatus(
-      const std::function<void(DmWritecacheStatus*)>& edit) {
-    std::vector<DmTarget> st;
-    ASSERT_TRUE(dm_->GetStatus("tb-wc", &st).ok());
-    DmWritecacheStatus s;
-    ASSERT_TRUE(ParseDmWritecacheStatus(st[0].params, &s).ok());
-    edit(&s);
-    dm_->SetStatusParams("tb-wc", s.FormatParams());
-  }
-  std::string LiveParams(const std::string& name) const {
-    std::vector<DmTarget> t;
-    EXPECT_TRUE(dm_->GetTable(name, &t).ok());
-    return t.empty() ? "" : t[0].params;
-  }
-
- private:
-  void AddDm(int n) {
-    const std::string name = "dm-" + std::to_string(n);
-    const std::string dir = "sys/devices/virtual/block/" + name;
-    Write(root_ + "/" + dir + "/stat", kStat);
-    fs::create_directories(root_ + "/" + dir + "/slaves");
-    fs::create_directories(root_ + "/sys/block");
-    fs::create_symlink("../../" + dir, root_ + "/sys/block/" + name);
-    fs::create_directories(root_ + "/sys/class/block");
-    fs::create_symlink("../../../" + dir, root_ + "/sys/class/block/" + name);
-    fs::create_directories(root_ + "/sys/dev/block");
-    fs::create_symlink("../../../" + dir,
-                       root_ + "/sys/dev/block/252:" + std::to_string(n));
-  }
-  void Slave(const std::string& of, const std::string& slave) {
-    fs::create_symlink("../../" + slave, root_ + "/sys/devices/virtual/block/" +
-                                             of + "/slaves/" + slave);
-  }
-
-  std::string root_;
-  std::shared_ptr<FakeDmControl> dm_;
-};
 
 ModeSpec Mode(const std::string& layer, const std::string& mode,
               std::vector<std::pair<std::string, std::string>> knobs = {}) {
@@ -292,6 +211,36 @@ TEST(DmLayersTest, WritecacheKnobsDrainAndCounters) {
   EXPECT_NE(why.find("caches only writes"), std::string::npos);
   EXPECT_TRUE(layer.RestoreOriginal().ok());
   EXPECT_EQ(tree.LiveParams("tb-wc"), kFakeWritecacheTableParams);
+}
+
+// dm-writecache's mode is read back from the live table, not assumed: the
+// table's `cleaner` argument (the kernel then caches no new writes) reads
+// back as "cleaner" until ApplyMode reloads the table without it, and a
+// live table that is no writecache target reads back nothing but an error.
+TEST(DmLayersTest, WritecacheModeIsReadBackFromTheLiveTable) {
+  FakeDmTree tree;
+  DmWritecacheLayer layer(tree.sysfs(), tree.dm(), tree.Dev("tb-wc"));
+  EXPECT_EQ(layer.ReadBack().cache_mode, "writeback");
+  FakeDmControl::Device* wc = tree.dm()->device("tb-wc");
+  ASSERT_NE(wc, nullptr);
+  wc->table[0].params = "s 252:3 252:4 4096 1 cleaner";
+  EXPECT_EQ(layer.ReadBack().cache_mode, "cleaner");
+  const LayerReadback rb =
+      layer.ApplyMode(Mode("dm-writecache", "writeback"), nullptr);
+  EXPECT_EQ(rb.cache_mode, "writeback");
+  EXPECT_EQ(tree.LiveParams("tb-wc"), kFakeWritecacheTableParams);
+  EXPECT_EQ(layer.ReadBack().cache_mode, "writeback");
+  wc->table[0].type = "linear";
+  wc->table[0].params = "252:3 0";
+  EXPECT_THROW(layer.ReadBack(), SysError);
+
+  DmWritecacheTable t;
+  ASSERT_TRUE(ParseDmWritecacheTable(
+                  "s 252:3 252:4 4096 3 cleaner writeback_jobs 8", &t)
+                  .ok());
+  EXPECT_EQ(DmWritecacheMode(t), "cleaner");
+  ASSERT_TRUE(ParseDmWritecacheTable(kFakeWritecacheTableParams, &t).ok());
+  EXPECT_EQ(DmWritecacheMode(t), "writeback");
 }
 
 CellObservation Observed(const std::string& layer, const std::string& mode) {

@@ -9,6 +9,11 @@
 #include "util/interrupt.h"
 
 namespace tierbench {
+
+std::string DmWritecacheMode(const DmWritecacheTable& table) {
+  return table.GetArg("cleaner") ? "cleaner" : "writeback";
+}
+
 DmWritecacheLayer::DmWritecacheLayer(Sysfs sysfs, std::shared_ptr<DmControl> dm,
                                      std::string device)
     : DmTargetLayer(kDmWritecacheLayerName, kDmWritecacheTargetType,
@@ -76,6 +81,11 @@ LayerReadback DmWritecacheLayer::ApplyMode(const ModeSpec& mode,
     dev_.Reload(target, "applying the knobs of mode " + mode.name);
   }
   const LayerReadback rb = ReadBack();
+  if (rb.cache_mode != mode.cache_mode) {
+    throw SysError("dm-writecache " + dev_.dm_name() + " reads back mode '" +
+                   rb.cache_mode + "' after applying mode " + mode.name +
+                   ". Table: " + dev_.TableText());
+  }
   for (const auto& [k, v] : mode.knobs) {
     auto it = rb.settings.find(k);
     if (it == rb.settings.end() || it->second != v) {
@@ -89,9 +99,11 @@ LayerReadback DmWritecacheLayer::ApplyMode(const ModeSpec& mode,
 }
 
 LayerReadback DmWritecacheLayer::ReadBack() const {
+  // The live table, read from the kernel: a single writecache target (a
+  // SysError otherwise) and its arguments.
   const DmWritecacheTable t = ReadTable();
   LayerReadback rb;
-  rb.cache_mode = "writeback";
+  rb.cache_mode = DmWritecacheMode(t);
   rb.settings["block_size"] = std::to_string(t.block_size);
   for (const auto& [k, v] : t.args) rb.settings[k] = v.empty() ? "1" : v;
   return rb;

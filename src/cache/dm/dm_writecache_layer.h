@@ -3,7 +3,11 @@
 // CacheLayer seam, through libdevmapper (cache/dm/dm_control.h).
 //
 //   modes     writeback only: dm-writecache caches writes and never reads
-//             of blocks it did not write.
+//             of blocks it did not write. Read back from the live table
+//             (DmWritecacheMode): "writeback", or "cleaner" while its
+//             `cleaner` argument is set (the kernel then caches no new
+//             writes and writes everything back); ApplyMode removes that
+//             argument, and a mode that does not read back is a SysError.
 //   knobs     high_watermark, low_watermark, writeback_jobs,
 //             autocommit_blocks, autocommit_time: optional arguments of the
 //             table. ApplyMode reloads the table with exactly the mode's
@@ -39,6 +43,11 @@ inline constexpr char kDmWritecacheTargetType[] = "writecache";
 
 // The knobs a mode file may set.
 const std::vector<std::string>& DmWritecacheKnobs();
+
+// The caching mode a writecache table puts the target in: "cleaner" with
+// the `cleaner` argument (writecache.rst: no new writes are cached, every
+// cached block is written back), else "writeback". Pure.
+std::string DmWritecacheMode(const DmWritecacheTable& table);
 
 class DmWritecacheLayer : public DmTargetLayer {
  public:

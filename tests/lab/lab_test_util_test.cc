@@ -1,0 +1,71 @@
+// The lab tests' own helpers (lab_test_util.h), which need no guest: a CSV
+// value the lab run did not bring back must fail the test that reads it,
+// never pass an assertion by default (issue 29).
+#include "lab_test_util.h"
+
+#include <gtest/gtest-spi.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+namespace tierbench::labtest {
+namespace {
+
+const CsvRow kRow = {{"mode", "writeback"},
+                     {"workload", "randwrite-4k"},
+                     {"iops", "1234.5"},
+                     {"read_hits", ""},
+                     {"warnings", "fast"}};
+
+TEST(LabTestUtil, NumReadsANumber) {
+  EXPECT_EQ(Num(kRow, "iops"), 1234.5);
+  EXPECT_TRUE(Has(kRow, "iops"));
+  EXPECT_FALSE(Has(kRow, "read_hits"));          // empty: n/a
+  EXPECT_FALSE(Has(kRow, "dirty_after_bytes"));  // no such column
+}
+
+// A row without the column (a runs.csv that lost it) and a row with the
+// column empty (a counter the layer did not report) both fail, naming the
+// column and the row; the NaN returned fails every comparison as well.
+TEST(LabTestUtil, NumFailsOnAMissingOrEmptyColumn) {
+  double value = 0;
+  EXPECT_NONFATAL_FAILURE(value = Num(kRow, "dirty_after_bytes"),
+                          "CSV row (mode writeback, workload randwrite-4k) "
+                          "has no value for column 'dirty_after_bytes' (no "
+                          "such column)");
+  EXPECT_TRUE(std::isnan(value));
+  EXPECT_FALSE(value < 1e300);
+  EXPECT_FALSE(value > -1e300);
+  EXPECT_FALSE(value == -1);
+  value = 0;
+  EXPECT_NONFATAL_FAILURE(value = Num(kRow, "read_hits"),
+                          "has no value for column 'read_hits'");
+  EXPECT_TRUE(std::isnan(value));
+  EXPECT_NONFATAL_FAILURE(value = Num(kRow, "warnings"),
+                          "holds 'fast' in column 'warnings', not a number");
+  EXPECT_TRUE(std::isnan(value));
+}
+
+// The assertion shape that passed on missing data while Num() returned -1
+// (EXPECT_LT(missing, bound)) now fails twice: Num() names the column, and
+// the comparison on NaN fails too.
+TEST(LabTestUtil, AnUpperBoundOnAMissingValueFails) {
+  ::testing::TestPartResultArray failures;
+  {
+    ::testing::ScopedFakeTestPartResultReporter reporter(
+        ::testing::ScopedFakeTestPartResultReporter::
+            INTERCEPT_ONLY_CURRENT_THREAD,
+        &failures);
+    EXPECT_LT(Num(kRow, "drain_after_s"), 5.0);
+  }
+  ASSERT_EQ(failures.size(), 2);
+  EXPECT_NE(std::string(failures.GetTestPartResult(0).message())
+                .find("no value for column 'drain_after_s'"),
+            std::string::npos)
+      << failures.GetTestPartResult(0).message();
+  EXPECT_TRUE(failures.GetTestPartResult(1).nonfatally_failed());
+}
+
+}  // namespace
+}  // namespace tierbench::labtest
