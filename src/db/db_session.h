@@ -85,8 +85,10 @@ class DbSession {
   DbSession(const DbWorkload& w, std::string device);
   void Load(const DbCellOptions& opts);
   // Stop (when running) + sync + after_load on the first run + drop caches
-  // + start; fills the restart fields of *got.
-  void Restart(const DbCellOptions& opts, DbCellInfo* got);
+  // (unless keep_page_cache: the workload reads its files back anyway) +
+  // start; fills the restart fields of *got.
+  void Restart(const DbCellOptions& opts, bool keep_page_cache,
+               DbCellInfo* got);
 
   DbWorkload workload_;
   std::string device_;

@@ -116,6 +116,38 @@ uint64_t CellRunner::Now() const {
   return hooks_.now_ns ? hooks_.now_ns() : NowNs();
 }
 
+LayerCounters CellRunner::CountersAtFold(CacheLayer& layer,
+                                         const LayerCounters& since,
+                                         const std::string& label) {
+  LayerCounters now = layer.TakeCounters();
+  if (layer.CounterLagSeconds() <= 0) return now;
+  const std::set<std::string> gauges = layer.GaugeKeys();
+  const auto same_io = [](const BlockStat& a, const BlockStat& b) {
+    return a.read_ios == b.read_ios && a.write_ios == b.write_ios &&
+           a.flush_ios == b.flush_ios;
+  };
+  auto known = at_fold_.find(&layer);
+  const bool nothing_since_fold =
+      known != at_fold_.end() && same_io(known->second.stack, now.stack);
+  const uint64_t start = Now();
+  double slept_s = 0;
+  while (!nothing_since_fold && !LayerOwnCountersMoved(since, now, gauges)) {
+    const double waited_s =
+        std::max(static_cast<double>(Now() - start) / 1e9, slept_s);
+    if (waited_s >= options_.stats_lag_s) break;
+    Sleep(kFoldPollSeconds);
+    slept_s += kFoldPollSeconds;
+    ThrowIfInterrupted("while waiting for " + layer.layer() +
+                       "'s counters before " + label);
+    now = layer.TakeCounters();
+  }
+  // A reading right after a fold may have caught it half-way (one sysfs
+  // file before it, one after): read once more.
+  if (!nothing_since_fold) now = layer.TakeCounters();
+  at_fold_[&layer] = now;
+  return now;
+}
+
 void CellRunner::Sleep(double seconds) {
   if (seconds <= 0) return;
   if (hooks_.sleep) {
@@ -208,6 +240,7 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
       db.os = setup_.os;
       db.on_second = on_second;
       db.before_run = rec->db_before_run;
+      db.before_clients = rec->db_before_clients;
       if (rec->layer_for_db != nullptr) {
         // The load's dirty data drained before the measured run.
         CacheLayer* layer = rec->layer_for_db;
@@ -563,6 +596,12 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
       !WarmUntilSteady(layer, stack->device, w, label, &rec)) {
     return rec;
   }
+  // The IO of the prefill or the warm-up has stopped: a lagging layer
+  // folds it into its counters at its next fold (step 4).
+  const LayerCounters at_prep_end = layer.TakeCounters();
+  const bool prep_io =
+      !w.is_db && (options_.cache_state == CacheState::kWarm ||
+                   options_.cache_state == CacheState::kWarmUntilSteady);
   // Settled by warming until steady, the cache's dirty data is part of
   // its steady state (writeback keeps writing back while the workload
   // runs): it stays. Otherwise the cell starts clean.
@@ -572,19 +611,27 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
     rec.drain_before_s =
         Drain(layer, label, /*flush=*/true, &rec.drain_before_timed_out);
   }
-  DropCaches();
+  // A DB workload that reads its database into the page cache keeps it.
+  if (!w.is_db || !w.db.page_cache_warm) DropCaches();
   rec.state_before = layer.State();
-  LayerCounters before = layer.TakeCounters();
+  LayerCounters before = prep_io ? CountersAtFold(layer, at_prep_end, label)
+                                 : layer.TakeCounters();
   LayerSampler sampler(&layer, &rec.series);
   rec.layer_for_db = w.is_db ? &layer : nullptr;
   // A DB cell's counters start with its measured run, after the load and
-  // the warm-up.
-  rec.db_before_run = [&before, &layer, &rec] {
-    before = layer.TakeCounters();
+  // the warm-up; on a lagging layer, with its clients (their warm-up
+  // included), at the fold after the restart and the page cache warm-up.
+  const bool lagging = layer.CounterLagSeconds() > 0;
+  rec.db_before_clients = [this, &before, &layer, &label, lagging] {
+    if (lagging) before = CountersAtFold(layer, layer.TakeCounters(), label);
+  };
+  rec.db_before_run = [&before, &layer, &rec, lagging] {
+    if (!lagging) before = layer.TakeCounters();
     rec.state_before = layer.State();
   };
   RunWorkloadOn(w, rec.target, label, &rec, &sampler);
   rec.db_before_run = nullptr;
+  rec.db_before_clients = nullptr;
   rec.layer_for_db = nullptr;
   const uint64_t io_stop_ns = Now();
   ThrowIfInterrupted("after " + label);
@@ -651,6 +698,7 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
                        "'s counters after " + label);
     check_after(std::max(since_stop_s(), waited_from_s + slept_s));
   }
+  if (lag_s > 0) at_fold_[&layer] = *after;
   rec.delta = DiffLayerCounters(before, *after, gauges);
   rec.has_counters = true;
   rec.counters_raw_before = before.raw;

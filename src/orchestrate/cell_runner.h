@@ -29,9 +29,18 @@
 //      as the origin takes it; the time is drain_before_s), except
 //      after warm-until-steady, whose settled state includes the dirty
 //      data writeback keeps writing back (drain_before_s 0);
-//   4. sync + drop the page cache; counters "before" (a DB cell takes
-//      them again when its measured run starts, after the restart and its
-//      warm-up);
+//   4. sync + drop the page cache (not for a DB workload that reads its
+//      database into the page cache anyway); counters "before" (a DB cell
+//      takes them again when its measured run starts, after the restart and
+//      its warm-up). A layer whose counters lag (bcache folds them every
+//      13.6 s) counts the IO of the warm-up or prefill into its counters
+//      only at its next fold: its "before" is then the reading at that
+//      fold (CountersAtFold, at most --stats-lag later), taken before the
+//      run starts, so the warm-up's IO stays out of the cell's counters.
+//      A DB cell on such a layer takes its "before" at the fold after the
+//      restart and the page cache warm-up, before its clients start: its
+//      counters then hold the clients' warm-up ("warmup") and the run,
+//      never the restart's or the page cache warm-up's reads;
 //   5. run the workload on the stack device; the moment it returns is the
 //      cell's IO stop;
 //   6. wait clean at once: drain_after_s is the "time to clean"
@@ -69,6 +78,7 @@
 #define TIERBENCH_ORCHESTRATE_CELL_RUNNER_H_
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -122,8 +132,11 @@ struct CellRecord {
   double drain_load_s = -1;
   CacheLayer* layer_for_db = nullptr;  // the stack's layer while it runs
   // DB cells on a stack: takes the counters "before" when the measured run
-  // starts (DbCellOptions::before_run); empty otherwise.
+  // starts (DbCellOptions::before_run), or, on a layer whose counters lag,
+  // at the fold before its clients start (DbCellOptions::before_clients);
+  // empty otherwise.
   std::function<void()> db_before_run;
+  std::function<void()> db_before_clients;
   double drain_after_s = -1;
   bool drain_before_timed_out = false;
   bool drain_after_timed_out = false;
@@ -193,12 +206,23 @@ class CellRunner {
                        CellRecord* rec);
   void Sleep(double seconds);
   uint64_t Now() const;
+  // The layer's counters once everything it counted up to `since` is folded
+  // into them: at once when they do not lag, or nothing went through the
+  // stack device since the last reading known to be at a fold; else the
+  // reading at the first fold after `since` (its own counters or fold mark
+  // moved), or --stats-lag after the call. Remembers the result as the
+  // layer's last reading at a fold.
+  LayerCounters CountersAtFold(CacheLayer& layer, const LayerCounters& since,
+                               const std::string& label);
   // The steps of Run (see the header); Run adds cell_wall_s.
   CellRecord RunSteps(const Cell& cell);
 
   // The database kept between the DB cells of one workload on one target
   // (orchestrate/db_keeper.h). Not used with CompareHooks::run_db.
   DbKeeper db_;
+  // Per lagging layer: its last reading taken at a fold (a cell's counters
+  // "after", or CountersAtFold).
+  std::map<const CacheLayer*, LayerCounters> at_fold_;
 
   const CompareOptions& options_;
   const CompareSetup& setup_;

@@ -216,7 +216,7 @@ class WorkloadVerdict {
     if (!invalid.empty()) {
       std::vector<std::string> named;
       for (const ModeTotal* t : invalid) {
-        named.push_back(t->mode + " (" + VerdictReason(t->reasons) + ")");
+        named.push_back(t->mode + " (" + ReasonOf(*t) + ")");
         line.not_ranked.push_back(t->mode);
       }
       text += " Not ranked: " + JoinAnd(named) + ".";
@@ -226,6 +226,16 @@ class WorkloadVerdict {
   }
 
  private:
+  // The short reason of an invalid mode. The cold-reads rule names a cold
+  // cache; a cell warmed until steady that it flags was still filling.
+  static std::string ReasonOf(const ModeTotal& t) {
+    if (t.state == "warm-until-steady" &&
+        t.reasons.rfind("cold-reads:", 0) == 0) {
+      return "cache still filling: its reads went to the HDD";
+    }
+    return VerdictReason(t.reasons);
+  }
+
   // "9.8x the HDD, 41% of the SSD" for a valid mode; pieces whose
   // baseline is invalid or whose interval includes no change are left out.
   std::string Place(const ModeTotal& t) {
@@ -274,6 +284,22 @@ class WorkloadVerdict {
       s += " (within noise of each other)";
     }
     return s + ".";
+  }
+
+  // " a, b and c were within noise of each other." when every pair of
+  // `modes` (two or more, below the best) is; "" otherwise.
+  std::string AlikeSentence(const std::vector<const ModeTotal*>& modes) {
+    if (modes.size() < 2) return "";
+    for (size_t i = 0; i < modes.size(); ++i) {
+      for (size_t j = i + 1; j < modes.size(); ++j) {
+        const Interval d = Diff(*modes[i], *modes[j]);
+        used_batches_ = used_batches_ || d.from_batches;
+        if (!d.ci || d.ci->significant()) return "";
+      }
+    }
+    std::vector<std::string> names;
+    for (const ModeTotal* t : modes) names.push_back(t->mode);
+    return " " + JoinAnd(names) + " were within noise of each other.";
   }
 
   bool LikeHdd(const ModeTotal& t) {
@@ -336,11 +362,31 @@ class WorkloadVerdict {
              Signed(d.ci->low_pct) + " to " + Signed(d.ci->high_pct) + ").";
         quoted->push_back(t->mode);
       }
+      s += AlikeSentence(rest);
       if (!like_hdd.empty()) {
-        std::vector<std::string> names;
-        for (const ModeTotal* t : like_hdd) names.push_back(t->mode);
-        s += " " + JoinAnd(names) + (names.size() == 1 ? " was" : " were") +
-             " like the HDD.";
+        // A figure far from the HDD's (over 1.5x either way) can still be
+        // within the noise of a run whose rate swung widely: said so, with
+        // the figure, so the sentence and the table agree.
+        std::vector<std::string> close, far;
+        for (const ModeTotal* t : like_hdd) {
+          const double r = hdd_->median > 0 ? t->median / hdd_->median : 1;
+          if (r > 1.5 || r < 1 / 1.5) {
+            far.push_back(t->mode + " (" + FormatRate(t->median) + " " +
+                          t->unit + ")");
+          } else {
+            close.push_back(t->mode);
+          }
+        }
+        if (!close.empty()) {
+          s += " " + JoinAnd(close) + (close.size() == 1 ? " was" : " were") +
+               " like the HDD (" + FormatRate(hdd_->median) + " " + best.unit +
+               ").";
+        }
+        if (!far.empty()) {
+          s += " " + JoinAnd(far) +
+               " could not be told from the HDD: the rate swung too widely "
+               "within the run.";
+        }
         for (const ModeTotal* t : like_hdd) quoted->push_back(t->mode);
       }
     }

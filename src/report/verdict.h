@@ -6,8 +6,13 @@
 //     with the 95 % interval of their difference to the best;
 //   - each ranked mode's place between the raw HDD and the raw SSD ("9.8x
 //     the HDD, 41 % of the SSD"), or "like the HDD" where the interval
-//     against the HDD includes no change; a figure the CPU set (a
-//     cpu-bound caution) is called a floor ("at least 3.1x the HDD");
+//     against the HDD includes no change (with its figure and "the rate
+//     swung too widely" when that figure is over 1.5x off the HDD's); a figure
+//     the CPU set (a cpu-bound caution) is called a floor
+//     ("at least 3.1x the HDD");
+//   - the modes below the best that are all within noise of each other
+//     said so in one sentence (seed 001: writethrough, writearound and
+//     none alike);
 //   - the state the figures were measured in (steady state, warm, cold);
 //   - the invalid cells, named with their reason and not ranked; a
 //     workload that cannot tell caches apart (validity/run_rules.h) ranks

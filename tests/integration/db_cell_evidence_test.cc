@@ -162,7 +162,8 @@ TEST(DbCellEvidenceTest, WarmPageCacheReadsTheDatabaseIn) {
   w.page_cache_warm = true;
   DbCellInfo info;
   RunDbCell(w, loop.device(), opts, &info);
-  EXPECT_TRUE(info.page_cache_dropped);
+  // Its files are read back at once: the restart keeps the page cache.
+  EXPECT_FALSE(info.page_cache_dropped);
   ASSERT_GT(info.db_size_bytes, 0);
   EXPECT_GE(info.page_cache_warmed_bytes, info.db_size_bytes * 9 / 10);
   EXPECT_LE(info.page_cache_warmed_bytes, info.db_size_bytes * 11 / 10);

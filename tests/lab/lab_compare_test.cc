@@ -445,6 +445,7 @@ TEST(LabCli, BadDilationOrAccelIsRefusedBeforeAnythingIsWritten) {
       {{"--dilation", "fast"}, "Bad value for --dilation. Value: fast"},
       {{"--accel", "xen"}, "Bad value for --accel. Value: xen"},
       {{"--kvm", "--accel", "tcg"}, "--kvm contradicts --accel tcg"},
+      {{"--full", "--layers", "bcache"}, "--full adds to the demo run"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = {

@@ -231,6 +231,51 @@ TEST_F(ProtocolTest, CountersAreReadAtTheFirstFoldAfterTheIoStop) {
   }
 }
 
+// A lagging layer's counters "before" are read at its first fold after
+// the prefill: the fake kernel folds the prefill's 70 hits 3 s after the
+// prefill's IO stopped, and the run's 50 hits 4 s after its own. Read at
+// once, "before" would miss the 70 and the cell would claim 120.
+TEST_F(ProtocolTest, CountersBeforeAreReadAtTheFoldAfterThePrefill) {
+  CompareOptions o = Options("randread");
+  o.cache_state = CacheState::kWarm;
+  o.mode_paths = {Mode("writeback",
+                       "\"layer\": \"bcache\", \"cache_mode\": "
+                       "\"writeback\"")};
+  uint64_t now_ns = 1000000000000ull;
+  uint64_t prefill_stop_ns = 0, run_stop_ns = 0;
+  bool prefill_folded = false, run_folded = false;
+  BcacheStatsTotal stats;
+  fake_.SetStatsTotal(stats);
+  CompareHooks hooks = Hooks();
+  hooks.now_ns = [&now_ns] { return now_ns; };
+  hooks.sleep = [&](double s) {
+    now_ns += static_cast<uint64_t>(s * 1e9);
+    if (prefill_stop_ns != 0 && !prefill_folded &&
+        now_ns - prefill_stop_ns >= 3000000000ull) {
+      prefill_folded = true;
+      stats.cache_hits += 70;
+      fake_.SetStatsTotal(stats);
+    }
+    if (run_stop_ns != 0 && !run_folded &&
+        now_ns - run_stop_ns >= 4000000000ull) {
+      run_folded = true;
+      stats.cache_hits += 50;
+      fake_.SetStatsTotal(stats);
+    }
+  };
+  hooks.run_workload = [&](const Workload& w, const RunOptions& ro) {
+    RunResult r = RunWorkload(w, ro);
+    now_ns += 10000000000ull;
+    (prefill_stop_ns == 0 ? prefill_stop_ns : run_stop_ns) = now_ns;
+    return r;
+  };
+  double slept_at_end = 0;
+  const auto rows = RunOneCell(o, hooks, &slept_at_end);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_TRUE(prefill_folded);
+  EXPECT_EQ(rows[1][Col(rows[0], "read_hits")], "50");
+}
+
 TEST_F(ProtocolTest, DiagnosisReachesRunsCsv) {
   // Seed 001: a sequential read on writeback with the default cutoff; the
   // emulated kernel bypasses all of it.

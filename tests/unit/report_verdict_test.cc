@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <utility>
@@ -106,6 +109,61 @@ TEST(VerdictTest, TheFixturesInvalidCellsAreNamedWithTheirReason) {
   EXPECT_NE(text.find("writeback (cold cache: its reads went to the HDD)"),
             std::string::npos)
       << text;
+}
+
+// The verdict text of the recorded run folder tests/unit/data/lab-kernel/
+// `prefix`-{runs,comparison,series}.csv and -manifest.json.
+std::string RecordedVerdict(const std::string& prefix) {
+  char tmpl[] = "/tmp/tierbench-verdict-XXXXXX";
+  const std::string dir = ::mkdtemp(tmpl);
+  for (const char* f :
+       {"runs.csv", "comparison.csv", "manifest.json", "series.csv"}) {
+    std::ifstream in(std::string(TIERBENCH_SOURCE_DIR) +
+                     "/tests/unit/data/lab-kernel/" + prefix + "-" + f);
+    EXPECT_TRUE(in) << prefix << "-" << f;
+    std::ofstream(dir + "/" + f) << in.rdbuf();
+  }
+  const RunFolder run = RunFolder::Read(dir);
+  std::string note;
+  const std::optional<SeriesFile> series = SeriesFile::Read(dir, &note);
+  EXPECT_TRUE(series) << note;
+  const std::string text =
+      VerdictText(BuildVerdict(run, series ? &*series : nullptr));
+  std::filesystem::remove_all(dir);
+  return text;
+}
+
+// Seed 001's finding as the lab recorded it (pgbench-demo-*:
+// pgbench-tpcb-demo on bcache, run e1): writeback ahead, and the modes
+// that commit on the HDD said to be alike in one sentence.
+TEST(VerdictTest, ModesBelowTheBestThatAreAlikeAreSaidToBe) {
+  const std::string text = RecordedVerdict("pgbench-demo");
+  EXPECT_NE(text.find("pgbench-tpcb-demo (steady state): writeback is best"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("writearound, none and writethrough were within "
+                      "noise of each other."),
+            std::string::npos)
+      << text;
+}
+
+// `./scripts/demo --full` as the lab recorded it (full-demo-*, run full1):
+// anandtech-mix's warmed bcache and dm-cache cells still sent reads to the
+// HDD: not ranked, and not called cold; dm-cache-writeback's random writes
+// (48 IOPS against the HDD's 39) are like the HDD, with its figure.
+TEST(VerdictTest, AWarmedCellStillFillingIsNotCalledCold) {
+  const std::string text = RecordedVerdict("full-demo");
+  EXPECT_NE(text.find("Not ranked: writeback (cache still filling: its reads "
+                      "went to the HDD) and dm-cache-writeback (cache still "
+                      "filling: its reads went to the HDD)."),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("cold cache"), std::string::npos) << text;
+  EXPECT_NE(text.find("dm-cache-writeback and writethrough were like the HDD "
+                      "(38.8 IOPS)."),
+            std::string::npos)
+      << text;
+  CheckVerdict(std::string(TIERBENCH_SOURCE_DIR) + "/results/sample-lab");
 }
 
 }  // namespace
