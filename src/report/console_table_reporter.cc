@@ -49,9 +49,9 @@ std::string NoiseLine(const std::vector<ComparisonRow>& rows) {
     hi = std::max(hi, r.iops.n);
   }
   if (hi <= 1) {
-    return "One repetition: no confidence interval can be given, and no "
-           "difference can be told from noise (--repeat 3 or more gives "
-           "intervals).";
+    return "One repetition: the table's columns have no interval across "
+           "runs; the verdict's come from the per-second rates within the "
+           "run (--repeat 3 or more gives intervals across runs).";
   }
   if (lo < static_cast<int>(kMinRepetitionsForInterval)) {
     return "Fewer than 3 repetitions in some groups: no confidence interval "

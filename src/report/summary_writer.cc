@@ -222,7 +222,7 @@ std::string SummaryWriter::ModeSentence(const ReportFigure& f,
   s += ")";
   if (f.Invalid()) {
     // No ratio of an invalid cell: the figure and why it is not one.
-    return s + ", invalid (" + VerdictReason(f.invalid_reasons) +
+    return s + ", invalid (" + VerdictReason(f.invalid_reasons, f.cache_state) +
            "): not compared.";
   }
   std::vector<std::string> rel;
@@ -431,10 +431,10 @@ std::string SummaryWriter::NoiseStatement() const {
 }
 
 std::string SummaryWriter::Markdown() const {
-  std::string md = "# tierbench run " + Text(At(run_.manifest(), {"run_id"})) +
-                   "\n\n";
+  std::string md =
+      "# tierbench run " + Text(At(run_.manifest(), {"run_id"})) + "\n\n";
   md += VerdictMarkdown(verdict_ != nullptr ? *verdict_
-                                             : BuildVerdict(run_, nullptr)) +
+                                            : BuildVerdict(run_, nullptr)) +
         "\n";
   md += "## Details - text suggested for a paper\n\n";
   std::vector<std::string> paras = {SetupParagraph()};

@@ -147,6 +147,15 @@ std::string VerdictReason(const std::string& reasons) {
   return text;
 }
 
+std::string VerdictReason(const std::string& reasons,
+                          const std::string& cache_state) {
+  if (cache_state == "warm-until-steady" &&
+      reasons.rfind("cold-reads:", 0) == 0) {
+    return "cache still filling: its reads went to the HDD";
+  }
+  return VerdictReason(reasons);
+}
+
 namespace {
 
 std::string StateWords(const std::string& state) {
@@ -216,7 +225,8 @@ class WorkloadVerdict {
     if (!invalid.empty()) {
       std::vector<std::string> named;
       for (const ModeTotal* t : invalid) {
-        named.push_back(t->mode + " (" + ReasonOf(*t) + ")");
+        named.push_back(t->mode + " (" + VerdictReason(t->reasons, t->state) +
+                        ")");
         line.not_ranked.push_back(t->mode);
       }
       text += " Not ranked: " + JoinAnd(named) + ".";
@@ -226,16 +236,6 @@ class WorkloadVerdict {
   }
 
  private:
-  // The short reason of an invalid mode. The cold-reads rule names a cold
-  // cache; a cell warmed until steady that it flags was still filling.
-  static std::string ReasonOf(const ModeTotal& t) {
-    if (t.state == "warm-until-steady" &&
-        t.reasons.rfind("cold-reads:", 0) == 0) {
-      return "cache still filling: its reads went to the HDD";
-    }
-    return VerdictReason(t.reasons);
-  }
-
   // "9.8x the HDD, 41% of the SSD" for a valid mode; pieces whose
   // baseline is invalid or whose interval includes no change are left out.
   std::string Place(const ModeTotal& t) {

@@ -65,8 +65,12 @@ struct Verdict {
 Verdict BuildVerdict(const RunFolder& run, const SeriesFile* series);
 
 // The short reason of an invalid_reasons cell ("rule: text; ..."): the first
-// rule's ShortReason (validity/rule_table.h), else its text.
+// rule's ShortReason (validity/rule_table.h), else its text. With the
+// cell's cache_state: cold-reads on a cell warmed until steady is "cache
+// still filling", not a cold cache.
 std::string VerdictReason(const std::string& invalid_reasons);
+std::string VerdictReason(const std::string& invalid_reasons,
+                          const std::string& cache_state);
 
 // "## Verdict" and one bullet per line, the workload's name in bold.
 std::string VerdictMarkdown(const Verdict& v);

@@ -48,8 +48,11 @@ void ColdReadsRule(const CellObservation& o, const std::vector<Finding>& so_far,
            (pct >= kColdOriginReadPct
                 ? "the origin"
                 : "the cache filling up from the origin") +
-           ", not what the cache does once settled (fix: --cache-state "
-           "warm-until-steady, the default)"});
+           ", not what the cache does once settled" +
+           (o.cache_state == "warm-until-steady"
+                ? " (fix: a larger --warm-max, so the warm-up reaches the "
+                  "steady state)"
+                : " (fix: --cache-state warm-until-steady, the default)")});
 }
 
 void WorkingSetRule(const CellObservation& o, std::vector<Finding>* out) {

@@ -172,7 +172,7 @@ TEST(ComparisonTest, ConsoleTableSaysOnceThatOneRunGivesNoInterval) {
   PrintComparisonTable(Compare(rows), table);
   const std::string t = table.str();
   EXPECT_EQ(t.find("within noise"), std::string::npos) << t;
-  const std::string line = "no confidence interval can be given";
+  const std::string line = "the table's columns have no interval across runs";
   const size_t at = t.find(line);
   ASSERT_NE(at, std::string::npos) << t;
   EXPECT_EQ(t.find(line, at + 1), std::string::npos) << t;  // one line
