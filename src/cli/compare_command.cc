@@ -27,6 +27,7 @@ struct CompareArgs {
   std::string cache_state = "warm-until-steady";
   std::string drain_after = "policy";  // --drain-after
   std::string runtime, ramp_time, size, randseed;
+  bool time_based = false;                  // --time-based
   std::vector<std::string> labels;          // --label KEY=VALUE
   std::vector<std::string> workload_modes;  // --workload-modes W=M,M
   std::string verify;                       // --verify[=SIZE]
@@ -88,6 +89,14 @@ void Run(CompareArgs& a, int* exit_code) {
       throw ConfigError("--randseed: not a number: '" + a.randseed +
                         "'. Fix: e.g. --randseed 42");
     }
+  }
+  if (a.time_based) {
+    if (a.runtime.empty()) {
+      throw ConfigError(
+          "--time-based needs --runtime (how long each job runs). Fix: e.g. "
+          "--time-based --runtime 30s");
+    }
+    o.overrides.time_based = true;
   }
   for (const std::string& l : a.labels) LabelOption(l, &o.labels);
   for (const std::string& wm : a.workload_modes) {
@@ -217,6 +226,10 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--size", args->size,
                   "region of every IO job (fio's size=, e.g. 1G or 20%); the "
                   "same LBA range is used on every target");
+  cmd->add_flag("--time-based", args->time_based,
+                "every IO job runs for --runtime, looping over its region "
+                "(fio's time_based), also the size-bound ones: their jobs "
+                "then end together and the warm-up chunks run the same load");
   cmd->add_option("--randseed", args->randseed,
                   "seed of every IO job's random offsets (fio's randseed=)");
   cmd->add_option("--workload-modes", args->workload_modes,

@@ -124,7 +124,8 @@ void RegisterRunCommand(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<RunArgs>();
   CLI::App* cmd = app.add_subcommand("run",
                                      "Run fio-style job files on tierbench's "
-                                     "own IO engines (libaio, psync, null) "
+                                     "own IO engines (libaio, io_uring, "
+                                     "psync, null) "
                                      "and report like fio");
   cmd->add_option(
          "jobfiles", args->job_files,

@@ -17,8 +17,8 @@
 
 #include "db/db_workload.h"
 #include "db/pgbench_script.h"
-#include "stats/job_result.h"
 #include "util/sysfs.h"
+#include "workload/job_result.h"
 
 namespace tierbench {
 

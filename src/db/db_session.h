@@ -48,7 +48,7 @@
 
 #include "db/db_cell.h"
 #include "db/db_workload.h"
-#include "stats/job_result.h"
+#include "workload/job_result.h"
 
 namespace tierbench {
 

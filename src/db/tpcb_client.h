@@ -36,8 +36,8 @@
 #include "db/pgbench_script.h"
 #include "db/tpcb_driver.h"
 #include "db/tpcb_script.h"
-#include "stats/job_result.h"
 #include "stats/thread_cpu.h"
+#include "workload/job_result.h"
 
 namespace tierbench {
 

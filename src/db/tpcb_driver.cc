@@ -190,7 +190,7 @@ TpcbRunResult RunTpcb(const TpcbDriverConfig& cfg) {
     out.aborted_clients += w->aborted();
     if (out.first_error.empty()) out.first_error = w->first_error();
     end = std::max(end, w->end_ns());
-    w->cpu().AddTo(&job);
+    job.AddCpu(w->cpu());
   }
   d.errors = out.failed;
   out.transactions = d.ios;

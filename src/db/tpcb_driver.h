@@ -45,7 +45,7 @@
 
 #include "db/pgbench_script.h"
 #include "db/tpcb_script.h"
-#include "stats/job_result.h"
+#include "workload/job_result.h"
 
 namespace tierbench {
 

@@ -89,10 +89,10 @@
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/db_keeper.h"
 #include "orchestrate/run_plan.h"
-#include "stats/job_result.h"
 #include "util/finding.h"
 #include "util/interrupt.h"
 #include "validity/cell_evidence.h"
+#include "workload/job_result.h"
 
 namespace tierbench {
 

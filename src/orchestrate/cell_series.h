@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "cache/cache_layer.h"
-#include "stats/job_result.h"
+#include "workload/job_result.h"
 
 namespace tierbench {
 

@@ -14,9 +14,9 @@
 #include "cache/layer_registry.h"
 #include "db/db_cell.h"
 #include "orchestrate/run_plan.h"
-#include "stats/job_result.h"
 #include "util/sysfs.h"
 #include "workload/job_file.h"
+#include "workload/job_result.h"
 #include "workload/runner.h"
 
 namespace tierbench {

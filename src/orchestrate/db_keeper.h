@@ -30,7 +30,7 @@
 
 #include "db/db_cell.h"
 #include "db/db_session.h"
-#include "stats/job_result.h"
+#include "workload/job_result.h"
 
 namespace tierbench {
 

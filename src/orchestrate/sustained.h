@@ -16,7 +16,7 @@
 #include <optional>
 
 #include "orchestrate/cell_runner.h"
-#include "stats/job_result.h"
+#include "workload/job_result.h"
 
 namespace tierbench {
 

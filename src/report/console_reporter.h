@@ -26,7 +26,7 @@
 #include <ostream>
 #include <string>
 
-#include "stats/job_result.h"
+#include "workload/job_result.h"
 
 namespace tierbench {
 

@@ -26,7 +26,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "stats/job_result.h"
+#include "workload/job_result.h"
 
 namespace tierbench {
 

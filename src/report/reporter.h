@@ -46,8 +46,8 @@
 #include <string>
 #include <vector>
 
-#include "stats/job_result.h"
 #include "util/finding.h"
+#include "workload/job_result.h"
 
 namespace tierbench {
 

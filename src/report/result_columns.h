@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "stats/job_result.h"
+#include "workload/job_result.h"
 
 namespace tierbench {
 

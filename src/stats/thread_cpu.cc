@@ -25,12 +25,4 @@ ThreadCpu ThreadCpu::Between(const ThreadCpu& start, const ThreadCpu& end) {
           end.ctx - start.ctx, end.majf - start.majf, end.minf - start.minf};
 }
 
-void ThreadCpu::AddTo(JobResult* job) const {
-  job->usr_cpu_sec += usr_sec;
-  job->sys_cpu_sec += sys_sec;
-  job->ctx_switches += ctx;
-  job->majf += majf;
-  job->minf += minf;
-}
-
 }  // namespace tierbench

@@ -1,14 +1,13 @@
 // ThreadCpu: the calling thread's CPU time, context switches and page faults
 // (getrusage(RUSAGE_THREAD)), as fio reports them per job (usr/sys CPU,
 // ctx, majf/minf). Take one at the start and one at the end of a measured
-// window and add the difference to the job's result.
+// window and add the difference to the job's result (JobResult::AddCpu,
+// workload/job_result.h).
 // Thread-safety: Now() reads the calling thread only; values are plain data.
 #ifndef TIERBENCH_STATS_THREAD_CPU_H_
 #define TIERBENCH_STATS_THREAD_CPU_H_
 
 #include <cstdint>
-
-#include "stats/job_result.h"
 
 namespace tierbench {
 
@@ -23,9 +22,6 @@ struct ThreadCpu {
   static ThreadCpu Now();
   // `end` minus `start`, field by field.
   static ThreadCpu Between(const ThreadCpu& start, const ThreadCpu& end);
-  // Adds these figures to job's usr_cpu_sec, sys_cpu_sec, ctx_switches,
-  // majf and minf.
-  void AddTo(JobResult* job) const;
 };
 
 }  // namespace tierbench

@@ -39,9 +39,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "stats/job_result.h"
 #include "util/finding.h"
 #include "validity/cell_evidence.h"
+#include "workload/job_result.h"
 #include "workload/job_spec.h"
 
 namespace tierbench {

@@ -244,6 +244,10 @@ void ApplyOverrides(const JobOverrides& o, JobDraft* d) {
     s.randseed = *o.randseed;
     s.randseed_set = true;
   }
+  if (o.time_based) {
+    s.time_based = *o.time_based;
+    d->where["time_based"] = cli + " (--time-based)";
+  }
 }
 
 // The job's files: filename= (relative names under directory=), else fio's

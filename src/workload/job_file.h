@@ -35,6 +35,9 @@ struct JobOverrides {
   std::optional<SizeSpec> offset;
   std::optional<std::string> filename;
   std::optional<uint64_t> randseed;
+  // --time-based: every job runs for its runtime, looping over its region
+  // (fio's time_based), however much its size= covers.
+  std::optional<bool> time_based;
 };
 
 // Parses the files in order and concatenates their jobs (group ids keep

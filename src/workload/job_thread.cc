@@ -548,7 +548,7 @@ void JobThread::EndMeasurement(uint64_t now) {
     // last IO completed before the deadline (paced, or descheduled).
     if (reached_end_) end = std::max(end, end_ns_);
     result_.runtime_ns = end > measure_start_ns_ ? end - measure_start_ns_ : 0;
-    ThreadCpu::Between(cpu_start_, ThreadCpu::Now()).AddTo(&result_);
+    result_.AddCpu(ThreadCpu::Between(cpu_start_, ThreadCpu::Now()));
     const IoBatchCounts& batches = engine_->batch_counts();
     std::copy(std::begin(batches.submit), std::end(batches.submit),
               std::begin(result_.submit_hist));

@@ -25,7 +25,7 @@
 #include <functional>
 #include <string>
 
-#include "stats/job_result.h"
+#include "workload/job_result.h"
 #include "workload/job_spec.h"
 
 namespace tierbench {

@@ -31,10 +31,10 @@
 #include "cache_fake_sysfs.h"
 #include "db/db_cell.h"
 #include "report/csv_reader.h"
-#include "stats/job_result.h"
 #include "util/finding.h"
 #include "util/sysfs.h"
 #include "validity/cell_evidence.h"
+#include "workload/job_result.h"
 #include "workload/job_spec.h"
 
 namespace tierbench {

@@ -435,6 +435,15 @@ TEST(JobFileTest, OverridesReplaceFileValues) {
   JobOverrides runtime;
   runtime.runtime_ns = kNsPerSec;
   EXPECT_EQ(ErrorOf("[j]\nfilename=f\ntime_based\n", runtime), "");
+  // --time-based makes a size-bound job run for its runtime.
+  JobOverrides timed;
+  timed.runtime_ns = 5 * kNsPerSec;
+  timed.time_based = true;
+  const JobSpec sized = Parse("[j]\nfilename=f\nsize=4m\n", timed).jobs.at(0);
+  EXPECT_TRUE(sized.time_based);
+  EXPECT_EQ(sized.runtime_ns, 5 * kNsPerSec);
+  EXPECT_FALSE(
+      Parse("[j]\nfilename=f\nsize=4m\n", runtime).jobs.at(0).time_based);
   // And --filename gives a target to jobs without one.
   JobOverrides file;
   file.filename = "/dev/sdz";

@@ -1,8 +1,8 @@
 // JobResult and DirectionStats: rates and group_reporting merges.
 #include <gtest/gtest.h>
 
-#include "stats/job_result.h"
 #include "util/units.h"
+#include "workload/job_result.h"
 
 namespace tierbench {
 namespace {

@@ -1,4 +1,4 @@
-#include "stats/job_result.h"
+#include "workload/job_result.h"
 
 #include <algorithm>
 
@@ -60,6 +60,14 @@ void JobResult::Merge(const JobResult& other) {
   if (!other.error.empty()) {
     error = error.empty() ? other.error : error + "; " + other.error;
   }
+}
+
+void JobResult::AddCpu(const ThreadCpu& cpu) {
+  usr_cpu_sec += cpu.usr_sec;
+  sys_cpu_sec += cpu.sys_sec;
+  ctx_switches += cpu.ctx;
+  majf += cpu.majf;
+  minf += cpu.minf;
 }
 
 }  // namespace tierbench

@@ -13,8 +13,8 @@
 // For the transaction driver an "IO" is a transaction: ios counts
 // transactions, lat is the transaction latency, slat/clat stay empty, and
 // `unit` is "tx".
-#ifndef TIERBENCH_STATS_JOB_RESULT_H_
-#define TIERBENCH_STATS_JOB_RESULT_H_
+#ifndef TIERBENCH_WORKLOAD_JOB_RESULT_H_
+#define TIERBENCH_WORKLOAD_JOB_RESULT_H_
 
 #include <cstdint>
 #include <string>
@@ -23,6 +23,7 @@
 #include "stats/latency_histogram.h"
 #include "stats/running_stat.h"
 #include "stats/steady_state.h"
+#include "stats/thread_cpu.h"
 #include "stats/time_series.h"
 #include "workload/job_spec.h"  // JobResult records the JobSpec it ran
 
@@ -91,6 +92,10 @@ struct JobResult {
   // summed, runtime the max, CPU, faults and histograms summed, pid the
   // first job's (as fio), end_time the latest, errors joined with "; ".
   void Merge(const JobResult& other);
+
+  // Adds a job thread's CPU time, context switches and page faults over its
+  // measured window to usr_cpu_sec, sys_cpu_sec, ctx_switches, majf, minf.
+  void AddCpu(const ThreadCpu& cpu);
 };
 
 // All results of one `tierbench run` (or one compare cell).
@@ -102,4 +107,4 @@ struct RunResult {
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_STATS_JOB_RESULT_H_
+#endif  // TIERBENCH_WORKLOAD_JOB_RESULT_H_
