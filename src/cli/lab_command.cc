@@ -63,8 +63,8 @@ const QuickWorkload kQuickWorkloads[] = {
      {"none", "writethrough", "writearound", "writeback"},
      true},
 };
-// Every mode some quick workload names, in table order; the full-only
-// ones (none, writearound) only with --full.
+// Every mode some quick workload names, in table order; a run loads those
+// that one of its workloads names (none and writearound only with --full).
 const char* const kQuickModes[] = {"hdd",
                                    "ssd",
                                    "none",
@@ -74,7 +74,6 @@ const char* const kQuickModes[] = {"hdd",
                                    "dm-cache-writeback",
                                    "dm-writecache",
                                    "lvmcache-writeback"};
-const char* const kFullOnlyModes[] = {"none", "writearound"};
 // 5 s: at the dilated HDD's ~38 IOPS, ~190 IOs (the few-ios rule wants
 // 100). 2 s warm-up chunks, at most 24 s: steadiness is judged over 3
 // chunks from block counters that do not lag (bcache's Zipf reads had
@@ -179,11 +178,15 @@ void RunLab(LabArgs& a) {
     }
     if (o.mode_files.empty()) {
       for (const char* m : kQuickModes) {
-        const bool full_only =
-            std::find_if(std::begin(kFullOnlyModes), std::end(kFullOnlyModes),
-                         [m](const char* f) { return std::string(f) == m; }) !=
-            std::end(kFullOnlyModes);
-        if (full_only && !a.full) continue;
+        const bool named = std::any_of(
+            std::begin(kQuickWorkloads), std::end(kQuickWorkloads),
+            [&](const QuickWorkload& w) {
+              return in_run(w) && std::any_of(w.modes.begin(), w.modes.end(),
+                                              [m](const char* x) {
+                                                return std::string(x) == m;
+                                              });
+            });
+        if (!named) continue;
         o.mode_files.push_back(source + "/modes/" + m + ".json");
       }
     }

@@ -305,8 +305,7 @@ DbSession::~DbSession() {
   }
 }
 
-void DbSession::Restart(const DbCellOptions& opts, bool keep_page_cache,
-                        DbCellInfo* got) {
+void DbSession::Restart(const DbCellOptions& opts, DbCellInfo* got) {
   ThrowIfSignalled();
   const uint64_t start = NowNs();
   if (server_->running() && !server_->Stop()) {
@@ -323,7 +322,7 @@ void DbSession::Restart(const DbCellOptions& opts, bool keep_page_cache,
   // right after the start: dropping them first would only cost that read at
   // the device's speed (8.5 s a cell for 67 MB on the lab's dilated HDD).
   // The stop's checkpoint and the sync above left no page dirty.
-  if (opts.drop_caches && !keep_page_cache) {
+  if (opts.drop_caches && !workload_.page_cache_warm) {
     got->page_cache_dropped = DropCaches(opts.os);
   }
   ThrowIfSignalled();
@@ -377,7 +376,7 @@ JobResult DbSession::Run(const DbCellOptions& opts, DbCellInfo* info) {
 
   // Neither shared_buffers nor the page cache may keep what the load (or
   // an earlier run) wrote.
-  Restart(opts, w.page_cache_warm, &got);
+  Restart(opts, &got);
   ++runs_;
   got.mem_total_bytes = ReadMemTotalBytes(opts.os);
   if (w.page_cache_warm) {

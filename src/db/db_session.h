@@ -85,10 +85,9 @@ class DbSession {
   DbSession(const DbWorkload& w, std::string device);
   void Load(const DbCellOptions& opts);
   // Stop (when running) + sync + after_load on the first run + drop caches
-  // (unless keep_page_cache: the workload reads its files back anyway) +
-  // start; fills the restart fields of *got.
-  void Restart(const DbCellOptions& opts, bool keep_page_cache,
-               DbCellInfo* got);
+  // (not for a "page_cache": "warm" workload, which reads its files back
+  // anyway) + start; fills the restart fields of *got.
+  void Restart(const DbCellOptions& opts, DbCellInfo* got);
 
   DbWorkload workload_;
   std::string device_;
