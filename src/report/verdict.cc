@@ -26,7 +26,26 @@ struct ModeTotal {
   // The CPU, not the storage, set the figure (a cpu-bound caution): the
   // figure and its ratios are floors.
   bool cpu_floor = false;
+  // Its rate drifted within the run (a drift caution): "46 to 32", the
+  // first and last third's rates of the finding ("drifted" when no warning
+  // gives them); "" when steady.
+  std::string drift;
 };
+
+// "46 to 32" of the drift finding's text ("job x went from 46 to 32 IO/s
+// between ..."), or "" when no warning has it.
+std::string DriftRates(const std::vector<std::string>& warnings) {
+  static const std::string kFrom = "went from ";
+  for (const std::string& w : warnings) {
+    const size_t from = w.find(kFrom);
+    if (from == std::string::npos) continue;
+    const size_t start = from + kFrom.size();
+    const size_t end = w.find(" IO/s", start);
+    if (end == std::string::npos) continue;
+    return w.substr(start, end - start);
+  }
+  return "";
+}
 
 std::string WorseValidity(const std::string& a, const std::string& b) {
   auto rank = [](const std::string& v) {
@@ -88,6 +107,10 @@ std::vector<ModeTotal> Totals(const RunFolder& run, const std::string& workload,
     ModeTotal& t = out[it->second];
     t.median += f->iops_median;
     t.cpu_floor = t.cpu_floor || f->HasFinding("cpu-bound:caution");
+    if (t.drift.empty() && f->HasFinding("drift:caution")) {
+      t.drift = DriftRates(f->warnings);
+      if (t.drift.empty()) t.drift = "drifted";
+    }
     if (t.reasons.empty() && !f->invalid_reasons.empty() && f->Invalid()) {
       t.reasons = f->invalid_reasons;
     }
@@ -166,6 +189,18 @@ std::string StateWords(const std::string& state) {
   return "";
 }
 
+// Why a drifting mode is not ranked: "not steady: 46/s in the first third
+// of the run, 32/s in the last" (rates, not the mode's figure).
+std::string NotSteady(const ModeTotal& t) {
+  const size_t to = t.drift.find(" to ");
+  if (to == std::string::npos) {
+    return "not steady: its rate drifted within the run";
+  }
+  return "not steady: " + t.drift.substr(0, to) +
+         "/s in the first third of the run, " + t.drift.substr(to + 4) +
+         "/s in the last";
+}
+
 std::string Signed(double pct) {
   return (pct > 0 ? "+" : "") +
          GroupedNumber(pct, std::fabs(pct) < 10 ? 1 : 0) + "%";
@@ -202,12 +237,16 @@ class WorkloadVerdict {
         return line;
       }
     }
+    // Not ranked: the invalid modes, and the valid ones whose rate drifted
+    // within the run (their figure is a transient's mean, and the spread
+    // of their per-second rates is the drift, not noise: a pgbench cell
+    // that went from 52 to 2 tps was "within noise" of one at 134).
     std::vector<const ModeTotal*> ranked, invalid;
     std::string state;
     for (const ModeTotal& t : totals_) {
       if (t.raw) continue;
       if (state.empty()) state = StateWords(t.state);
-      (t.valid == "no" ? invalid : ranked).push_back(&t);
+      (t.valid == "no" || !t.drift.empty() ? invalid : ranked).push_back(&t);
     }
     std::stable_sort(ranked.begin(), ranked.end(),
                      [](const ModeTotal* a, const ModeTotal* b) {
@@ -225,11 +264,22 @@ class WorkloadVerdict {
     if (!invalid.empty()) {
       std::vector<std::string> named;
       for (const ModeTotal* t : invalid) {
-        named.push_back(t->mode + " (" + VerdictReason(t->reasons, t->state) +
+        named.push_back(t->mode + " (" +
+                        (t->valid == "no" ? VerdictReason(t->reasons, t->state)
+                                          : NotSteady(*t)) +
                         ")");
         line.not_ranked.push_back(t->mode);
       }
       text += " Not ranked: " + JoinAnd(named) + ".";
+    }
+    // A baseline that drifted gives no ratio (Usable): said so, once.
+    for (const ModeTotal* b : {hdd_, ssd_}) {
+      if (b == nullptr || b->valid == "no" || b->drift.empty() ||
+          ranked.empty()) {
+        continue;
+      }
+      text += std::string(" No ratio against the ") +
+              (b == hdd_ ? "HDD" : "SSD") + " (" + NotSteady(*b) + ").";
     }
     line.text = text;
     return line;
@@ -238,9 +288,14 @@ class WorkloadVerdict {
  private:
   // "9.8x the HDD, 41% of the SSD" for a valid mode; pieces whose
   // baseline is invalid or whose interval includes no change are left out.
+  // A baseline ratios may use: valid and steady.
+  static bool Usable(const ModeTotal* b) {
+    return b != nullptr && b->valid != "no" && b->drift.empty();
+  }
+
   std::string Place(const ModeTotal& t) {
     std::vector<std::string> parts;
-    if (hdd_ != nullptr && hdd_->valid != "no" && hdd_->median > 0) {
+    if (Usable(hdd_) && hdd_->median > 0) {
       const Interval d = Diff(t, *hdd_);
       used_batches_ = used_batches_ || d.from_batches;
       if (d.ci && d.ci->significant()) {
@@ -252,8 +307,8 @@ class WorkloadVerdict {
         parts.push_back("like the HDD");
       }
     }
-    if (ssd_ != nullptr && ssd_->valid != "no" && ssd_->median > 0 &&
-        !parts.empty() && parts[0] != "like the HDD") {
+    if (Usable(ssd_) && ssd_->median > 0 && !parts.empty() &&
+        parts[0] != "like the HDD") {
       parts.push_back(FormatPct(100.0 * t.median / ssd_->median) +
                       " of the SSD");
     }
@@ -270,6 +325,12 @@ class WorkloadVerdict {
              VerdictReason(hdd_->valid == "no" ? hdd_->reasons
                                                : ssd_->reasons) +
              ").";
+    }
+    if (!Usable(hdd_) || !Usable(ssd_)) {
+      const ModeTotal& b = Usable(hdd_) ? *ssd_ : *hdd_;
+      return "no cache mode ran, and the raw " +
+             std::string(&b == hdd_ ? "HDD" : "SSD") + " was " + NotSteady(b) +
+             ".";
     }
     const Interval d = Diff(*ssd_, *hdd_);
     used_batches_ = used_batches_ || d.from_batches;
@@ -303,7 +364,7 @@ class WorkloadVerdict {
   }
 
   bool LikeHdd(const ModeTotal& t) {
-    if (hdd_ == nullptr || hdd_->valid == "no") return false;
+    if (!Usable(hdd_)) return false;
     const Interval d = Diff(t, *hdd_);
     return d.ci && !d.ci->significant();
   }

@@ -16,12 +16,16 @@
 //   - the state the figures were measured in (steady state, warm, cold);
 //   - the invalid cells, named with their reason and not ranked; a
 //     workload that cannot tell caches apart (validity/run_rules.h) ranks
-//     nothing and says why.
+//     nothing and says why;
+//   - the valid modes whose rate drifted within the run (a drift caution)
+//     named "not steady" with the first and last third's rates per second,
+//     not ranked (the mean of a transient, whose per-second spread is the
+//     drift, not noise); no ratio against a baseline that drifted.
 // Rules every sentence keeps (tested): no ratio, position or difference of
-// a cell whose comparison.csv `valid` is "no"; no difference that the
-// interval does not support ("within noise" instead); no ratio against a
-// baseline that is itself invalid. Cells of unknown validity are ranked
-// and marked.
+// a cell whose comparison.csv `valid` is "no" or that drifted; no
+// difference that the interval does not support ("within noise" instead);
+// no ratio against a baseline that is itself invalid. Cells of unknown
+// validity are ranked and marked.
 //
 // Throughput of a workload with several series (jobs or directions) is
 // their sum per mode. Intervals: with >= 3 repetitions on both sides,

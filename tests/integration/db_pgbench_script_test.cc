@@ -86,8 +86,15 @@ TEST_F(PgScriptTest, SaturatedRateLatencyIncludesScheduleLag) {
   EXPECT_GT(lat, 100 * service) << "lat " << lat << " service " << service;
   EXPECT_GT(r.lag.mean(), 100 * service);
   EXPECT_NEAR(lat, r.lag.mean() + service, 0.05 * lat);
-  // The lag grows through the run: the last ones are the latest.
-  EXPECT_GT(r.lag.max(), 1.5 * r.lag.mean());
+  // The lag grows through the run: the last ones are the latest, by about
+  // the run's length (the schedule asks ~1 us per transaction). Not
+  // max > 1.5 x mean: on a loaded machine (CI, beside the lab guests) the
+  // lag was already high at the start (CI, 2026-12-04), and with that
+  // offset max/mean was 1.40 (1.98 s against 1.41 s). Under that load the
+  // lag did not start near 0; it still grew by the run.
+  EXPECT_GT(r.lag.max() - r.lag.min(),
+            0.5 * static_cast<double>(cfg.duration_ns))
+      << "lag min " << r.lag.min() << " max " << r.lag.max();
 }
 
 // -L with -R: transactions already later than the limit are skipped, the

@@ -309,11 +309,15 @@ TEST(LabCompare, KilledCompareIsRestoredByTierbenchRestore) {
 // Since the drains that prepare a cell flush (CacheLayer::Flush), the
 // load's dirty data drains in seconds, and the lab flushes after a cell
 // by default too: the test runs with the lab's defaults only.
-// The four modes share one database load (db/db_session.h): none's cell
-// loads it, the others restart on it; each starts cold, then its warm-up.
-// Seed 001's other half: the modes that commit on the HDD (none,
-// writethrough, writearound) are within noise of each other: their 95 %
-// intervals, batch means of the per-second tps, overlap pairwise.
+// The modes share one database load (db/db_session.h): none's cell loads
+// it, the others restart on it; each starts cold, then its warm-up.
+// Seed 001's other half: the modes that commit on the HDD (none and
+// writethrough) are within noise of each other: their 95 % intervals,
+// batch means of the per-second tps, overlap. Writearound, the third such
+// mode of seed 001, left the test for the suite's 20 minutes: its cell
+// cost ~45 s on the critical path (CI at 1,187 s on 2026-12-04), and for
+// pgbench's writes it takes the path none takes (the demo's --full runs
+// it: 52.3 tps against none's 51.1, within noise).
 TEST(LabCompare, PgbenchWritebackBeatsNone) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
@@ -325,7 +329,6 @@ TEST(LabCompare, PgbenchWritebackBeatsNone) {
       "--modes",
       Mode("none"),
       Mode("writethrough"),
-      Mode("writearound"),
       Mode("writeback"),
       "--workloads",
       kSource + "/workloads/pgbench-tpcb-in-ram.json",
@@ -355,11 +358,11 @@ TEST(LabCompare, PgbenchWritebackBeatsNone) {
         << Get(r, "mode") << ": " << Get(r, "invalid_reasons");
     cell.emplace(Get(r, "mode"), &r);
   }
-  ASSERT_EQ(cell.size(), 4u) << output;
+  ASSERT_EQ(cell.size(), 3u) << output;
   // One load for the stack: the first mode's cell made the database, the
   // others ran on it.
   EXPECT_EQ(Get(*cell["none"], "db_reused"), "0");
-  for (const char* m : {"writethrough", "writearound", "writeback"}) {
+  for (const char* m : {"writethrough", "writeback"}) {
     EXPECT_EQ(Get(*cell[m], "db_reused"), "1") << m;
   }
   std::map<std::string, double> tps;
@@ -409,7 +412,7 @@ TEST(LabCompare, PgbenchWritebackBeatsNone) {
     return std::pair<double, double>{mean - half, mean + half};
   };
   std::map<std::string, std::pair<double, double>> ci;
-  for (const char* m : {"none", "writethrough", "writearound"}) {
+  for (const char* m : {"none", "writethrough"}) {
     ci[m] = interval(m);
   }
   std::cout << "pgbench-tpcb-in-ram tps:";

@@ -51,6 +51,28 @@ class ScratchDir {
   std::string path_;
 };
 
+// A scratch copy of the recorded lab run folder tests/unit/data/lab-kernel/
+// `prefix`-{runs,comparison,series}.csv and -manifest.json (series.csv when
+// it was recorded), removed on destruction.
+class RecordedLabRun {
+ public:
+  explicit RecordedLabRun(const std::string& prefix) : dir_("lab-" + prefix) {
+    const std::string from =
+        std::string(TIERBENCH_SOURCE_DIR) + "/tests/unit/data/lab-kernel/";
+    for (const char* f :
+         {"runs.csv", "comparison.csv", "manifest.json", "series.csv"}) {
+      const std::string src = from + prefix + "-" + f;
+      if (std::filesystem::exists(src)) {
+        std::filesystem::copy_file(src, dir_.path() + "/" + f);
+      }
+    }
+  }
+  const std::string& path() const { return dir_.path(); }
+
+ private:
+  ScratchDir dir_;
+};
+
 // Writes a run folder with `modes` cache modes (long names) plus hdd and ssd,
 // `workloads` workloads and one repetition; cache mode m does 200 + 500 m
 // IOPS, the HDD 150, the SSD `ssd_iops`.

@@ -25,6 +25,7 @@
 #include "report/report_writer.h"
 #include "report/result_columns.h"
 #include "report/run_folder.h"
+#include "report_fixture.h"
 #include "util/clock.h"
 #include "validity_pitfalls_replay.h"
 #include "workload/runner.h"
@@ -180,15 +181,9 @@ TEST(ValidityPitfallsTest, Row18CoordinatedOmission) {
 // -manifest.json, read back.
 class RecordedRunFolder {
  public:
-  explicit RecordedRunFolder(const std::string& prefix) {
-    char tmpl[] = "/tmp/tierbench-pitfall-run-XXXXXX";
-    dir_ = ::mkdtemp(tmpl);
-    for (const char* f : {"runs.csv", "comparison.csv", "manifest.json"}) {
-      std::ofstream(dir_ + "/" + f) << LabText(prefix + "-" + f);
-    }
-    run_ = std::make_unique<RunFolder>(RunFolder::Read(dir_));
-  }
-  ~RecordedRunFolder() { fs::remove_all(dir_); }
+  explicit RecordedRunFolder(const std::string& prefix)
+      : recorded_(prefix),
+        run_(std::make_unique<RunFolder>(RunFolder::Read(recorded_.path()))) {}
   const RunFolder& run() const { return *run_; }
   // The figure of `mode` in `workload`; a test failure and null if none.
   const ReportFigure* Figure(const std::string& mode,
@@ -213,7 +208,7 @@ class RecordedRunFolder {
   }
 
  private:
-  std::string dir_;
+  RecordedLabRun recorded_;
   std::unique_ptr<RunFolder> run_;
 };
 
