@@ -309,15 +309,16 @@ TEST(LabCompare, KilledCompareIsRestoredByTierbenchRestore) {
 // Since the drains that prepare a cell flush (CacheLayer::Flush), the
 // load's dirty data drains in seconds, and the lab flushes after a cell
 // by default too: the test runs with the lab's defaults only.
-// The modes share one database load (db/db_session.h): none's cell loads
-// it, the others restart on it; each starts cold, then its warm-up.
-// Seed 001's other half: the modes that commit on the HDD (none and
-// writethrough) are within noise of each other: their 95 % intervals,
-// batch means of the per-second tps, overlap. Writearound, the third such
-// mode of seed 001, left the test for the suite's 20 minutes: its cell
-// cost ~45 s on the critical path (CI at 1,187 s on 2026-12-04), and for
-// pgbench's writes it takes the path none takes (the demo's --full runs
-// it: 52.3 tps against none's 51.1, within noise).
+// The four modes share one database load (db/db_session.h): none's cell
+// loads it, the others restart on it; each starts cold, then its warm-up.
+// Seed 001's other half: the modes that commit on the HDD (none,
+// writethrough, writearound) are within noise of each other: their 95 %
+// intervals, batch means of the per-second tps, overlap pairwise.
+// The drain after writeback's cell, the last, is bounded at 30 s: flushing
+// its dirty data to the lab's 38-IOPS HDD took 82 s (CI, 2026-12-04), on
+// the suite's critical path (1,187 s of its 1,200), and the time to clean
+// is LabCompare.RealBcacheModesBehaveAsDocumented's subject. A timed-out
+// drain after a cell is a caution (dirty-after), not an invalid cell.
 TEST(LabCompare, PgbenchWritebackBeatsNone) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
@@ -329,13 +330,16 @@ TEST(LabCompare, PgbenchWritebackBeatsNone) {
       "--modes",
       Mode("none"),
       Mode("writethrough"),
+      Mode("writearound"),
       Mode("writeback"),
       "--workloads",
       kSource + "/workloads/pgbench-tpcb-in-ram.json",
       "--results",
       dir.path(),
       "--run-id",
-      "lab-db"};
+      "lab-db",
+      "--compare-arg=--drain-timeout",
+      "--compare-arg=30"};
   TIERBENCH_RUN_LAB(args, 0);
   // The factor is in the manifest, and the limits in force are the lab's
   // defaults divided by it (a lab that did not dilate fails here).
@@ -358,11 +362,11 @@ TEST(LabCompare, PgbenchWritebackBeatsNone) {
         << Get(r, "mode") << ": " << Get(r, "invalid_reasons");
     cell.emplace(Get(r, "mode"), &r);
   }
-  ASSERT_EQ(cell.size(), 3u) << output;
+  ASSERT_EQ(cell.size(), 4u) << output;
   // One load for the stack: the first mode's cell made the database, the
   // others ran on it.
   EXPECT_EQ(Get(*cell["none"], "db_reused"), "0");
-  for (const char* m : {"writethrough", "writeback"}) {
+  for (const char* m : {"writethrough", "writearound", "writeback"}) {
     EXPECT_EQ(Get(*cell[m], "db_reused"), "1") << m;
   }
   std::map<std::string, double> tps;
@@ -377,7 +381,7 @@ TEST(LabCompare, PgbenchWritebackBeatsNone) {
   EXPECT_GE(tps["writeback"], 2.0 * tps["none"])
       << "writeback " << tps["writeback"] << " tps, none " << tps["none"]
       << " tps";
-  // Writeback left dirty data, and the drain was timed.
+  // Writeback left dirty data, and the drain was timed (to its bound).
   EXPECT_GT(Num(*cell["writeback"], "dirty_after_bytes"), 0);
   EXPECT_GT(Num(*cell["writeback"], "drain_after_s"), 0);
   // none and writethrough: intervals of the per-second tps overlap.
@@ -412,7 +416,7 @@ TEST(LabCompare, PgbenchWritebackBeatsNone) {
     return std::pair<double, double>{mean - half, mean + half};
   };
   std::map<std::string, std::pair<double, double>> ci;
-  for (const char* m : {"none", "writethrough"}) {
+  for (const char* m : {"none", "writethrough", "writearound"}) {
     ci[m] = interval(m);
   }
   std::cout << "pgbench-tpcb-in-ram tps:";
