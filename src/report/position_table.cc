@@ -74,6 +74,7 @@ std::string PositionTable::Svg() const {
     svg.Text(x, top - 6, shown, "col-label", "start", -40,
              shown == columns_[c].label ? "" : columns_[c].label);
   }
+  bool any_drift = false;
   for (size_t r = 0; r < rows_.size(); ++r) {
     const double y = top + r * kCellH;
     const std::string shown = Abbreviate(rows_[r], kMaxLabel);
@@ -88,11 +89,22 @@ std::string PositionTable::Svg() const {
           f = g;
       }
       const std::string who = rows_[r] + " on " + columns_[c].label;
-      if (f != nullptr && f->Invalid()) {
+      // A cache mode whose rate drifted within the run is not ranked
+      // either (report/verdict.h): hatched like an invalid cell.
+      const bool drift = f != nullptr && !f->Invalid() && !f->is_raw() &&
+                         f->HasFinding("drift:caution");
+      if (f != nullptr && (f->Invalid() || drift)) {
         // Invalid: hatched grey with the reason on hover, never coloured.
+        std::string why = who + ": invalid, not ranked: " + f->invalid_reasons;
+        if (drift) {
+          any_drift = true;
+          why = who + ": not steady, not ranked:";
+          for (const std::string& w : f->warnings) {
+            if (w.find("went from ") != std::string::npos) why += " " + w;
+          }
+        }
         svg.Rect(x + 1, y + 1, kCellW - 2, kCellH - 2, "heat-cell heat-invalid",
-                 R"(fill="#dddddd")",
-                 who + ": invalid, not ranked: " + f->invalid_reasons);
+                 R"(fill="#dddddd")", why);
         for (double d = 0; d < kCellW + kCellH; d += 8) {
           const double x1 = x + 1 + std::max(0.0, d - (kCellH - 2));
           const double y1 = y + kCellH - 1 - std::min(d, kCellH - 2);
@@ -101,8 +113,9 @@ std::string PositionTable::Svg() const {
           svg.Line(x1, y1, x2, y2, "heat-hatch",
                    R"(stroke="#999999" stroke-width="1")");
         }
-        svg.Text(x + kCellW / 2, y + kCellH / 2 + 4, "invalid", "heat-value",
-                 "middle", 0, "", R"(fill="#333333")");
+        svg.Text(x + kCellW / 2, y + kCellH / 2 + 4,
+                 drift ? "not steady" : "invalid", "heat-value", "middle", 0,
+                 "", R"(fill="#333333")");
         continue;
       }
       if (f == nullptr || !f->iops_position) {
@@ -130,8 +143,10 @@ std::string PositionTable::Svg() const {
     }
   }
   svg.Text(8, height - 10,
-           "Below 0: slower than the HDD; above 1: faster than the SSD. "
-           "Hatched: invalid, not ranked. Hover a cell for details.",
+           std::string("Below 0: slower than the HDD; above 1: faster than "
+                       "the SSD. Hatched: invalid") +
+               (any_drift ? " or not steady" : "") +
+               ", not ranked. Hover a cell for details.",
            "note", "start", 0, "", R"(fill="#555555")");
   return svg.Finish();
 }

@@ -252,12 +252,21 @@ class WorkloadVerdict {
                      [](const ModeTotal* a, const ModeTotal* b) {
                        return a->median > b->median;
                      });
+    // The state the ranked figures were measured in (none: nothing to say).
     std::string text =
-        workload_ + (state.empty() ? "" : " (" + state + ")") + ": ";
+        workload_ +
+        (state.empty() || ranked.empty() ? "" : " (" + state + ")") + ": ";
     if (ranked.empty() && invalid.empty()) {
       text += BaselinesOnly();
     } else if (ranked.empty()) {
-      text += "no cache mode measured validly.";
+      bool any_invalid = false, any_drift = false;
+      for (const ModeTotal* t : invalid) {
+        (t->valid == "no" ? any_invalid : any_drift) = true;
+      }
+      text += any_drift ? (any_invalid ? "no cache mode measured validly at "
+                                         "a steady rate."
+                                       : "no cache mode ran at a steady rate.")
+                        : "no cache mode measured validly.";
     } else {
       text += RankedSentences(ranked, &line.quoted_modes);
     }

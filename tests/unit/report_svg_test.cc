@@ -154,6 +154,25 @@ TEST(ReportSvgTest, TwentyModesAndFifteenWorkloadsStayReadable) {
   ExpectLabelsDoNotOverlap(heat, "col-label");
 }
 
+// Cache modes whose rate drifted within the run are hatched "not steady",
+// as the verdict does not rank them (run pg1, pgbench-drift-*: every cache
+// mode drifted).
+TEST(ReportSvgTest, PositionTableHatchesCellsThatWereNotSteady) {
+  const RecordedLabRun recorded("pgbench-drift");
+  const RunFolder run = RunFolder::Read(recorded.path());
+  PositionTable table(run);
+  ASSERT_TRUE(table.HasData());
+  const std::string svg = table.Svg();
+  const XmlCheck heat = ParsedSvg(svg);
+  EXPECT_EQ(heat.WithClass("heat-invalid").size(), 4u) << svg;
+  EXPECT_NE(svg.find("writeback on pgbench-tpcb: not steady, not ranked: job "
+                     "pgbench-tpcb went from 59 to 23 IO/s"),
+            std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find("Hatched: invalid or not steady, not ranked."),
+            std::string::npos);
+}
+
 TEST(ReportSvgTest, FewModesGetWideSlotsAndALinearAxis) {
   ScratchDir tmp("one");
   WriteSyntheticRun(tmp.path() + "/run", 1, 1);

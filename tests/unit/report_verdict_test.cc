@@ -161,6 +161,22 @@ TEST(VerdictTest, AModeThatDriftedIsNotSteadyAndNotRanked) {
   EXPECT_EQ(text.find("and none"), std::string::npos) << text;
 }
 
+// Every cell of run pg1 drifted but the SSD's (pgbench-drift-*): no cache
+// mode is ranked, and none gets a ratio against the HDD, which drifted too.
+TEST(VerdictTest, ABaselineThatDriftedGivesNoRatio) {
+  const std::string text = RecordedVerdict("pgbench-drift");
+  EXPECT_NE(text.find("pgbench-tpcb: no cache mode ran at a steady rate. Not "
+                      "ranked: writethrough (not steady: 33/s"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("writeback (not steady: 59/s in the first third of the "
+                      "run, 23/s in the last)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("x the HDD"), std::string::npos) << text;
+  EXPECT_EQ(CheckVerdict(RecordedLabRun("pgbench-drift").path()), 0);
+}
+
 // `./scripts/demo --full` as the lab recorded it (full-demo-*, run full1):
 // anandtech-mix's warmed bcache and dm-cache cells still sent reads to the
 // HDD: not ranked, and not called cold; dm-cache-writeback's random writes
