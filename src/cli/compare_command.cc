@@ -15,6 +15,7 @@
 #include "cli/option_values.h"
 #include "orchestrate/compare_runner.h"
 #include "orchestrate/precondition.h"
+#include "report/reporters.h"
 #include "util/cpu_latency.h"
 #include "util/errors.h"
 
@@ -150,7 +151,7 @@ void Run(CompareArgs& a, int* exit_code) {
   }
   o.command_line = CommandLine();
   CompareRunner runner(o);
-  const CompareSummary summary = runner.Run(std::cout);
+  const CompareSummary summary = runner.Run(MakeCompareReporters(std::cout));
   *exit_code = summary.failed_cells > 0 ? kExitRunFailed : kExitOk;
 }
 

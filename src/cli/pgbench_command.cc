@@ -8,7 +8,7 @@
 #include "db/pgbench_report.h"
 #include "db/tpcb_driver.h"
 #include "db/tpcb_schema.h"
-#include "report/reporter.h"
+#include "report/reporters.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 #include "util/log.h"

@@ -1,5 +1,5 @@
 // tierbench run: runs fio-style job files on tierbench's own IO engines
-// (workload/runner.h) and reports them like fio (report/reporter.h).
+// (workload/runner.h) and reports them like fio (report/reporters.h).
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -10,7 +10,7 @@
 #include "cli/commands.h"
 #include "cli/option_values.h"
 #include "report/console_reporter.h"
-#include "report/reporter.h"
+#include "report/reporters.h"
 #include "util/cpu_latency.h"
 #include "util/errors.h"
 #include "util/log.h"

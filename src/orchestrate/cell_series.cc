@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "report/csv_writer.h"
 #include "util/clock.h"
 
 namespace tierbench {
@@ -41,7 +40,7 @@ void AddLayerColumns(const CellSeries& s, SeriesPhase phase, double t,
   if (cur < 0 || cur == prev) return;  // no reading for this second
   const LayerSample& b = s.samples[cur].sample;
   if (b.dirty_bytes >= 0) {
-    row->dirty_bytes = CsvNumber(static_cast<uint64_t>(b.dirty_bytes));
+    row->dirty_bytes = static_cast<uint64_t>(b.dirty_bytes);
   }
   if (prev < 0) return;
   const LayerSample& a = s.samples[prev].sample;
@@ -52,9 +51,8 @@ void AddLayerColumns(const CellSeries& s, SeriesPhase phase, double t,
   const int64_t hits = b.read_hits - a.read_hits;
   const int64_t misses = b.read_misses - a.read_misses;
   if (hits < 0 || misses < 0 || hits + misses == 0) return;
-  row->hit_ratio_pct = CsvNumber(
-      100.0 * static_cast<double>(hits) / static_cast<double>(hits + misses),
-      1);
+  row->hit_ratio_pct =
+      100.0 * static_cast<double>(hits) / static_cast<double>(hits + misses);
 }
 
 }  // namespace
@@ -97,10 +95,10 @@ std::vector<SeriesRow> SeriesRows(const CellSeries& series,
   for (const WarmSecond& w : series.warm_io) {
     SeriesRow row;
     const double t = SecondsFrom(series.measure_start_ns, w.start_ns);
-    row.phase = SeriesPhaseName(SeriesPhase::kWarm);
-    row.t_s = CsvNumber(t, 1);
-    row.read_iops = CsvNumber(w.read_ios);
-    row.write_iops = CsvNumber(w.write_ios);
+    row.phase = SeriesPhase::kWarm;
+    row.t_s = t;
+    row.read_iops = w.read_ios;
+    row.write_iops = w.write_ios;
     AddLayerColumns(series, SeriesPhase::kWarm, t, &row);
     rows.push_back(std::move(row));
   }
@@ -108,10 +106,10 @@ std::vector<SeriesRow> SeriesRows(const CellSeries& series,
   AppendWarmSeconds(result, series.measure_start_ns, &measured);
   for (size_t t = 0; t < measured.size(); ++t) {
     SeriesRow row;
-    row.phase = SeriesPhaseName(SeriesPhase::kMeasure);
-    row.t_s = CsvNumber(static_cast<double>(t), 1);
-    row.read_iops = CsvNumber(measured[t].read_ios);
-    row.write_iops = CsvNumber(measured[t].write_ios);
+    row.phase = SeriesPhase::kMeasure;
+    row.t_s = static_cast<double>(t);
+    row.read_iops = measured[t].read_ios;
+    row.write_iops = measured[t].write_ios;
     AddLayerColumns(series, SeriesPhase::kMeasure, static_cast<double>(t),
                     &row);
     rows.push_back(std::move(row));
@@ -119,11 +117,10 @@ std::vector<SeriesRow> SeriesRows(const CellSeries& series,
   for (const PhaseSample& p : series.samples) {
     if (p.phase != SeriesPhase::kDrain) continue;
     SeriesRow row;
-    row.phase = SeriesPhaseName(SeriesPhase::kDrain);
-    row.t_s =
-        CsvNumber(SecondsFrom(series.measure_start_ns, p.sample.taken_ns), 1);
+    row.phase = SeriesPhase::kDrain;
+    row.t_s = SecondsFrom(series.measure_start_ns, p.sample.taken_ns);
     if (p.sample.dirty_bytes >= 0) {
-      row.dirty_bytes = CsvNumber(static_cast<uint64_t>(p.sample.dirty_bytes));
+      row.dirty_bytes = static_cast<uint64_t>(p.sample.dirty_bytes);
     }
     rows.push_back(std::move(row));
   }

@@ -30,6 +30,7 @@
 #define TIERBENCH_ORCHESTRATE_CELL_SERIES_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,9 +61,14 @@ struct CellSeries {
   int failed_samples = 0;  // Sample() reads that threw
 };
 
-// One series.csv row (values already formatted; "" = unknown).
+// One series.csv row, as numbers (the reporter formats them); nullopt is
+// unknown (an empty cell), never 0. Drain rows carry no IO counts.
 struct SeriesRow {
-  std::string phase, t_s, read_iops, write_iops, hit_ratio_pct, dirty_bytes;
+  SeriesPhase phase = SeriesPhase::kMeasure;
+  double t_s = 0;  // from the measured window's start
+  std::optional<uint64_t> read_iops, write_iops;
+  std::optional<double> hit_ratio_pct;
+  std::optional<uint64_t> dirty_bytes;
 };
 
 // The rows of a cell (see the header comment): warm, measure, drain order.

@@ -13,7 +13,6 @@
 #include "orchestrate/restore_state.h"
 #include "orchestrate/run_plan.h"
 #include "orchestrate/verify_runner.h"
-#include "report/reporter.h"
 #include "util/clock.h"
 #include "util/cpu_latency.h"
 #include "util/errors.h"
@@ -60,7 +59,8 @@ void CompareRunner::VerifyStacks(
   }
 }
 
-CompareSummary CompareRunner::Run(std::ostream& out) {
+CompareSummary CompareRunner::Run(
+    std::vector<std::unique_ptr<Reporter>> reporters) {
   SetQuiet(options_.quiet);
   const Sysfs sysfs = hooks_.sysfs ? *hooks_.sysfs : Sysfs(options_.sysfs_root);
   const LayerEnv env{sysfs, hooks_.dm, hooks_.lvm};
@@ -93,8 +93,6 @@ CompareSummary CompareRunner::Run(std::ostream& out) {
   summary.planned_cells = plan.size();
   // Every result file and console line comes from the reporters; they
   // create the run folder.
-  const std::vector<std::unique_ptr<Reporter>> reporters =
-      MakeCompareReporters(out);
   const CompareStart start{options_, setup, sysfs, plan.size()};
   for (const auto& r : reporters) r->OnCompareStart(start);
 

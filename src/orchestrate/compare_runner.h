@@ -1,10 +1,10 @@
 // CompareRunner: `tierbench compare` from validated options to result files.
 //
 //   1. PrepareCompare() validates everything (nothing is touched before);
-//   2. tells the compare's reporters (report/reporter.h
-//      MakeCompareReporters) that it starts: they create
-//      <results>/<run-id>/ and write manifest.json (status "running") and
-//      the CSV headers;
+//   2. tells the reporters it was handed (record/reporter.h; `tierbench
+//      compare` hands in report/reporters.h MakeCompareReporters) that it
+//      starts: they create <results>/<run-id>/ and write manifest.json
+//      (status "running") and the CSV headers;
 //   3. captures every stack's original mode and settings ONCE
 //      (CacheLayer::CaptureOriginal), hands them to the reporters and
 //      writes them to the restore state file (orchestrate/restore_state.h;
@@ -34,14 +34,13 @@
 #define TIERBENCH_ORCHESTRATE_COMPARE_RUNNER_H_
 
 #include <memory>
-#include <ostream>
 #include <string>
 #include <vector>
 
 #include "orchestrate/compare_options.h"
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/comparison.h"
-#include "report/reporter.h"
+#include "record/reporter.h"
 
 namespace tierbench {
 
@@ -59,8 +58,8 @@ class CompareRunner {
  public:
   explicit CompareRunner(CompareOptions options, CompareHooks hooks = {});
 
-  // Runs the whole compare; the console reporters write to `out`.
-  CompareSummary Run(std::ostream& out);
+  // Runs the whole compare, telling `reporters` every event in order.
+  CompareSummary Run(std::vector<std::unique_ptr<Reporter>> reporters);
 
  private:
   // --verify: each stack in turn; appends its outcome to *outcomes, throws

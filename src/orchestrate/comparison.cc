@@ -6,7 +6,6 @@
 
 #include "orchestrate/cell_runner.h"
 #include "orchestrate/sustained.h"
-#include "report/result_columns.h"
 #include "stats/aggregate.h"
 #include "validity/run_rules.h"
 

@@ -22,7 +22,7 @@
 #include <functional>
 #include <string>
 
-#include "report/reporter.h"
+#include "record/reporter.h"
 #include "workload/job_file.h"
 #include "workload/runner.h"
 

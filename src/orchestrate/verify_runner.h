@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "cache/cache_layer.h"
-#include "report/reporter.h"
+#include "record/reporter.h"
 
 namespace tierbench {
 

@@ -4,7 +4,7 @@
 
 #include "orchestrate/compare_setup.h"
 #include "report/column_table.h"
-#include "report/csv_writer.h"
+#include "util/csv_writer.h"
 
 namespace tierbench {
 namespace {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "orchestrate/comparison.h"
-#include "report/reporter.h"
+#include "record/reporter.h"
 #include "report/result_dir.h"
 
 namespace tierbench {

@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "orchestrate/comparison.h"
-#include "report/reporter.h"
+#include "record/reporter.h"
 
 namespace tierbench {
 

@@ -21,7 +21,7 @@
 #include <optional>
 #include <string>
 
-#include "report/reporter.h"
+#include "record/reporter.h"
 #include "report/result_dir.h"
 
 namespace tierbench {

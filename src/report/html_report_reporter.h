@@ -11,7 +11,7 @@
 #include <ostream>
 #include <string>
 
-#include "report/reporter.h"
+#include "record/reporter.h"
 
 namespace tierbench {
 

@@ -1,6 +1,6 @@
 // ManifestBuilder: manifest.json of a compare run, everything needed to
 // interpret and repeat it. The ONE place that assembles its keys; the
-// compare passes data (report/reporter.h events), never key names.
+// compare passes data (record/reporter.h events), never key names.
 // Top-level keys (results/README.md "manifest.json" documents each):
 //   schema_version, tool, version, run_id, command_line, kernel{release,
 //   version, machine}, hostname, cpu{cpuidle_driver, cpuidle_governor,
@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "orchestrate/compare_setup.h"
-#include "report/reporter.h"
+#include "record/reporter.h"
 
 namespace tierbench {
 

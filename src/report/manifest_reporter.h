@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "report/manifest_builder.h"
-#include "report/reporter.h"
+#include "record/reporter.h"
 #include "report/result_dir.h"
 
 namespace tierbench {

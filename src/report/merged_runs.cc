@@ -5,7 +5,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "report/csv_writer.h"
+#include "util/csv_writer.h"
 
 namespace tierbench {
 namespace {

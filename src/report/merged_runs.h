@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "report/csv_writer.h"
+#include "util/csv_writer.h"
 #include "report/run_folder.h"
 #include "stats/confidence.h"
 

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "report/column_table.h"
-#include "report/csv_writer.h"
+#include "util/csv_writer.h"
 #include "util/errors.h"
 
 namespace tierbench {

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "report/reporter.h"
+#include "record/reporter.h"
 
 namespace tierbench {
 

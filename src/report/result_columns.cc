@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <functional>
 
-#include "report/csv_writer.h"
+#include "util/csv_writer.h"
 #include "util/units.h"
 
 namespace tierbench {
@@ -225,18 +225,6 @@ std::vector<std::string> ResultColumnValues(const JobResult& r, IoDir d) {
   std::vector<std::string> values;
   for (const Column& c : Columns()) values.push_back(c.fill(ctx));
   return values;
-}
-
-std::vector<IoDir> ReportedDirections(const JobResult& r) {
-  std::vector<IoDir> dirs;
-  for (IoDir d : {IoDir::kRead, IoDir::kWrite}) {
-    const DirectionStats& s = r.dir[static_cast<int>(d)];
-    if (s.ios > 0 || s.errors > 0) dirs.push_back(d);
-  }
-  if (dirs.empty()) {
-    dirs.push_back(PatternReads(r.spec.rw) ? IoDir::kRead : IoDir::kWrite);
-  }
-  return dirs;
 }
 
 }  // namespace tierbench

@@ -1,6 +1,6 @@
 // The metric columns of one (JobResult, direction) row: THE single list of
 // names, units and meanings, and the function that fills them. Reused by
-// `tierbench run --output-format csv` (report/reporter.h) and by the runs.csv
+// `tierbench run --output-format csv` (report/reporters.h) and by the runs.csv
 // of `tierbench compare`, which prefixes its own columns (mode, workload,
 // repetition) to these.
 //
@@ -44,12 +44,6 @@ std::vector<std::string> ResultColumnNames();
 
 // The values of ResultColumns() for direction `d` of `r`, in order.
 std::vector<std::string> ResultColumnValues(const JobResult& r, IoDir d);
-
-// The directions of `r` worth a row: those with IOs or IO errors, in
-// read, write order. A job without any (it failed before its first IO)
-// still gets one row, for the first direction its pattern does, so that
-// its error is reported.
-std::vector<IoDir> ReportedDirections(const JobResult& r);
 
 // "1" for 1, "99_5" for 99.5, "99_99" for 99.99: percentile labels usable in
 // column and JSON-friendly names.

@@ -317,12 +317,12 @@ const ColumnTable<SeriesLine>& SeriesColumns() {
       {"layer", [](L l) { return l.rec.mode->layer; }},
       {"workload", [](L l) { return l.rec.workload->name; }},
       {"repetition", [](L l) { return std::to_string(l.rec.cell.repetition); }},
-      {"phase", [](L l) { return l.row.phase; }},
-      {"t_s", [](L l) { return l.row.t_s; }},
-      {"read_iops", [](L l) { return l.row.read_iops; }},
-      {"write_iops", [](L l) { return l.row.write_iops; }},
-      {"hit_ratio_pct", [](L l) { return l.row.hit_ratio_pct; }},
-      {"dirty_bytes", [](L l) { return l.row.dirty_bytes; }},
+      {"phase", [](L l) { return std::string(SeriesPhaseName(l.row.phase)); }},
+      {"t_s", [](L l) { return CsvNumber(l.row.t_s, 1); }},
+      {"read_iops", [](L l) { return CsvCount(l.row.read_iops); }},
+      {"write_iops", [](L l) { return CsvCount(l.row.write_iops); }},
+      {"hit_ratio_pct", [](L l) { return CsvOptional(l.row.hit_ratio_pct, 1); }},
+      {"dirty_bytes", [](L l) { return CsvCount(l.row.dirty_bytes); }},
   });
   return kColumns;
 }

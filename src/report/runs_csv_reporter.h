@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "report/csv_writer.h"
-#include "report/reporter.h"
+#include "util/csv_writer.h"
+#include "record/reporter.h"
 #include "report/result_dir.h"
 
 namespace tierbench {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "util/io_dir.h"
 #include "util/units.h"
 
 namespace tierbench {
@@ -68,6 +69,18 @@ void JobResult::AddCpu(const ThreadCpu& cpu) {
   ctx_switches += cpu.ctx;
   majf += cpu.majf;
   minf += cpu.minf;
+}
+
+std::vector<IoDir> ReportedDirections(const JobResult& r) {
+  std::vector<IoDir> dirs;
+  for (IoDir d : {IoDir::kRead, IoDir::kWrite}) {
+    const DirectionStats& s = r.dir[static_cast<int>(d)];
+    if (s.ios > 0 || s.errors > 0) dirs.push_back(d);
+  }
+  if (dirs.empty()) {
+    dirs.push_back(PatternReads(r.spec.rw) ? IoDir::kRead : IoDir::kWrite);
+  }
+  return dirs;
 }
 
 }  // namespace tierbench

@@ -25,6 +25,7 @@
 #include "stats/steady_state.h"
 #include "stats/thread_cpu.h"
 #include "stats/time_series.h"
+#include "util/io_dir.h"
 #include "workload/job_spec.h"  // JobResult records the JobSpec it ran
 
 namespace tierbench {
@@ -97,6 +98,12 @@ struct JobResult {
   // measured window to usr_cpu_sec, sys_cpu_sec, ctx_switches, majf, minf.
   void AddCpu(const ThreadCpu& cpu);
 };
+
+// The directions of `r` worth a row of a report: those with IOs or IO
+// errors, in read, write order. A job without any (it failed before its
+// first IO) still gets one, the first direction its pattern does, so that
+// its error is reported.
+std::vector<IoDir> ReportedDirections(const JobResult& r);
 
 // All results of one `tierbench run` (or one compare cell).
 struct RunResult {

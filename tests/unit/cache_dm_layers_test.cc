@@ -24,7 +24,8 @@
 #include "orchestrate/compare_runner.h"
 #include "orchestrate/restore_state.h"
 #include "report/csv_reader.h"
-#include "report/csv_writer.h"
+#include "report/reporters.h"
+#include "util/csv_writer.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 
@@ -381,7 +382,7 @@ TEST(DmLayersTest, CompareRunsBothLayersAndRestoresTheirTables) {
   };
   std::ostringstream out;
   CompareRunner runner(o, hooks);
-  const CompareSummary summary = runner.Run(out);
+  const CompareSummary summary = runner.Run(MakeCompareReporters(out));
   EXPECT_EQ(summary.finished_cells, 4u);
   EXPECT_EQ(summary.failed_cells, 0u);
   EXPECT_TRUE(summary.restore_ok);
@@ -449,7 +450,7 @@ TEST(DmLayersTest, TimeToCleanFromTheIoStopWithoutWaitingTheLag) {
     slept_at_end = slept;
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(out);
+  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
   const CsvDocument runs = CsvDocument::Parse(
       ReadAll(scratch.dir() + "/results/dmdrain/runs.csv"), "runs.csv");
   // The cell: its waits before the IO, 10 s of IO, the 4 s drain.

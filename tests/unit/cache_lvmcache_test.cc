@@ -20,6 +20,7 @@
 #include "cache_fake_dm.h"
 #include "compare_scratch.h"
 #include "orchestrate/compare_runner.h"
+#include "report/reporters.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 
@@ -413,7 +414,8 @@ TEST(LvmcacheTest, CompareRunsLvmcacheModesAndRestoresTheLv) {
     tree.EditStatus([](DmCacheStatus* s) { s->dirty = 0; });
   };
   std::ostringstream out;
-  const CompareSummary summary = CompareRunner(o, hooks).Run(out);
+  const CompareSummary summary =
+      CompareRunner(o, hooks).Run(MakeCompareReporters(out));
   EXPECT_EQ(summary.finished_cells, 3u);
   EXPECT_EQ(summary.failed_cells, 0u);
   EXPECT_TRUE(summary.restore_ok);

@@ -11,6 +11,7 @@
 #include "orchestrate/compare_runner.h"
 #include "report/comparison_csv_reporter.h"
 #include "report/csv_reader.h"
+#include "report/reporters.h"
 #include "report/run_folder.h"
 #include "report_fixture.h"
 #include "report_number_trace.h"
@@ -29,7 +30,7 @@ TEST(CompareReportTest, CompareWritesTheReportIntoTheRunFolder) {
       "r1");
   o.repeat = 2;
   std::ostringstream out;
-  const CompareSummary s = CompareRunner(o).Run(out);
+  const CompareSummary s = CompareRunner(o).Run(MakeCompareReporters(out));
   ASSERT_EQ(s.failed_cells, 0u);
   const std::string dir = o.results_dir + "/r1";
   EXPECT_NE(out.str().find(dir + "/report.html"), std::string::npos)
@@ -76,7 +77,7 @@ TEST(CompareReportTest, JobDoneWithinRampTimeIsFlagged) {
                         "ioengine=psync\n";
   o.workload_paths = {job};
   std::ostringstream out;
-  const CompareSummary s = CompareRunner(o).Run(out);
+  const CompareSummary s = CompareRunner(o).Run(MakeCompareReporters(out));
   ASSERT_EQ(s.failed_cells, 0u);
   const RunFolder run = RunFolder::Read(o.results_dir + "/ramp");
   const CsvDocument& runs = run.runs();
@@ -107,7 +108,7 @@ TEST(CompareReportTest, ThreeRepetitionsGiveConfidenceIntervals) {
       "r3");
   o.repeat = 3;
   std::ostringstream out;
-  const CompareSummary s = CompareRunner(o).Run(out);
+  const CompareSummary s = CompareRunner(o).Run(MakeCompareReporters(out));
   ASSERT_EQ(s.failed_cells, 0u);
   // The console table explains its "within noise" once.
   EXPECT_NE(out.str().find("95% confidence interval (Welch's t on log IOPS"),

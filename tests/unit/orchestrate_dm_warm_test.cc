@@ -20,6 +20,7 @@
 #include "orchestrate/cell_runner.h"
 #include "orchestrate/compare_runner.h"
 #include "report/csv_reader.h"
+#include "report/reporters.h"
 #include "util/interrupt.h"
 #include "workload/runner.h"
 
@@ -130,7 +131,8 @@ WarmOutcome RunWarm(const std::vector<PassCounts>& passes) {
     return r;
   };
   std::ostringstream console;
-  const CompareSummary summary = CompareRunner(o, hooks).Run(console);
+  const CompareSummary summary =
+      CompareRunner(o, hooks).Run(MakeCompareReporters(console));
   EXPECT_EQ(summary.failed_cells, 0u) << console.str();
   const CsvDocument runs = CsvDocument::Parse(
       ReadAll(scratch.dir() + "/results/warm/runs.csv"), "runs.csv");

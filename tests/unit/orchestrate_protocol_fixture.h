@@ -21,6 +21,7 @@
 
 #include "cache_fake_sysfs.h"
 #include "orchestrate/compare_runner.h"
+#include "report/reporters.h"
 #include "util/interrupt.h"
 
 namespace tierbench {
@@ -146,7 +147,7 @@ class ProtocolTest : public ::testing::Test {
                                                    double* slept_at_end) {
     hooks.after_cell = [this, slept_at_end](size_t) { *slept_at_end = slept_; };
     std::ostringstream out;
-    CompareRunner(o, hooks).Run(out);
+    CompareRunner(o, hooks).Run(MakeCompareReporters(out));
     return ParseCsv(ReadAll(dir_ + "/results/" + o.run_id + "/runs.csv"));
   }
   std::string Backing(const std::string& f) { return fake_.GetBacking(f); }

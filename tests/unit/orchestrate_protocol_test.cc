@@ -18,7 +18,8 @@
 #include "cache/bcache/bcache_device.h"
 #include "orchestrate/compare_runner.h"
 #include "orchestrate_protocol_fixture.h"
-#include "report/csv_writer.h"
+#include "report/reporters.h"
+#include "util/csv_writer.h"
 #include "util/errors.h"
 
 namespace tierbench {
@@ -30,7 +31,8 @@ TEST_F(ProtocolTest, RunsEveryCellAppliesModesAndRestores) {
   CompareOptions o = Options("randrw");
   o.repeat = 2;
   std::ostringstream out;
-  const CompareSummary s = CompareRunner(o, Hooks()).Run(out);
+  const CompareSummary s =
+      CompareRunner(o, Hooks()).Run(MakeCompareReporters(out));
   EXPECT_EQ(s.planned_cells, 8u);
   EXPECT_EQ(s.finished_cells, 8u);
   EXPECT_EQ(s.failed_cells, 0u);
@@ -300,7 +302,7 @@ TEST_F(ProtocolTest, DiagnosisReachesRunsCsv) {
     return r;
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(out);
+  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
   const auto rows = ParseCsv(ReadAll(RunDir() + "/runs.csv"));
   ASSERT_EQ(rows.size(), 2u);
   const std::string w = rows[1][Col(rows[0], "warnings")];
@@ -338,7 +340,8 @@ TEST_F(ProtocolTest, ColdCacheDetachFinishingLateLeavesKnobsAndEndStateIntact) {
     attached_after_cell += fs::exists(link) && !fake_.detach_pending() ? 1 : 0;
   };
   std::ostringstream out;
-  const CompareSummary summary = CompareRunner(o, hooks).Run(out);
+  const CompareSummary summary =
+      CompareRunner(o, hooks).Run(MakeCompareReporters(out));
   EXPECT_TRUE(summary.restore_ok);
   EXPECT_EQ(attached_after_cell, 1);
   const auto rows = ParseCsv(ReadAll(RunDir() + "/runs.csv"));
@@ -361,7 +364,8 @@ TEST_F(ProtocolTest, ReadbackMismatchStopsBeforeMeasuring) {
   std::ostringstream out;
   // Asking for none reads back writeback: the cell must not be measured.
   o.mode_paths = {o.mode_paths[3]};
-  EXPECT_THROW(CompareRunner(o, Hooks()).Run(out), SysError);
+  EXPECT_THROW(CompareRunner(o, Hooks()).Run(MakeCompareReporters(out)),
+               SysError);
   EXPECT_EQ(ParseCsv(ReadAll(RunDir() + "/runs.csv")).size(), 1u);  // header
 }
 
@@ -378,7 +382,7 @@ TEST_F(ProtocolTest, WarmStatePrefillsWithoutCutoffThenAppliesTheMode) {
     return RunWorkload(w, ro);
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(out);
+  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
   ASSERT_EQ(seen.size(), 2u);
   EXPECT_EQ(seen[0], "0.0k [writethrough] writeback writearound none read");
   EXPECT_EQ(seen[1], cutoff_before +
@@ -413,7 +417,7 @@ TEST_F(ProtocolTest, DbWorkloadsRunThroughTheDbCell) {
     return r;
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(out);
+  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
   EXPECT_EQ(targets,
             (std::vector<std::string>{dir_ + "/hdd.img", dir_ + "/ssd.img",
                                       bcache_target_, bcache_target_}));

@@ -15,9 +15,11 @@
 #include "orchestrate/cell_series.h"
 #include "orchestrate/compare_runner.h"
 #include "report/csv_reader.h"
+#include "report/reporters.h"
 #include "report/runs_csv_reporter.h"
 #include "util/clock.h"
 #include "util/interrupt.h"
+#include "util/csv_writer.h"
 
 namespace tierbench {
 namespace {
@@ -49,11 +51,14 @@ RunResult FakeResult() {
   return r;
 }
 
+// The rows as series.csv writes them (report/runs_csv_reporter.cc).
 std::string Render(const std::vector<SeriesRow>& rows) {
   std::string out;
   for (const SeriesRow& r : rows) {
-    out += r.phase + "," + r.t_s + "," + r.read_iops + "," + r.write_iops +
-           "," + r.hit_ratio_pct + "," + r.dirty_bytes + "\n";
+    out += std::string(SeriesPhaseName(r.phase)) + "," + CsvNumber(r.t_s, 1) +
+           "," + CsvCount(r.read_iops) + "," + CsvCount(r.write_iops) + "," +
+           CsvOptional(r.hit_ratio_pct, 1) + "," + CsvCount(r.dirty_bytes) +
+           "\n";
   }
   return out;
 }
@@ -96,18 +101,18 @@ TEST(SeriesTest, UnknownLayerValuesAreEmptyNeverZero) {
                {SeriesPhase::kMeasure, At(11 * kSec, -1, -1, 512)}};
   const auto rows = SeriesRows(s, FakeResult());
   ASSERT_EQ(rows.size(), 3u);
-  EXPECT_EQ(rows[0].hit_ratio_pct, "");
-  EXPECT_EQ(rows[0].dirty_bytes, "512");
+  EXPECT_FALSE(rows[0].hit_ratio_pct);
+  EXPECT_EQ(rows[0].dirty_bytes, std::optional<uint64_t>(512));
   // Seconds without a reading (the layer failed or was not sampled).
-  EXPECT_EQ(rows[1].hit_ratio_pct, "");
-  EXPECT_EQ(rows[1].dirty_bytes, "");
+  EXPECT_FALSE(rows[1].hit_ratio_pct);
+  EXPECT_FALSE(rows[1].dirty_bytes);
   // A raw cell: IO only.
   CellSeries raw;
   raw.measure_start_ns = 10 * kSec;
   const auto raw_rows = SeriesRows(raw, FakeResult());
   ASSERT_EQ(raw_rows.size(), 3u);
-  EXPECT_EQ(raw_rows[2].read_iops, "300");
-  EXPECT_EQ(raw_rows[2].dirty_bytes, "");
+  EXPECT_EQ(raw_rows[2].read_iops, std::optional<uint64_t>(300));
+  EXPECT_FALSE(raw_rows[2].dirty_bytes);
   // A cell that never measured has no rows.
   EXPECT_TRUE(SeriesRows(CellSeries{}, FakeResult()).empty());
 }
@@ -214,7 +219,7 @@ TEST_F(SeriesProtocolTest, SamplesTheLayerOnceASecondIntoSeriesCsv) {
     return r;
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(out);
+  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
   const CsvDocument doc = SeriesCsv();
   std::vector<std::string> header = {"schema_version"};
   for (const std::string& c : SeriesCsvColumns()) header.push_back(c);
@@ -282,7 +287,7 @@ TEST_F(SeriesProtocolTest, WarmUpChunksComeFirstWithNegativeSeconds) {
     return r;
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(out);
+  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
   const CsvDocument doc = SeriesCsv();
   std::vector<std::string> warm_t;
   int measure = 0;
@@ -333,7 +338,7 @@ TEST_F(SeriesProtocolTest, DbCellsAreSampledFromTheBenchmarkStart) {
     return r;
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(out);
+  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
   EXPECT_EQ(callbacks, 2);  // hdd and writeback
   const CsvDocument doc = SeriesCsv();
   int measure = 0;

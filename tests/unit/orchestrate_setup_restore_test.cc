@@ -18,6 +18,7 @@
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/restore_state.h"
 #include "orchestrate_protocol_fixture.h"
+#include "report/reporters.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 
@@ -32,7 +33,8 @@ TEST_F(ProtocolTest, RestoresAfterAFailureAndKeepsFinishedCells) {
     if (i == 2) throw SysError("simulated failure");
   };
   std::ostringstream out;
-  EXPECT_THROW(CompareRunner(o, hooks).Run(out), SysError);
+  EXPECT_THROW(CompareRunner(o, hooks).Run(MakeCompareReporters(out)),
+               SysError);
   EXPECT_EQ(Backing("cache_mode"), "[writethrough] writeback writearound none");
   const auto rows = ParseCsv(ReadAll(RunDir() + "/runs.csv"));
   EXPECT_EQ(rows.size(), 1u + 3);  // hdd, ssd, writeback
@@ -50,7 +52,7 @@ TEST_F(ProtocolTest, RestoresAfterAnInterrupt) {
   };
   std::ostringstream out;
   try {
-    CompareRunner(o, hooks).Run(out);
+    CompareRunner(o, hooks).Run(MakeCompareReporters(out));
     FAIL() << "no InterruptedError";
   } catch (const InterruptedError& e) {
     EXPECT_EQ(e.exit_code(), 130);
@@ -78,7 +80,7 @@ TEST_F(ProtocolTest, KilledCompareIsUndoneByRestoreFromTheStateFile) {
     mode_mid_run = Backing("cache_mode");
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(out);
+  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
   // A compare that restored removes its state and keeps a copy.
   EXPECT_FALSE(fs::exists(state_path));
   EXPECT_EQ(ReadAll(RunDir() + "/restore-state.json"), state_mid_run);
@@ -241,7 +243,7 @@ TEST_F(ProtocolTest, ValidationRefusesBeforeTouchingAnything) {
     c.edit(&o);
     std::ostringstream out;
     try {
-      CompareRunner(o, Hooks()).Run(out);
+      CompareRunner(o, Hooks()).Run(MakeCompareReporters(out));
       ADD_FAILURE() << "accepted";
     } catch (const HarnessError& e) {
       EXPECT_EQ(e.exit_code(), c.exit_code) << e.what();

@@ -21,6 +21,7 @@
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/verify_runner.h"
 #include "report/csv_reader.h"
+#include "report/reporters.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 
@@ -202,7 +203,8 @@ class VerifyCompareTest : public FakeBcacheDeviceTest {
 
 TEST_F(VerifyCompareTest, VerifiedRunRecordsTheCheckAndRestoresTheMode) {
   std::ostringstream out;
-  const CompareSummary s = CompareRunner(Options("v"), Hooks()).Run(out);
+  const CompareSummary s =
+      CompareRunner(Options("v"), Hooks()).Run(MakeCompareReporters(out));
   EXPECT_EQ(s.failed_cells, 0u);
   EXPECT_EQ(fake_.GetBacking("cache_mode"),
             "[writethrough] writeback writearound none");
@@ -237,7 +239,7 @@ TEST_F(VerifyCompareTest, ADifferenceFailsTheRunBeforeTheCellsAndRestores) {
   };
   std::ostringstream out;
   try {
-    CompareRunner(Options("bad"), h).Run(out);
+    CompareRunner(Options("bad"), h).Run(MakeCompareReporters(out));
     FAIL() << "no error";
   } catch (const RunError& e) {
     const std::string what = e.what();

@@ -16,6 +16,7 @@
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/steady_state.h"
 #include "orchestrate/working_set.h"
+#include "report/reporters.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 
@@ -263,7 +264,7 @@ TEST_F(WarmSteadyCompareTest, WorkingSetsSizeTheRegionAndChunksWarmToSteady) {
     return r;
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(out);
+  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
   // Chunks give 200, 400, ..., 1000, 1000, 1000 IOPS: steady at the 7th
   // (the fake stack counts no reads, so IOPS alone decide); the second
   // working set is steady after 3. Chunk n draws from stream n, the
@@ -306,7 +307,7 @@ TEST_F(WarmSteadyCompareTest, NotSteadyByWarmMaxIsAWarning) {
     return r;
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(out);
+  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
   const std::string csv = ReadAll(dir_ + "/results/t/runs.csv");
   EXPECT_NE(csv.find("not steady after"), std::string::npos) << csv;
   EXPECT_NE(csv.find("fix: a larger --warm-max"), std::string::npos);

@@ -1,6 +1,5 @@
 # Unit tests of src/report.
 target_sources(tierbench_tests PRIVATE
-  ${CMAKE_CURRENT_LIST_DIR}/report_csv_writer_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/report_fio_lines_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/report_manifest_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/report_output_test.cc

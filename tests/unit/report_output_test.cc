@@ -19,7 +19,7 @@
 #include "golden_file.h"
 #include "report/console_reporter.h"
 #include "report/json_reporter.h"
-#include "report/reporter.h"
+#include "report/reporters.h"
 #include "report/result_columns.h"
 #include "util/errors.h"
 #include "util/units.h"

@@ -13,6 +13,7 @@
 #include "cache/dm/dm_control.h"
 #include "cache/dm/dm_status.h"
 #include "orchestrate/compare_runner.h"
+#include "report/reporters.h"
 #include "util/clock.h"
 #include "validity_pitfalls_replay.h"
 
@@ -150,7 +151,7 @@ ReplayedCompare ReplayWarmUntilSteady(const std::string& mode_file,
     return OneJobResult(j, ios, 2 * kSecNs);
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(out);
+  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
   EXPECT_EQ(n, chunks.size()) << "warm-up chunks run";
   ReplayedCompare r;
   r.runs_csv = ReadFileText(dir + "/results/replay/runs.csv");
@@ -201,7 +202,7 @@ ReplayedCompare ReplayDmCacheWarm(const std::vector<double>& hit_pct) {
     return OneJobResult(j, reads, kSecNs);
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(out);
+  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
   EXPECT_GT(pass, 0u) << "no prefill pass ran";
   ReplayedCompare r;
   r.runs_csv = ReadFileText(dir + "/results/replay/runs.csv");
@@ -280,7 +281,7 @@ ReplayedCompare ReplayDbCell(const std::string& mode_file,
     return cell.job;
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(out);
+  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
   EXPECT_EQ(cells, 1) << "DB cells run";
   ReplayedCompare r;
   r.runs_csv = ReadFileText(dir + "/results/replay/runs.csv");

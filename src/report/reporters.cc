@@ -1,4 +1,4 @@
-#include "report/reporter.h"
+#include "report/reporters.h"
 
 #include <functional>
 #include <utility>
@@ -8,12 +8,12 @@
 #include "report/console_reporter.h"
 #include "report/console_table_reporter.h"
 #include "report/evidence_reporter.h"
-#include "report/csv_writer.h"
 #include "report/html_report_reporter.h"
 #include "report/json_reporter.h"
 #include "report/manifest_reporter.h"
 #include "report/result_columns.h"
 #include "report/runs_csv_reporter.h"
+#include "util/csv_writer.h"
 #include "util/errors.h"
 
 namespace tierbench {

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "report/csv_writer.h"
+#include "util/csv_writer.h"
 
 namespace tierbench {
 namespace {

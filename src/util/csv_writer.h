@@ -9,8 +9,8 @@
 //
 // Used by `tierbench run --output-format csv` and by `tierbench compare` for
 // runs.csv and comparison.csv. Not thread-safe.
-#ifndef TIERBENCH_REPORT_CSV_WRITER_H_
-#define TIERBENCH_REPORT_CSV_WRITER_H_
+#ifndef TIERBENCH_UTIL_CSV_WRITER_H_
+#define TIERBENCH_UTIL_CSV_WRITER_H_
 
 #include <cstdint>
 #include <optional>
@@ -59,6 +59,9 @@ std::string CsvNumber(uint64_t value);
 // CsvNumber(*v, decimals), or "" (an empty cell) without a value.
 std::string CsvOptional(const std::optional<double>& v, int decimals);
 
+// CsvNumber(*v), or "" for nullopt (a count that is unknown).
+std::string CsvCount(const std::optional<uint64_t>& v);
+
 // "1" / "0", or "" without a value.
 std::string CsvFlag(const std::optional<bool>& v);
 
@@ -68,4 +71,4 @@ std::string JoinWarnings(const std::vector<std::string>& warnings);
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_REPORT_CSV_WRITER_H_
+#endif  // TIERBENCH_UTIL_CSV_WRITER_H_

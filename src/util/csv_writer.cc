@@ -1,4 +1,4 @@
-#include "report/csv_writer.h"
+#include "util/csv_writer.h"
 
 #include <cmath>
 #include <cstdio>
@@ -55,6 +55,10 @@ std::string CsvNumber(uint64_t value) { return std::to_string(value); }
 
 std::string CsvOptional(const std::optional<double>& v, int decimals) {
   return v ? CsvNumber(*v, decimals) : std::string();
+}
+
+std::string CsvCount(const std::optional<uint64_t>& v) {
+  return v ? CsvNumber(*v) : std::string();
 }
 
 std::string CsvFlag(const std::optional<bool>& v) {
