@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "cache/bcache/bcache_values.h"
+#include "cache/sysfs_values.h"
 
 namespace tierbench {
 namespace {

@@ -1,8 +1,9 @@
 // CacheLayer: the one seam between the compare protocol and a kernel block
 // cache (bcache, dm-cache, dm-writecache, ...). Everything above src/cache
 // talks to a stack through this interface and never names a layer; a new
-// layer is a set of files in src/cache (an implementation, its diagnosis, its
-// LayerKind in cache/layer_registry.cc) plus mode files.
+// layer is a folder of src/cache (an implementation, its diagnosis, its
+// LayerKind), its line in cache/registry/ (layer_kinds.cc, OpenCacheStack in
+// layer_registry.cc) and mode files.
 //
 // One object controls ONE stack: the device IO goes to (/dev/bcache0,
 // /dev/mapper/NAME) and the devices under it. Lifecycle, as the compare uses

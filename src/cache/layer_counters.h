@@ -14,7 +14,7 @@
 // the origin (HDD side) and the cache device(s) (SSD side) show where IO
 // really went, whatever the layer claims.
 // Layer-only counters go into `extra`, each declared by the layer with its
-// kind (cache/cache_layer.h ExtraColumn): counters are differenced, gauges
+// kind (cache/layer_kind.h ExtraColumn): counters are differenced, gauges
 // keep the "after" value.
 //
 // Value types and pure functions; thread-safe.

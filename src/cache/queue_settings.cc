@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "cache/bcache/bcache_values.h"
+#include "cache/sysfs_values.h"
 
 namespace tierbench {
 namespace {

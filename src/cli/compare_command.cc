@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "cache/mode_file.h"
+#include "cache/registry/mode_file.h"
 #include "cli/commands.h"
 #include "cli/option_values.h"
 #include "orchestrate/compare_runner.h"

@@ -7,7 +7,7 @@
 #include <iostream>
 #include <memory>
 
-#include "cache/mode_file.h"
+#include "cache/registry/mode_file.h"
 #include "cli/commands.h"
 #include "cli/option_values.h"
 #include "lab/lab_dilation.h"

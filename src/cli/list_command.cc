@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 
-#include "cache/layer_registry.h"
+#include "cache/registry/layer_kinds.h"
 #include "cli/commands.h"
 #include "io/engine_registry.h"
 #include "util/errors.h"

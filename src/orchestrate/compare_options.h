@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cache/layer_registry.h"
+#include "cache/registry/layer_registry.h"
 #include "db/db_cell.h"
 #include "orchestrate/run_plan.h"
 #include "util/sysfs.h"

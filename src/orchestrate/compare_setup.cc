@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <set>
 
+#include "cache/registry/mode_file.h"
 #include "orchestrate/restore_state.h"
 #include "orchestrate/setup_findings.h"
 #include "orchestrate/working_set.h"

@@ -5,16 +5,16 @@
 //  1. root (skipped for a test --sysfs-root);
 //  2. options: counts, --repeat >= 1, --stats-lag >= 0, --drain-timeout > 0,
 //     --hdd / --ssd given when a raw mode needs them;
-//  3. mode files (cache/mode_file.h), distinct names;
+//  3. mode files (cache/registry/mode_file.h), distinct names;
 //  4. workloads: .json with "kind": "pgbench" -> DB workload (db/db_cell.h),
 //     anything else -> fio job file (workload/job_file.h), distinct names;
 //  5. --destructive when any workload writes (every DB workload does);
 //  6. stacks (--stack, repeatable): each device's layer is detected
-//     (cache/layer_registry.h; SysError when it is no known stack or the
-//     kernel lacks the layer), at most one stack per layer, every cache mode
-//     has the stack of its layer (ConfigError otherwise), each stack is
-//     usable for its modes (CacheLayer::CheckUsable, e.g. a bcache cache is
-//     attached); stacks without modes are dropped with a notice;
+//     (cache/registry/layer_registry.h; SysError when it is no known stack
+//     or the kernel lacks the layer), at most one stack per layer, every
+//     cache mode has the stack of its layer (ConfigError otherwise), each
+//     stack is usable for its modes (CacheLayer::CheckUsable, e.g. a bcache
+//     cache is attached); stacks without modes are dropped with a notice;
 //  7. raw targets: no member of any stack (writing there bypasses the
 //     cache and corrupts it), and for block devices not mounted, held or
 //     carrying a signature (io/device_guard.h);
@@ -41,8 +41,8 @@
 #include <vector>
 
 #include "cache/cache_layer.h"
-#include "cache/layer_registry.h"
-#include "cache/mode_file.h"
+#include "cache/mode_spec.h"
+#include "cache/registry/layer_registry.h"
 #include "db/db_cell.h"
 #include "io/device_guard.h"
 #include "orchestrate/compare_options.h"

@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "cache/layer_registry.h"
+#include "cache/registry/layer_registry.h"
 #include "util/sysfs.h"
 
 namespace tierbench {

@@ -10,8 +10,8 @@
 #include <cstring>
 #include <random>
 
-#include "cache/layer_registry.h"
-#include "cache/mode_file.h"
+#include "cache/mode_spec.h"
+#include "cache/registry/layer_kinds.h"
 #include "io/aligned_buffer.h"
 #include "util/clock.h"
 #include "util/errors.h"

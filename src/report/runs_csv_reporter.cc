@@ -4,7 +4,7 @@
 #include <functional>
 #include <sstream>
 
-#include "cache/layer_registry.h"
+#include "cache/registry/layer_kinds.h"
 #include "orchestrate/cell_runner.h"
 #include "orchestrate/sustained.h"
 #include "report/column_table.h"

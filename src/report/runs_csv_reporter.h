@@ -3,11 +3,12 @@
 //               columns (mode, workload, repetition, ...), the metric
 //               columns of report/result_columns.h with iops_sustained
 //               after iops, the cell's timing, the layer's common counters,
-//               its settings and extra columns (cache/layer_registry.h),
-//               warnings. A cell whose workload failed keeps one row with
-//               the error. The columns are ONE table of {name, value}
-//               entries (runs_csv_reporter.cc), so the header cannot drift
-//               from the values; results/README.md documents each.
+//               its settings and extra columns (cache/layer_kind.h, of
+//               every layer in cache/registry/layer_kinds.h), warnings. A
+//               cell whose workload failed keeps one row with the error.
+//               The columns are ONE table of {name, value} entries
+//               (runs_csv_reporter.cc), so the header cannot drift from
+//               the values; results/README.md documents each.
 //   series.csv  one row per cell and second (and per drain poll): the
 //               per-second IOPS, hit ratio and dirty data
 //               (orchestrate/cell_series.h SeriesRows), columns from one

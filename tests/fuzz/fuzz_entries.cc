@@ -8,7 +8,7 @@
 
 #include "cache/bcache/bcache_values.h"
 #include "cache/dm/dm_status.h"
-#include "cache/mode_file.h"
+#include "cache/registry/mode_file.h"
 #include "db/db_workload.h"
 #include "db/pgbench_script.h"
 #include "io/write_log.h"

@@ -31,7 +31,7 @@
 
 #include "cache/bcache/bcache_device.h"
 #include "cache/bcache/bcache_layer.h"
-#include "cache/mode_file.h"
+#include "cache/registry/mode_file.h"
 #include "guest_mode_files.h"
 #include "real_bcache_stack.h"
 #include "test_env.h"

@@ -15,8 +15,9 @@
 #include <sstream>
 
 #include "cache/dm/lvmcache_layer.h"
-#include "cache/layer_registry.h"
-#include "cache/mode_file.h"
+#include "cache/mode_spec.h"
+#include "cache/registry/layer_kinds.h"
+#include "cache/registry/layer_registry.h"
 #include "cache_fake_dm.h"
 #include "compare_scratch.h"
 #include "orchestrate/compare_runner.h"

@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "cache/mode_file.h"
+#include "cache/registry/mode_file.h"
 #include "util/errors.h"
 
 namespace tierbench {

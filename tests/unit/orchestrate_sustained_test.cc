@@ -5,7 +5,7 @@
 // of a cell.
 #include <gtest/gtest.h>
 
-#include "cache/mode_file.h"
+#include "cache/mode_spec.h"
 #include "orchestrate/cell_runner.h"
 #include "orchestrate/comparison.h"
 #include "orchestrate/sustained.h"

@@ -14,7 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "cache/layer_registry.h"
+#include "cache/registry/layer_kinds.h"
+#include "cache/registry/layer_registry.h"
 #include "cache_fake_sysfs.h"
 #include "compare_scratch.h"
 #include "orchestrate/compare_runner.h"

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "cache/mode_file.h"
+#include "cache/mode_spec.h"
 #include "orchestrate/restore_state.h"
 #include "report/comparison_csv_reporter.h"
 #include "report/manifest_builder.h"

@@ -20,9 +20,10 @@
 #include <vector>
 
 #include "cache/bcache/bcache_values.h"
-#include "cache/layer_registry.h"
-#include "cache/mode_file.h"
 #include "cache/queue_settings.h"
+#include "cache/registry/layer_kinds.h"
+#include "cache/registry/layer_registry.h"
+#include "cache/registry/mode_file.h"
 #include "io/device_guard.h"
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/setup_findings.h"

@@ -11,7 +11,7 @@
 #include "cache/bcache/bcache_values.h"
 #include "cache/dm/dm_control.h"
 #include "cache/dm/dm_status.h"
-#include "cache/mode_file.h"
+#include "cache/registry/mode_file.h"
 #include "orchestrate/host_sampler.h"
 #include "validity/cache_rules.h"
 #include "workload/job_file.h"

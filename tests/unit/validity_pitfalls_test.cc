@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "cache/bcache/bcache_values.h"
-#include "cache/mode_file.h"
 #include "cache/queue_settings.h"
+#include "cache/registry/mode_file.h"
 #include "orchestrate/compare_options.h"
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/sustained.h"

@@ -5,7 +5,7 @@
 
 #include "cache/bcache/bcache_diagnosis.h"
 #include "cache/bcache/bcache_values.h"
-#include "cache/mode_file.h"
+#include "cache/mode_spec.h"
 #include "util/clock.h"
 #include "util/errors.h"
 #include "util/interrupt.h"

@@ -8,7 +8,9 @@
 //       the digit is the truncated tenth (1250 -> "1.2k"), an optional '-'.
 //     older kernels: values < 1024 as a bare integer ("0", "512"), others
 //       like "1.2k".
-//   Bracketed choices: "writethrough [writeback] writearound none".
+//   Bracketed choices: "writethrough [writeback] writearound none"
+//     (ParseBracketChoice, with ParseInteger in cache/sysfs_values.h, which
+//     this header includes: they are not bcache's own formats).
 //   state: "no cache" | "clean" | "dirty" | "inconsistent".
 //   writeback_rate_debug: lines "rate:\t\t4.0M/sec", "dirty:\t\t51.4M",
 //     "target:\t\t10.2M", "proportional:\t-1.2k", "integral:\t0.0k",
@@ -25,8 +27,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <vector>
 
+#include "cache/sysfs_values.h"
 #include "util/status.h"
 
 namespace tierbench {
@@ -55,15 +57,6 @@ std::string FormatHumanSize(int64_t v);
 // True when `shown` is how bcache (either format) displays `bytes`: the
 // read-back check for size knobs ("4M" written, "4.0M" read).
 bool HumanSizeMatches(uint64_t bytes, std::string_view shown);
-
-// Parses a decimal integer (optional leading '-'); no spaces, no suffixes.
-Status ParseInteger(std::string_view text, int64_t* out);
-
-// Parses a bracketed choice list. Stores the selected word in *selected and,
-// when `options` is non-null, every word in order (without brackets).
-// Exactly one word must be bracketed.
-Status ParseBracketChoice(std::string_view text, std::string* selected,
-                          std::vector<std::string>* options = nullptr);
 
 // The backing device `state` file.
 enum class BcacheState { kNoCache, kClean, kDirty, kInconsistent };

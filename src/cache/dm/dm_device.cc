@@ -5,7 +5,7 @@
 
 #include <set>
 
-#include "cache/layer_registry.h"
+#include "cache/kernel_device_name.h"
 #include "util/errors.h"
 
 namespace tierbench {

@@ -1,9 +1,9 @@
 #include "cache/dm/dm_kinds.h"
 
-#include "cache/bcache/bcache_values.h"
 #include "cache/dm/dm_cache_layer.h"
 #include "cache/dm/dm_writecache_layer.h"
 #include "cache/dm/lvmcache_layer.h"
+#include "cache/sysfs_values.h"
 
 namespace tierbench {
 

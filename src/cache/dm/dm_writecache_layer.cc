@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "cache/dm/dm_writecache_diagnosis.h"
-#include "cache/mode_file.h"
+#include "cache/mode_spec.h"
 #include "util/clock.h"
 #include "util/errors.h"
 #include "util/interrupt.h"

@@ -1,30 +1,15 @@
-#include "cache/layer_registry.h"
+#include "cache/registry/layer_registry.h"
 
 #include "cache/bcache/bcache_layer.h"
 #include "cache/dm/dm_cache_layer.h"
 #include "cache/dm/dm_device.h"
 #include "cache/dm/dm_writecache_layer.h"
 #include "cache/dm/lvmcache_layer.h"
-#include "io/device_guard.h"
+#include "cache/kernel_device_name.h"
+#include "cache/registry/layer_kinds.h"
 #include "util/errors.h"
 
 namespace tierbench {
-namespace {
-
-std::string RegistryBaseName(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-}  // namespace
-
-std::string KernelDeviceName(const Sysfs& sysfs, const std::string& device) {
-  BlockDeviceId id;
-  if (sysfs.IsRealRoot() && ResolveBlockDevice(device, sysfs, &id).ok()) {
-    return id.name;
-  }
-  return RegistryBaseName(device);
-}
 
 std::unique_ptr<CacheLayer> OpenCacheStack(const LayerEnv& env,
                                            const std::string& device) {

@@ -1,10 +1,7 @@
-// The layer kinds of layer_registry.h (AllLayerKinds, FindLayerKind,
-// LayerKindNames), each layer's kind from its folder (bcache/bcache_kind.h,
-// dm/dm_kinds.h): names, modes and knob checks only, no device access, so
-// mode-file validation (and its fuzz target) links without the layers.
+#include "cache/registry/layer_kinds.h"
+
 #include "cache/bcache/bcache_kind.h"
 #include "cache/dm/dm_kinds.h"
-#include "cache/layer_registry.h"
 
 namespace tierbench {
 

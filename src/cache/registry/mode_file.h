@@ -1,4 +1,5 @@
-// Mode files: modes/*.json, one cache configuration (or raw baseline) each.
+// Mode files: modes/*.json, one cache configuration (or raw baseline) each,
+// read into a ModeSpec (cache/mode_spec.h).
 //
 //   {"schema_version": 1, "name": "writeback", "description": "...",
 //    "layer": "bcache", "cache_mode": "writeback",
@@ -11,7 +12,7 @@
 //    "layer": "raw", "target": "hdd"}
 //
 // Keys: schema_version (must be 1), name (non-empty, [A-Za-z0-9._-]),
-// description (string), layer ("raw" or a layer of cache/layer_registry.h).
+// description (string), layer ("raw" or a layer of layer_kinds.h).
 // For a cache layer: cache_mode (one of the layer's modes, required) and the
 // layer's knob groups (optional objects: "knobs" for every layer,
 // "cache_set_knobs" for bcache); names and values are validated by the
@@ -20,43 +21,16 @@
 //
 // Errors: ConfigError "<file>: <what>. Fix: ..." (exit 2); an unreadable file
 // is a ConfigError too (it is user input). Thread-safe (pure functions).
-#ifndef TIERBENCH_CACHE_MODE_FILE_H_
-#define TIERBENCH_CACHE_MODE_FILE_H_
+#ifndef TIERBENCH_CACHE_REGISTRY_MODE_FILE_H_
+#define TIERBENCH_CACHE_REGISTRY_MODE_FILE_H_
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
+#include "cache/mode_spec.h"
+
 namespace tierbench {
-
-inline constexpr int kModeSchemaVersion = 1;
-
-inline constexpr char kRawLayerName[] = "raw";
-
-enum class RawTarget { kHdd, kSsd };
-
-struct ModeSpec {
-  std::string path;  // The file it came from ("" when parsed from text).
-  std::string name;
-  std::string description;
-  std::string layer;  // "raw" or a cache layer's name
-  // Cache layers:
-  std::string cache_mode;
-  // (knob name, value text), sorted by name.
-  std::vector<std::pair<std::string, std::string>> knobs;
-  std::vector<std::pair<std::string, std::string>> cache_set_knobs;  // bcache
-  // layer == "raw":
-  RawTarget target = RawTarget::kHdd;
-
-  bool is_raw() const { return layer == kRawLayerName; }
-  const std::string& layer_name() const { return layer; }
-  // "hdd" | "ssd".
-  std::string_view target_name() const;
-  // The mode as a JSON object in the file format above (for the manifest).
-  nlohmann::json ToJson() const;
-};
 
 // Loads and validates one mode file. Throws ConfigError.
 ModeSpec LoadModeFile(const std::string& path);
@@ -73,4 +47,4 @@ std::vector<std::string> DefaultModePaths(const std::string& modes_dir);
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_CACHE_MODE_FILE_H_
+#endif  // TIERBENCH_CACHE_REGISTRY_MODE_FILE_H_

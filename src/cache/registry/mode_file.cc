@@ -1,11 +1,11 @@
-#include "cache/mode_file.h"
+#include "cache/registry/mode_file.h"
 
 #include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
 
-#include "cache/layer_registry.h"
+#include "cache/registry/layer_kinds.h"
 #include "util/errors.h"
 
 namespace tierbench {
@@ -69,31 +69,6 @@ std::vector<std::pair<std::string, std::string>> ReadKnobs(
 }
 
 }  // namespace
-
-std::string_view ModeSpec::target_name() const {
-  return target == RawTarget::kSsd ? "ssd" : "hdd";
-}
-
-nlohmann::json ModeSpec::ToJson() const {
-  nlohmann::json j = {{"schema_version", kModeSchemaVersion},
-                      {"name", name},
-                      {"description", description},
-                      {"layer", layer_name()}};
-  if (is_raw()) {
-    j["target"] = target_name();
-    return j;
-  }
-  j["cache_mode"] = cache_mode;
-  nlohmann::json knobs_json = nlohmann::json::object();
-  for (const auto& [k, v] : knobs) knobs_json[k] = v;
-  j["knobs"] = knobs_json;
-  if (!cache_set_knobs.empty()) {
-    nlohmann::json cset_json = nlohmann::json::object();
-    for (const auto& [k, v] : cache_set_knobs) cset_json[k] = v;
-    j["cache_set_knobs"] = cset_json;
-  }
-  return j;
-}
 
 ModeSpec ParseModeJson(std::string_view text, const std::string& origin) {
   nlohmann::json j;
