@@ -3,8 +3,10 @@
 
 #include <charconv>
 #include <climits>
+#include <optional>
 
 #include "util/strings.h"
+#include "workload/job_file_values.h"
 
 namespace tierbench {
 namespace {
@@ -36,8 +38,7 @@ bool ParseInt(const std::string& text, long long* out) {
 bool ParseSet(const OptionCtx& c) {
   if (!c.line.value) return true;
   const std::string v = Lower(TrimmedCopy(*c.line.value));
-  if (v == "true" || v == "yes" || v == "on") return true;
-  if (v == "false" || v == "no" || v == "off") return false;
+  if (const std::optional<bool> b = FioBool(v)) return *b;  // 0 and 1 too
   long long n = 0;
   if (!ParseInt(v, &n)) {
     c.Fail("'" + v + "' is not a number or boolean",

@@ -7,6 +7,7 @@
 #include "util/errors.h"
 #include "util/strings.h"
 #include "util/units.h"
+#include "workload/job_file_values.h"
 
 namespace tierbench {
 namespace {
@@ -50,15 +51,6 @@ uint64_t Whole(const RateCtx& c, const std::string& text, uint64_t max) {
         "use a plain number");
   }
   return v;
-}
-
-bool Bool(const RateCtx& c) {
-  if (!c.line.value) return true;
-  const std::string v = Lower(TrimmedCopy(*c.line.value));
-  if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
-  if (v == "0" || v == "false" || v == "no" || v == "off") return false;
-  c.Fail("'" + v + "' is not a boolean",
-         std::string("write ") + c.name + "=1 or " + c.name + "=0");
 }
 
 uint64_t Duration(const RateCtx& c) {
@@ -152,7 +144,9 @@ const RateOptionDef kRateOptions[] = {
        c.draft->spec.rate_cycle_ns = ms * kNsPerMs;
      }},
     {"rate_ignore_thinktime", nullptr,
-     [](const RateCtx& c) { c.draft->spec.rate_ignore_thinktime = Bool(c); }},
+     [](const RateCtx& c) {
+       c.draft->spec.rate_ignore_thinktime = ParseBool(c);
+     }},
     {"steadystate", "ss", ParseSteadyState},
     {"steadystate_duration", "ss_dur",
      [](const RateCtx& c) { c.draft->spec.steadystate.dur_ns = Duration(c); }},

@@ -14,17 +14,28 @@ namespace {
 constexpr uint64_t kMaxBlockSize = 256ULL << 20;  // per IO buffer, 256 MiB
 constexpr size_t kMaxSplitEntries = 64;           // as fio's BSSPLIT_MAX
 
+// ParseBool() for either context (TableOptionCtx or OptionCtx); the message
+// is the context's Fail, so each keeps its own format.
+template <typename Ctx>
+bool ParseBoolWith(const Ctx& c) {
+  if (!c.line.value) return true;  // bare option: set
+  if (const std::optional<bool> b = FioBool(*c.line.value)) return *b;
+  const std::string name(c.name);
+  c.Fail("'" + Lower(TrimmedCopy(*c.line.value)) + "' is not a boolean",
+         "write " + name + "=1 or " + name + "=0");
+}
+
 }  // namespace
 
-bool ParseBool(const TableOptionCtx& c) {
-  if (!c.line.value) return true;  // bare option: set
-  const std::string v = Lower(TrimmedCopy(*c.line.value));
+std::optional<bool> FioBool(std::string_view text) {
+  const std::string v = Lower(TrimmedCopy(text));
   if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
   if (v == "0" || v == "false" || v == "no" || v == "off") return false;
-  c.Fail("'" + v + "' is not a boolean", std::string("write ") +
-                                             std::string(c.name) + "=1 or " +
-                                             std::string(c.name) + "=0");
+  return std::nullopt;
 }
+
+bool ParseBool(const TableOptionCtx& c) { return ParseBoolWith(c); }
+bool ParseBool(const OptionCtx& c) { return ParseBoolWith(c); }
 
 uint64_t ParseUint(const TableOptionCtx& c, const std::string& text,
                    uint64_t min, uint64_t max) {

@@ -1,10 +1,13 @@
 // The value parsers that the rows of the fio option table
 // (workload/job_file_options.cc) share, and the option line they read:
-// booleans, whole numbers, sizes (with the job's kb_base), block sizes,
-// sizes or percentages, durations, per-direction lists and bssplit.
+// booleans (shared with the option groups of job_file_rate.cc,
+// job_file_verify.cc and job_file_engine.cc), whole numbers, sizes (with the
+// job's kb_base), block sizes, sizes or percentages, durations, per-direction
+// lists and bssplit.
 //
 // Every parser reads its text (or the line's value) and returns the parsed
-// value, or throws the option's ConfigError through TableOptionCtx::Fail:
+// value, or throws the option's ConfigError through TableOptionCtx::Fail
+// (ParseBool(const OptionCtx&): through OptionCtx::Fail, without the note):
 // "<file:line>: option '<name>': <why> (<expansion note>). Fix: <fix>" (the
 // note only when a ${VAR} of the line was unset). Unlike OptionCtx
 // (workload/job_file_options.h), Value() returns the value untrimmed.
@@ -13,6 +16,7 @@
 #define TIERBENCH_WORKLOAD_JOB_FILE_VALUES_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -46,9 +50,20 @@ struct TableOptionCtx {
   }
 };
 
-// fio's booleans: a bare option means 1; values 0/1, true/false, yes/no,
-// on/off.
+// fio's boolean words: "1", "true", "yes", "on" are true and "0", "false",
+// "no", "off" false, in any case and with surrounding whitespace ignored;
+// nullopt for any other text. Also the words of job_file_engine.cc's
+// set-or-number options.
+std::optional<bool> FioBool(std::string_view text);
+
+// fio's boolean options: a bare option means 1, else the value as FioBool().
+// Any other value fails through the context's Fail (so a TableOptionCtx adds
+// its expansion note, an OptionCtx does not): "'<value, trimmed and
+// lowercased>' is not a boolean", fix "write <name>=1 or <name>=0". The one
+// boolean parser of the option table and the option groups
+// (job_file_rate.cc, job_file_verify.cc).
 bool ParseBool(const TableOptionCtx& c);
+bool ParseBool(const OptionCtx& c);
 
 // A whole number (decimal or 0x hex) in [min, max].
 uint64_t ParseUint(const TableOptionCtx& c, const std::string& text,

@@ -10,6 +10,7 @@
 #include "util/errors.h"
 #include "util/strings.h"
 #include "util/units.h"
+#include "workload/job_file_values.h"
 #include "workload/verify_block.h"
 
 namespace tierbench {
@@ -18,15 +19,6 @@ namespace {
 constexpr size_t kMaxPatternBytes = 512;  // fio's MAX_PATTERN_SIZE
 
 using VerifyCtx = OptionCtx;
-
-bool Bool(const VerifyCtx& c) {
-  if (!c.line.value) return true;
-  const std::string v = Lower(TrimmedCopy(*c.line.value));
-  if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
-  if (v == "0" || v == "false" || v == "no" || v == "off") return false;
-  c.Fail("'" + v + "' is not a boolean",
-         std::string("write ") + c.name + "=1 or " + c.name + "=0");
-}
 
 uint64_t Bytes(const VerifyCtx& c, uint64_t min, uint64_t max) {
   uint64_t v = 0;
@@ -250,11 +242,11 @@ bool ApplyVerifyOption(const OptionLine& line, JobDraft* draft,
   if (n == "verify") {
     ParseType(c);
   } else if (n == "do_verify") {
-    v.do_verify = Bool(c);
+    v.do_verify = ParseBool(c);
   } else if (n == "verify_only") {
-    v.verify_only = Bool(c);
+    v.verify_only = ParseBool(c);
   } else if (n == "verify_fatal") {
-    v.fatal = Bool(c);
+    v.fatal = ParseBool(c);
   } else if (n == "verify_backlog") {
     v.backlog = Whole(c, 0, UINT32_MAX);
   } else if (n == "verify_backlog_batch") {

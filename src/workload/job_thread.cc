@@ -237,15 +237,15 @@ void JobThread::Loop() {
     if (engine_failed_) break;
     if (in_flight_ == 0) {
       if (!issuing_ && queued_ == 0) break;
-      if (has_held_) {
+      if (held_) {
         SleepUntilOrInterrupted(std::min(HeldDueNs(), end_ns_));
       }
       continue;
     }
-    if (issuing_ && !has_held_ && queued_ == 0) {
+    if (issuing_ && !held_ && queued_ == 0) {
       // The queue is full: wait as fio's wait_for_completions().
       Reap(std::max(1u, std::min(complete_min_, in_flight_)), 0);
-    } else if (issuing_ && has_held_) {
+    } else if (issuing_ && held_) {
       uint64_t next = HeldDueNs();
       Reap(1,
            std::clamp<uint64_t>(next > now ? next - now : 1, 1, kWaitSliceNs));
@@ -261,18 +261,10 @@ void JobThread::Loop() {
 
 void JobThread::Fill() {
   while (!free_.empty() && issuing_) {
-    IoDir dir;
-    uint64_t offset;
-    uint32_t length;
-    size_t file;
-    bool verify = false;
-    if (has_held_) {
-      dir = held_dir_;
-      offset = held_offset_;
-      length = held_length_;
-      file = held_file_;
-      verify = held_verify_;
-    } else if (!DrawIo(&dir, &offset, &length, &file, &verify)) {
+    DrawnIo io;
+    if (held_) {
+      io = *held_;
+    } else if (!DrawIo(&io.dir, &io.offset, &io.length, &io.file, &io.verify)) {
       issuing_ = false;
       return;
     } else if (sync_due_) {
@@ -285,30 +277,25 @@ void JobThread::Fill() {
       if (fsync_due_ && SyncFile(sync_file_, false)) ++syncs_;
       if (fdatasync_due_ && SyncFile(sync_file_, true)) ++syncs_;
       if (measuring_) issued_syncs_ += syncs_ - syncs_before;
-      if (!verify && !PaceReplay(file)) return;
-    } else if (!verify && !PaceReplay(file)) {
+      if (!io.verify && !PaceReplay(io.file)) return;
+    } else if (!io.verify && !PaceReplay(io.file)) {
       return;
     }
-    held_verify_ = verify;
-    RatePacer& pacer = pacers_[static_cast<int>(dir)];
+    RatePacer& pacer = pacers_[static_cast<int>(io.dir)];
     const uint64_t due = pacer.limited() ? rate_epoch_ns_ + pacer.due_ns() : 0;
     if (pacer.limited() && NowNs() < due) {
-      has_held_ = true;
-      held_file_ = file;
-      held_dir_ = dir;
-      held_offset_ = offset;
-      held_length_ = length;
+      held_ = io;
       return;
     }
-    has_held_ = false;
+    held_.reset();
     IoRequest* req = free_.back();
-    req->dir = dir;
-    req->offset = offset;
-    req->length = length;
-    req->fd = files_[file].fd;
-    req_file_[req->index] = file;
+    req->dir = io.dir;
+    req->offset = io.offset;
+    req->length = io.length;
+    req->fd = files_[io.file].fd;
+    req_file_[req->index] = io.file;
     req->start_ns = NowNs();
-    if (verifier_ && dir == IoDir::kWrite) verifier_->FillWrite(req);
+    if (verifier_ && io.dir == IoDir::kWrite) verifier_->FillWrite(req);
     QueueResult qr;
     Status s = engine_->Queue(req, &qr);
     if (!s.ok()) {
@@ -316,41 +303,38 @@ void JobThread::Fill() {
       return;
     }
     if (qr == QueueResult::kBusy) {
-      has_held_ = true;
-      held_file_ = file;
-      held_dir_ = dir;
-      held_offset_ = offset;
-      held_length_ = length;
+      held_ = io;
       return;
     }
     free_.pop_back();
     if (verifier_) {
-      if (dir == IoDir::kWrite) {
-        verifier_->LogWrite(*req, file);
-      } else if (verify) {
+      if (io.dir == IoDir::kWrite) {
+        verifier_->LogWrite(*req, io.file);
+      } else if (io.verify) {
         verifier_->MarkVerifyRead(req->index);
       }
-      if (!verify) last_dir_ = dir;
+      if (!io.verify) last_dir_ = io.dir;
     }
     // The IO was accepted: book it on the schedule (fio undoes BUSY ones).
     sched_ns_[req->index] = due;
-    pacer.Issued(length);
+    pacer.Issued(io.length);
     last_issue_ns_ = req->start_ns;
-    if (iolog_) iolog_->Io(req->start_ns, dir, offset, length, file);
+    if (iolog_)
+      iolog_->Io(req->start_ns, io.dir, io.offset, io.length, io.file);
     if (req->start_ns >= measure_start_ns_) {
       ++depth_hist_[DepthIndex(in_flight_ + queued_ + 1)];
-      ++stats_[static_cast<int>(dir)].issued;
+      ++stats_[static_cast<int>(io.dir)].issued;
     }
     if (qr == QueueResult::kCompleted) {
       Complete(req, NowNs());
-      if (dir == IoDir::kWrite) SyncAfterWrite(file);
+      if (io.dir == IoDir::kWrite) SyncAfterWrite(io.file);
       // Synchronous engines think too (fio's handle_thinktime() runs after
       // every IO, whatever the engine).
       if (spec_.thinktime_ns > 0) Think(&pacer);
       return;  // let Run() look at the clock between synchronous IOs
     }
     if (++queued_ >= batch_submit_) Commit();
-    if (dir == IoDir::kWrite) SyncAfterWrite(file);
+    if (io.dir == IoDir::kWrite) SyncAfterWrite(io.file);
     if (spec_.thinktime_ns > 0) {
       Think(&pacer);
       return;
@@ -447,7 +431,7 @@ void JobThread::Drain() {
 }
 
 uint64_t JobThread::HeldDueNs() const {
-  const RatePacer& p = pacers_[static_cast<int>(held_dir_)];
+  const RatePacer& p = pacers_[static_cast<int>(held_->dir)];
   return p.limited() ? rate_epoch_ns_ + p.due_ns() : 0;
 }
 

@@ -52,6 +52,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -132,6 +133,16 @@ class JobThread {
   // the engine's batch counts cleared, as fio's reset_all_stats().
   void StartMeasuring();
 
+  // One IO as DrawIo() returns it: its direction, file (index in files_),
+  // offset and length, and whether it is a verify read.
+  struct DrawnIo {
+    IoDir dir = IoDir::kRead;
+    size_t file = 0;
+    uint64_t offset = 0;
+    uint32_t length = 0;
+    bool verify = false;
+  };
+
   // One of the clone's files with its own IO sequence: a PatternSource, or
   // the ReplaySource of a read_iolog job (then the clone's only slot).
   struct Slot {
@@ -194,7 +205,7 @@ class JobThread {
   // Records an engine failure; Run() then abandons the queue.
   void EngineFailed(const Status& status);
   void EndMeasurement(uint64_t now);
-  // When the held IO's direction is due (absolute ns).
+  // When the held IO's direction is due (absolute ns). Only while held_.
   uint64_t HeldDueNs() const;
   // fio's check_min_rate(): fails the clone when a minimum is not met.
   void CheckMinRate(uint64_t now);
@@ -206,7 +217,6 @@ class JobThread {
   bool verify_phase_ = false;           // reading back the write log
   bool verify_phase_due_ = false;       // a pass ended; the phase comes next
   bool verify_phase_done_ = false;      // this pass's phase is over
-  bool held_verify_ = false;            // the held IO is a verify read
   IoDir last_dir_ = IoDir::kRead;  // of the last pattern IO (fio last_ddir)
   std::vector<Slot> files_;
   uint64_t seed_ = 0;
@@ -252,11 +262,9 @@ class JobThread {
   uint32_t in_flight_ = 0;  // committed, not reaped
   bool issuing_ = true;
   bool engine_failed_ = false;
-  bool has_held_ = false;  // an IO drawn from the pattern waits for its turn
-  IoDir held_dir_ = IoDir::kRead;
-  size_t held_file_ = 0;
-  uint64_t held_offset_ = 0;
-  uint32_t held_length_ = 0;
+  // An IO drawn from the pattern that waits for its turn (its direction's
+  // rate is not yet due, or the engine was busy); Fill() issues it next.
+  std::optional<DrawnIo> held_;
   bool measuring_ = false;
   uint64_t measure_start_ns_ = 0;
   uint64_t end_ns_ = 0;

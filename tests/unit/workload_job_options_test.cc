@@ -1,7 +1,8 @@
 // Tests of fio's everyday options in the job-file parser: default file names
 // (nrfiles, filesize, openfiles, file_service_type), include and ${VAR}
 // expansion, loops, startdelay, io_size, number_ios, kb_base, fsync,
-// fdatasync, end_fsync and allow_mounted_write; each with its bad input.
+// fdatasync, end_fsync and allow_mounted_write; each with its bad input; and
+// fio's boolean words, the same for every option that takes them.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -193,6 +194,41 @@ TEST(JobOptionsTest, BadValuesNameFileLineAndOption) {
   }
 }
 
+// fio's boolean words mean the same for an option of the table (end_fsync),
+// of the rate and verify groups, and for io_uring's set-or-number options;
+// a bad value fails with the same message whichever parses it.
+TEST(JobOptionsTest, BooleanWordsAreTheSameForEveryOption) {
+  const auto parse = [](const std::string& v) {
+    return Parse("[t]\nfilename=f\nioengine=io_uring\nend_fsync=" + v +
+                 "\nrate_ignore_thinktime=" + v + "\nverify_fatal=" + v +
+                 "\nfixedbufs=" + v + "\n")
+        .jobs.at(0);
+  };
+  for (const char* word : {"1", "true", "Yes", "ON"}) {
+    SCOPED_TRACE(word);
+    const JobSpec j = parse(word);
+    EXPECT_TRUE(j.end_fsync);
+    EXPECT_TRUE(j.rate_ignore_thinktime);
+    EXPECT_TRUE(j.verify.fatal);
+    EXPECT_TRUE(j.uring.fixedbufs);
+  }
+  for (const char* word : {"0", "False", "no", "off"}) {
+    SCOPED_TRACE(word);
+    const JobSpec j = parse(word);
+    EXPECT_FALSE(j.end_fsync);
+    EXPECT_FALSE(j.rate_ignore_thinktime);
+    EXPECT_FALSE(j.verify.fatal);
+    EXPECT_FALSE(j.uring.fixedbufs);
+  }
+  for (const char* name : {"end_fsync", "rate_ignore_thinktime", "do_verify"}) {
+    SCOPED_TRACE(name);
+    const std::string n(name);
+    EXPECT_EQ(ErrorOf("[t]\nfilename=f\n" + n + "=Maybe\n"),
+              "t.fio:3: option '" + n + "': 'maybe' is not a boolean. Fix: " +
+                  "write " + n + "=1 or " + n + "=0");
+  }
+}
+
 // Include files and environment variables need real files and variables.
 class JobIncludeTest : public ::testing::Test {
  protected:
@@ -280,6 +316,12 @@ TEST_F(JobIncludeTest, EnvironmentVariablesExpandAsFio) {
   const std::string unset = ErrorOf("[t]\nfilename=f\nsize=${TB_TEST_NOPE}\n");
   EXPECT_EQ(unset.rfind("t.fio:3: option 'size': ", 0), 0u) << unset;
   EXPECT_NE(unset.find("${TB_TEST_NOPE} is unset"), std::string::npos) << unset;
+  const std::string unset_bool =
+      ErrorOf("[t]\nfilename=f\nend_fsync=${TB_TEST_NOPE}\n");
+  EXPECT_EQ(unset_bool,
+            "t.fio:3: option 'end_fsync': '' is not a boolean "
+            "(${TB_TEST_NOPE} is unset). Fix: write end_fsync=1 or "
+            "end_fsync=0");
   const std::string empty =
       ErrorOf("[t]\nfilename=f\niodepth=${TB_TEST_EMPTY}\n");
   EXPECT_NE(empty.find("${TB_TEST_EMPTY} is empty"), std::string::npos)
