@@ -1,15 +1,16 @@
 // `tierbench report RUN_DIR... [--out DIR] [--force]`: the HTML report, SVG
 // charts and summary.md of a compare run folder, or, with several folders,
-// the fleet report that merges them (report/report_writer.h and
-// report/merged_report.h do the work; this file only declares the options).
+// the fleet report that merges them (present/pages/report_writer.h and
+// present/pages/merged_report.h do the work; this file only declares the
+// options).
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
-#include "report/merged_report.h"
-#include "report/report_writer.h"
+#include "present/pages/merged_report.h"
+#include "present/pages/report_writer.h"
 #include "util/errors.h"
 
 namespace tierbench {

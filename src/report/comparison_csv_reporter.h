@@ -15,7 +15,7 @@
 
 #include "orchestrate/comparison.h"
 #include "record/reporter.h"
-#include "report/result_dir.h"
+#include "util/result_dir.h"
 
 namespace tierbench {
 

@@ -7,9 +7,9 @@
 
 #include "orchestrate/cell_runner.h"
 #include "orchestrate/compare_setup.h"
-#include "report/run_folder.h"
-#include "report/series_file.h"
-#include "report/verdict.h"
+#include "present/run_folder.h"
+#include "present/series_file.h"
+#include "present/verdict.h"
 #include "util/log.h"
 #include "util/units.h"
 
@@ -225,7 +225,7 @@ void ConsoleTableReporter::OnCompareEnd(const CompareEnd& end) {
     return (std::filesystem::path(run_dir_) / file).string();
   };
   out_ << "\n";
-  // The verdict first, from the files just written (report/verdict.h).
+  // The verdict first, from the files just written (present/verdict.h).
   try {
     const RunFolder run = RunFolder::Read(run_dir_);
     std::string note;

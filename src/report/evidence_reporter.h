@@ -22,7 +22,7 @@
 #include <string>
 
 #include "record/reporter.h"
-#include "report/result_dir.h"
+#include "util/result_dir.h"
 
 namespace tierbench {
 

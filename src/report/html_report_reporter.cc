@@ -1,7 +1,7 @@
 #include "report/html_report_reporter.h"
 
 #include "orchestrate/compare_setup.h"
-#include "report/report_writer.h"
+#include "present/pages/report_writer.h"
 #include "util/log.h"
 
 namespace tierbench {

@@ -1,6 +1,6 @@
 // The report of a finished compare (report.html, charts/*.svg, summary.md;
-// report/report_writer.h) written into its run folder once every cell ran,
-// from the files the earlier reporters wrote; its path is printed on `out`
+// present/pages/report_writer.h) written into its run folder once every cell
+// ran, from the files the earlier reporters wrote; its path is printed on `out`
 // under the other result files. A report that cannot be written does not
 // fail the measured run: a warning (util/log.h) says why. Nothing is written
 // for a compare that stopped early (`tierbench report` can still render

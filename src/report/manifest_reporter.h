@@ -10,9 +10,9 @@
 #include <optional>
 #include <vector>
 
-#include "report/manifest_builder.h"
 #include "record/reporter.h"
-#include "report/result_dir.h"
+#include "report/manifest_builder.h"
+#include "util/result_dir.h"
 
 namespace tierbench {
 

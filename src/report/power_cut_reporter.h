@@ -1,5 +1,5 @@
 // PowerCutReporter: the output of `tierbench lab --power-cut`
-// (lab/lab_power_cut.h), behind the Reporter interface (report/reporter.h,
+// (lab/lab_power_cut.h), behind the Reporter interface (record/reporter.h,
 // event OnPowerCut): power-cut.csv in the run folder and one console line
 // per layer.
 //

@@ -25,9 +25,9 @@
 #include <string>
 #include <vector>
 
-#include "util/csv_writer.h"
 #include "record/reporter.h"
-#include "report/result_dir.h"
+#include "util/csv_writer.h"
+#include "util/result_dir.h"
 
 namespace tierbench {
 

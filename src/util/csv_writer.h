@@ -66,7 +66,7 @@ std::string CsvCount(const std::optional<uint64_t>& v);
 std::string CsvFlag(const std::optional<bool>& v);
 
 // A `warnings` cell: the warnings joined with ';' (read back by
-// SplitWarnings, report/run_folder.h).
+// SplitWarnings, present/run_folder.h).
 std::string JoinWarnings(const std::vector<std::string>& warnings);
 
 }  // namespace tierbench

@@ -9,12 +9,12 @@
 
 #include "compare_scratch.h"
 #include "orchestrate/compare_runner.h"
+#include "present/run_folder.h"
 #include "report/comparison_csv_reporter.h"
-#include "report/csv_reader.h"
 #include "report/reporters.h"
-#include "report/run_folder.h"
 #include "report_fixture.h"
 #include "report_number_trace.h"
+#include "util/csv_reader.h"
 
 namespace tierbench {
 namespace {

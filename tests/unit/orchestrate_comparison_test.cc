@@ -9,11 +9,11 @@
 
 #include "orchestrate/comparison.h"
 #include "orchestrate/run_plan.h"
+#include "present/run_folder.h"
 #include "report/comparison_csv_reporter.h"
 #include "report/console_table_reporter.h"
-#include "report/csv_reader.h"
-#include "report/run_folder.h"
 #include "report_fixture.h"
+#include "util/csv_reader.h"
 
 namespace tierbench {
 namespace {

@@ -19,8 +19,8 @@
 #include "compare_scratch.h"
 #include "orchestrate/cell_runner.h"
 #include "orchestrate/compare_runner.h"
-#include "report/csv_reader.h"
 #include "report/reporters.h"
+#include "util/csv_reader.h"
 #include "util/interrupt.h"
 #include "workload/runner.h"
 

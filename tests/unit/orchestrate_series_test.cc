@@ -14,12 +14,12 @@
 #include "db/db_cell.h"
 #include "orchestrate/cell_series.h"
 #include "orchestrate/compare_runner.h"
-#include "report/csv_reader.h"
 #include "report/reporters.h"
 #include "report/runs_csv_reporter.h"
 #include "util/clock.h"
-#include "util/interrupt.h"
+#include "util/csv_reader.h"
 #include "util/csv_writer.h"
+#include "util/interrupt.h"
 
 namespace tierbench {
 namespace {

@@ -21,8 +21,8 @@
 #include "orchestrate/compare_runner.h"
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/verify_runner.h"
-#include "report/csv_reader.h"
 #include "report/reporters.h"
+#include "util/csv_reader.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 

@@ -1,4 +1,5 @@
-# Unit tests of src/report.
+# Unit tests of src/report (the reporters that run during a command), and of
+# a run folder they write read back by src/present.
 target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/report_fio_lines_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/report_manifest_test.cc
@@ -8,11 +9,7 @@ target_sources(tierbench_tests PRIVATE
 )
 target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/report_group_bw_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/report_merged_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/report_run_folder_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/report_schema_docs_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/report_summary_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/report_verdict_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/report_series_chart_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/report_svg_test.cc
 )

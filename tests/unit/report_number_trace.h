@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "report/run_folder.h"
+#include "present/run_folder.h"
 
 namespace tierbench {
 

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "report/csv_reader.h"
 #include "report/power_cut_reporter.h"
+#include "util/csv_reader.h"
 
 namespace tierbench {
 namespace {

@@ -7,13 +7,13 @@
 #include <fstream>
 #include <functional>
 
+#include "present/merged_runs.h"
+#include "present/run_folder.h"
 #include "report/comparison_csv_reporter.h"
-#include "report/csv_reader.h"
-#include "report/merged_runs.h"
 #include "report/result_columns.h"
-#include "report/run_folder.h"
 #include "report/runs_csv_reporter.h"
 #include "report_fixture.h"
+#include "util/csv_reader.h"
 #include "util/errors.h"
 
 namespace tierbench {

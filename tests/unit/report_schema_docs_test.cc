@@ -13,12 +13,12 @@
 
 #include "cache/mode_spec.h"
 #include "orchestrate/restore_state.h"
+#include "present/merged_runs.h"
+#include "present/run_folder.h"
 #include "report/comparison_csv_reporter.h"
 #include "report/manifest_builder.h"
-#include "report/merged_runs.h"
 #include "report/power_cut_reporter.h"
 #include "report/result_columns.h"
-#include "report/run_folder.h"
 #include "report/runs_csv_reporter.h"
 
 namespace tierbench {

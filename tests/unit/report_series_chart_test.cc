@@ -11,12 +11,12 @@
 #include <fstream>
 #include <map>
 
-#include "report/percentile_chart.h"
-#include "report/report_writer.h"
-#include "report/run_folder.h"
+#include "present/charts/percentile_chart.h"
+#include "present/charts/series_chart.h"
+#include "present/pages/report_writer.h"
+#include "present/run_folder.h"
+#include "present/series_file.h"
 #include "report/runs_csv_reporter.h"
-#include "report/series_chart.h"
-#include "report/series_file.h"
 #include "report_fixture.h"
 #include "svg_check.h"
 #include "util/errors.h"

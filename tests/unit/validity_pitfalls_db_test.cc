@@ -20,9 +20,9 @@
 #include "db/db_workload.h"
 #include "db/pgbench_report.h"
 #include "db/tpcb_driver.h"
-#include "report/csv_reader.h"
+#include "present/run_folder.h"
 #include "report/result_columns.h"
-#include "report/run_folder.h"
+#include "util/csv_reader.h"
 #include "validity/db_rules.h"
 #include "validity_pitfalls_replay.h"
 

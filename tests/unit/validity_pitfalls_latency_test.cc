@@ -21,12 +21,12 @@
 #include <vector>
 
 #include "io/engine_registry.h"
-#include "report/csv_reader.h"
-#include "report/report_writer.h"
+#include "present/pages/report_writer.h"
+#include "present/run_folder.h"
 #include "report/result_columns.h"
-#include "report/run_folder.h"
 #include "report_fixture.h"
 #include "util/clock.h"
+#include "util/csv_reader.h"
 #include "validity_pitfalls_replay.h"
 #include "workload/runner.h"
 

@@ -27,7 +27,7 @@
 #include "io/device_guard.h"
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/setup_findings.h"
-#include "report/csv_reader.h"
+#include "util/csv_reader.h"
 #include "util/errors.h"
 #include "validity/measurement_rules.h"
 #include "validity/run_rules.h"

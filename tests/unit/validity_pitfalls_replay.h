@@ -30,7 +30,7 @@
 #include "cache_fake_dm.h"
 #include "cache_fake_sysfs.h"
 #include "db/db_cell.h"
-#include "report/csv_reader.h"
+#include "util/csv_reader.h"
 #include "util/finding.h"
 #include "util/sysfs.h"
 #include "validity/cell_evidence.h"

@@ -28,7 +28,7 @@
 #include "orchestrate/compare_options.h"
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/sustained.h"
-#include "report/csv_reader.h"
+#include "util/csv_reader.h"
 #include "util/errors.h"
 #include "validity/measurement_rules.h"
 #include "validity/rule_table.h"
