@@ -59,4 +59,13 @@ std::string Slug(const std::string& text) {
   return out.empty() ? "x" : out;
 }
 
+std::string JoinList(const std::vector<std::string>& items) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += i + 1 == items.size() ? " and " : ", ";
+    out += items[i];
+  }
+  return out;
+}
+
 }  // namespace tierbench

@@ -1,10 +1,11 @@
-// Number formatting shared by the report's charts, HTML and summary.md, so a
-// figure reads the same everywhere. Every function rounds half away from
-// zero with printf and groups thousands with ",". Thread-safe.
+// Number and list formatting shared by the report's charts, HTML, verdict
+// and summary.md, so a figure reads the same everywhere. Every function rounds
+// half away from zero with printf and groups thousands with ",". Thread-safe.
 #ifndef TIERBENCH_PRESENT_REPORT_FORMAT_H_
 #define TIERBENCH_PRESENT_REPORT_FORMAT_H_
 
 #include <string>
+#include <vector>
 
 namespace tierbench {
 
@@ -20,6 +21,8 @@ std::string FormatSeconds(double s);
 std::string FormatPct(double pct);
 // A ratio given as a change in percent: 1 + pct / 100 as "28x" or "1.4x".
 std::string FormatTimes(double change_pct);
+// Items as a sentence lists them: "a", "a and b", "a, b and c".
+std::string JoinList(const std::vector<std::string>& items);
 // An id for HTML and file names: [a-z0-9-] only ("randread-zipf@25%" ->
 // "randread-zipf-25").
 std::string Slug(const std::string& text);

@@ -146,15 +146,6 @@ Interval Diff(const ModeTotal& x, const ModeTotal& base) {
   return out;
 }
 
-std::string JoinAnd(const std::vector<std::string>& items) {
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (i > 0) out += i + 1 == items.size() ? " and " : ", ";
-    out += items[i];
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string VerdictReason(const std::string& reasons) {
@@ -279,7 +270,7 @@ class WorkloadVerdict {
                         ")");
         line.not_ranked.push_back(t->mode);
       }
-      text += " Not ranked: " + JoinAnd(named) + ".";
+      text += " Not ranked: " + JoinList(named) + ".";
     }
     // A baseline that drifted gives no ratio (Usable): said so, once.
     for (const ModeTotal* b : {hdd_, ssd_}) {
@@ -369,7 +360,7 @@ class WorkloadVerdict {
     }
     std::vector<std::string> names;
     for (const ModeTotal* t : modes) names.push_back(t->mode);
-    return " " + JoinAnd(names) + " were within noise of each other.";
+    return " " + JoinList(names) + " were within noise of each other.";
   }
 
   bool LikeHdd(const ModeTotal& t) {
@@ -407,7 +398,7 @@ class WorkloadVerdict {
       std::vector<std::string> names;
       for (const ModeTotal* t : tier) names.push_back(t->mode);
       for (const ModeTotal* t : like_hdd) names.push_back(t->mode);
-      s += "no cache mode beat the raw HDD: " + JoinAnd(names) +
+      s += "no cache mode beat the raw HDD: " + JoinList(names) +
            (names.size() == 1 ? " was" : " were") + " like it (" +
            FormatRate(hdd_->median) + " " + best.unit + ").";
       for (const std::string& n : names) quoted->push_back(n);
@@ -419,7 +410,7 @@ class WorkloadVerdict {
       } else {
         std::vector<std::string> names;
         for (const ModeTotal* t : tier) names.push_back(t->mode);
-        s += JoinAnd(names) + " are best, within noise of each other (" +
+        s += JoinList(names) + " are best, within noise of each other (" +
              best.mode + " " + Figure(best) +
              (place.empty() ? "" : ", " + place) + ").";
       }
@@ -448,12 +439,12 @@ class WorkloadVerdict {
           }
         }
         if (!close.empty()) {
-          s += " " + JoinAnd(close) + (close.size() == 1 ? " was" : " were") +
+          s += " " + JoinList(close) + (close.size() == 1 ? " was" : " were") +
                " like the HDD (" + FormatRate(hdd_->median) + " " + best.unit +
                ").";
         }
         if (!far.empty()) {
-          s += " " + JoinAnd(far) +
+          s += " " + JoinList(far) +
                " could not be told from the HDD: the rate swung too widely "
                "within the run.";
         }
@@ -465,7 +456,7 @@ class WorkloadVerdict {
       for (const ModeTotal* t : no_ci)
         named.push_back(t->mode + " " + Figure(*t));
       s += " Without an interval (fewer than 3 runs, no per-second series): " +
-           JoinAnd(named) + ".";
+           JoinList(named) + ".";
       for (const ModeTotal* t : no_ci) quoted->push_back(t->mode);
     }
     return s;

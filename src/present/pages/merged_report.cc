@@ -53,15 +53,6 @@ std::string Unit(const MergedRow& row) {
   return row.unit == "tx" ? "tps" : "IOPS";
 }
 
-std::string JoinList(const std::vector<std::string>& items) {
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (i > 0) out += i + 1 == items.size() ? " and " : ", ";
-    out += items[i];
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string MergedReport::RowLabel(const MergedRow& row) const {

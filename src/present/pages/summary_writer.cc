@@ -55,15 +55,6 @@ std::string Text(const json& j) {
   return "";
 }
 
-std::string JoinList(const std::vector<std::string>& items) {
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (i > 0) out += i + 1 == items.size() ? " and " : ", ";
-    out += items[i];
-  }
-  return out;
-}
-
 std::string BaseName(const std::string& workload) {
   return workload.substr(0, workload.find('@'));
 }
