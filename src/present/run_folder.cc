@@ -92,6 +92,14 @@ bool ReportFigure::HasFinding(const std::string& rule_severity) const {
          finding_rules.end();
 }
 
+std::vector<std::string> ReportFigure::DriftWarnings() const {
+  std::vector<std::string> out;
+  for (const std::string& w : warnings) {
+    if (w.find(" went from ") != std::string::npos) out.push_back(w);
+  }
+  return out;
+}
+
 std::vector<Finding> FindingsOfRow(const CsvDocument& runs, size_t row) {
   // Split without removing duplicates: the two cells are zipped.
   auto split = [](const std::string& cell) {

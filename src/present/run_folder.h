@@ -54,6 +54,12 @@ struct ReportFigure {
   // schema 5).
   std::vector<std::string> finding_rules;
   bool HasFinding(const std::string& rule_severity) const;
+  // Its rate drifted within the run (a drift caution): the report ranks it
+  // nowhere (present/verdict.h, the heat map's hatching).
+  bool Drifted() const { return HasFinding("drift:caution"); }
+  // The drift caution's warnings ("job x went from 46 to 32 IO/s between
+  // ...", validity/measurement_rules.cc), one per job that drifted.
+  std::vector<std::string> DriftWarnings() const;
   // The cache state the cells were measured in (runs.csv cache_state:
   // cold, warm, as-is, warm-until-steady); "" for raw cells.
   std::string cache_state;

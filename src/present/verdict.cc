@@ -32,8 +32,8 @@ struct ModeTotal {
   std::string drift;
 };
 
-// "46 to 32" of the drift finding's text ("job x went from 46 to 32 IO/s
-// between ..."), or "" when no warning has it.
+// "46 to 32" of the first of ReportFigure::DriftWarnings() ("job x went
+// from 46 to 32 IO/s between ..."), or "" when none gives them.
 std::string DriftRates(const std::vector<std::string>& warnings) {
   static const std::string kFrom = "went from ";
   for (const std::string& w : warnings) {
@@ -107,8 +107,8 @@ std::vector<ModeTotal> Totals(const RunFolder& run, const std::string& workload,
     ModeTotal& t = out[it->second];
     t.median += f->iops_median;
     t.cpu_floor = t.cpu_floor || f->HasFinding("cpu-bound:caution");
-    if (t.drift.empty() && f->HasFinding("drift:caution")) {
-      t.drift = DriftRates(f->warnings);
+    if (t.drift.empty() && f->Drifted()) {
+      t.drift = DriftRates(f->DriftWarnings());
       if (t.drift.empty()) t.drift = "drifted";
     }
     if (t.reasons.empty() && !f->invalid_reasons.empty() && f->Invalid()) {

@@ -91,17 +91,15 @@ std::string PositionTable::Svg() const {
       const std::string who = rows_[r] + " on " + columns_[c].label;
       // A cache mode whose rate drifted within the run is not ranked
       // either (present/verdict.h): hatched like an invalid cell.
-      const bool drift = f != nullptr && !f->Invalid() && !f->is_raw() &&
-                         f->HasFinding("drift:caution");
+      const bool drift =
+          f != nullptr && !f->Invalid() && !f->is_raw() && f->Drifted();
       if (f != nullptr && (f->Invalid() || drift)) {
         // Invalid: hatched grey with the reason on hover, never coloured.
         std::string why = who + ": invalid, not ranked: " + f->invalid_reasons;
         if (drift) {
           any_drift = true;
           why = who + ": not steady, not ranked:";
-          for (const std::string& w : f->warnings) {
-            if (w.find("went from ") != std::string::npos) why += " " + w;
-          }
+          for (const std::string& w : f->DriftWarnings()) why += " " + w;
         }
         svg.Rect(x + 1, y + 1, kCellW - 2, kCellH - 2, "heat-cell heat-invalid",
                  R"(fill="#dddddd")", why);
