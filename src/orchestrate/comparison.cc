@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <utility>
 
 #include "orchestrate/cell_runner.h"
 #include "orchestrate/sustained.h"
@@ -101,56 +102,37 @@ std::vector<ComparisonRow> Compare(const std::vector<MeasuredRow>& rows) {
   };
   for (size_t i = 0; i < out.size(); ++i) {
     ComparisonRow& c = out[i];
-    const std::optional<size_t> hdd_at = find_base(c, "hdd");
-    const std::optional<size_t> ssd_at = find_base(c, "ssd");
-    const ComparisonRow* hdd = hdd_at ? &out[*hdd_at] : nullptr;
-    const ComparisonRow* ssd = ssd_at ? &out[*ssd_at] : nullptr;
-    if (c.iops_sustained_median) {
-      if (hdd != nullptr) {
-        c.iops_sustained_vs_hdd_pct =
-            ChangePct(*c.iops_sustained_median, hdd->iops.median);
+    const ComparisonRow* base[2] = {nullptr, nullptr};
+    const std::pair<const char*, VsBaseline*> kinds[2] = {{"hdd", &c.vs_hdd},
+                                                          {"ssd", &c.vs_ssd}};
+    for (size_t k = 0; k < 2; ++k) {
+      const std::optional<size_t> at = find_base(c, kinds[k].first);
+      if (!at) continue;
+      const ComparisonRow& b = out[*at];
+      base[k] = &b;
+      VsBaseline& vs = *kinds[k].second;
+      if (c.iops_sustained_median) {
+        vs.iops_sustained_pct =
+            ChangePct(*c.iops_sustained_median, b.iops.median);
       }
-      if (ssd != nullptr) {
-        c.iops_sustained_vs_ssd_pct =
-            ChangePct(*c.iops_sustained_median, ssd->iops.median);
-      }
-    }
-    if (hdd != nullptr) {
-      c.iops_vs_hdd_pct = ChangePct(c.iops.median, hdd->iops.median);
-      c.p99_vs_hdd_pct = ChangePct(c.p99.median, hdd->p99.median);
-      c.noise_vs_hdd = WithinNoise(c.iops, hdd->iops);
-      c.is_hdd_base = *hdd_at == i;
-      if (*hdd_at != i) {
-        c.iops_vs_hdd_ci =
-            LogChangeInterval95(groups[i].iops, groups[*hdd_at].iops);
-        c.p99_vs_hdd_ci =
-            LogChangeInterval95(groups[i].p99, groups[*hdd_at].p99);
-        if (c.iops_vs_hdd_ci)
-          c.significant_vs_hdd = c.iops_vs_hdd_ci->significant();
+      vs.iops_pct = ChangePct(c.iops.median, b.iops.median);
+      vs.p99_pct = ChangePct(c.p99.median, b.p99.median);
+      vs.noise = WithinNoise(c.iops, b.iops);
+      vs.is_base = *at == i;
+      if (!vs.is_base) {
+        vs.iops_ci = LogChangeInterval95(groups[i].iops, groups[*at].iops);
+        vs.p99_ci = LogChangeInterval95(groups[i].p99, groups[*at].p99);
+        if (vs.iops_ci) vs.significant = vs.iops_ci->significant();
       }
     }
-    if (ssd != nullptr) {
-      c.iops_vs_ssd_pct = ChangePct(c.iops.median, ssd->iops.median);
-      c.p99_vs_ssd_pct = ChangePct(c.p99.median, ssd->p99.median);
-      c.noise_vs_ssd = WithinNoise(c.iops, ssd->iops);
-      c.is_ssd_base = *ssd_at == i;
-      if (*ssd_at != i) {
-        c.iops_vs_ssd_ci =
-            LogChangeInterval95(groups[i].iops, groups[*ssd_at].iops);
-        c.p99_vs_ssd_ci =
-            LogChangeInterval95(groups[i].p99, groups[*ssd_at].p99);
-        if (c.iops_vs_ssd_ci)
-          c.significant_vs_ssd = c.iops_vs_ssd_ci->significant();
-      }
-    }
-    if (hdd != nullptr && ssd != nullptr) {
+    if (base[0] != nullptr && base[1] != nullptr) {
       c.iops_position =
-          Position(c.iops.median, hdd->iops.median, ssd->iops.median);
-      c.p99_position = Position(c.p99.median, hdd->p99.median, ssd->p99.median);
+          Position(c.iops.median, base[0]->iops.median, base[1]->iops.median);
+      c.p99_position =
+          Position(c.p99.median, base[0]->p99.median, base[1]->p99.median);
     }
   }
-  const std::map<std::string, std::vector<Finding>> run =
-      WorkloadFindings(out);
+  const std::map<std::string, std::vector<Finding>> run = WorkloadFindings(out);
   for (ComparisonRow& c : out) {
     auto it = run.find(c.workload);
     if (it != run.end()) AddFindings(it->second, &c.findings);
@@ -162,9 +144,9 @@ std::map<std::string, std::vector<Finding>> WorkloadFindings(
     const std::vector<ComparisonRow>& rows) {
   std::vector<BaselinePair> pairs;
   for (const ComparisonRow& hdd : rows) {
-    if (!hdd.is_hdd_base) continue;
+    if (!hdd.vs_hdd.is_base) continue;
     for (const ComparisonRow& ssd : rows) {
-      if (!ssd.is_ssd_base || ssd.workload != hdd.workload ||
+      if (!ssd.vs_ssd.is_base || ssd.workload != hdd.workload ||
           ssd.job != hdd.job || ssd.direction != hdd.direction) {
         continue;
       }

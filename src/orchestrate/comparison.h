@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "record/comparison_row.h"
 #include "stats/confidence.h"
 #include "util/finding.h"
 
@@ -51,42 +52,6 @@ struct MeasuredRow {
   double lat_mean_us = 0;  // clat mean ("io") or transaction latency ("tx")
   double lat_p99_us = 0;   // clat p99 ("io") or transaction latency p99
   std::vector<Finding> findings;  // the cell's
-};
-
-// Summary of a metric over repetitions.
-struct Spread {
-  int n = 0;
-  double median = 0;
-  double min = 0;
-  double max = 0;
-  double rel_spread_pct = 0;  // (max - min) / median * 100; 0 for n < 2
-};
-
-struct ComparisonRow {
-  std::string mode, layer, baseline, workload, job, direction, unit;
-  Spread iops;
-  Spread p99;
-  double bw_mib_s_median = 0;
-  double lat_mean_us_median = 0;
-  // Median of the repetitions' iops_sustained and its change vs the
-  // baselines' IOPS medians; empty when no repetition has one.
-  std::optional<double> iops_sustained_median;
-  std::optional<double> iops_sustained_vs_hdd_pct, iops_sustained_vs_ssd_pct;
-  // Empty when the baseline is missing (or, for percentages, zero).
-  std::optional<double> iops_vs_hdd_pct, iops_vs_ssd_pct, iops_position;
-  std::optional<double> p99_vs_hdd_pct, p99_vs_ssd_pct, p99_position;
-  // true: within the repetitions' spread; empty: unknown (n < 2, no base).
-  std::optional<bool> noise_vs_hdd, noise_vs_ssd;
-  // 95 % intervals of the changes above; empty below 3 repetitions.
-  std::optional<ChangeInterval> iops_vs_hdd_ci, iops_vs_ssd_ci;
-  std::optional<ChangeInterval> p99_vs_hdd_ci, p99_vs_ssd_ci;
-  // The IOPS interval excludes 0; empty without an interval.
-  std::optional<bool> significant_vs_hdd, significant_vs_ssd;
-  // This row is the HDD / SSD baseline itself (its change is 0 by
-  // definition, not a measured agreement).
-  bool is_hdd_base = false, is_ssd_base = false;
-  std::vector<Finding> findings;  // distinct, first-seen order
-  Validity validity() const { return ValidityOf(findings); }
 };
 
 // Summarises `values` (any order).

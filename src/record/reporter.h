@@ -33,13 +33,13 @@
 #include <string>
 #include <vector>
 
+#include "record/comparison_row.h"
 #include "util/finding.h"
 #include "workload/job_result.h"
 
 namespace tierbench {
 
 struct CellRecord;
-struct ComparisonRow;
 struct CompareOptions;
 struct CompareSetup;
 struct PowerCutRun;

@@ -22,8 +22,8 @@ std::string Df(const std::optional<ChangeInterval>& ci) {
 
 // "noise": either baseline's change is within the min-max noise.
 std::optional<bool> AnyNoise(const ComparisonRow& c) {
-  if (!c.noise_vs_hdd && !c.noise_vs_ssd) return std::nullopt;
-  return c.noise_vs_hdd.value_or(false) || c.noise_vs_ssd.value_or(false);
+  if (!c.vs_hdd.noise && !c.vs_ssd.noise) return std::nullopt;
+  return c.vs_hdd.noise.value_or(false) || c.vs_ssd.noise.value_or(false);
 }
 
 // THE column list, in file order.
@@ -48,9 +48,9 @@ const ColumnTable<ComparisonRow>& Columns() {
       {"iops_sustained_median",
        [](R c) { return CsvOptional(c.iops_sustained_median, 3); }},
       {"iops_sustained_vs_hdd_pct",
-       [](R c) { return CsvOptional(c.iops_sustained_vs_hdd_pct, 2); }},
+       [](R c) { return CsvOptional(c.vs_hdd.iops_sustained_pct, 2); }},
       {"iops_sustained_vs_ssd_pct",
-       [](R c) { return CsvOptional(c.iops_sustained_vs_ssd_pct, 2); }},
+       [](R c) { return CsvOptional(c.vs_ssd.iops_sustained_pct, 2); }},
       {"bw_mib_s_median", [](R c) { return CsvNumber(c.bw_mib_s_median, 3); }},
       {"lat_mean_us_median",
        [](R c) { return CsvNumber(c.lat_mean_us_median, 3); }},
@@ -58,28 +58,28 @@ const ColumnTable<ComparisonRow>& Columns() {
       {"lat_p99_us_min", [](R c) { return CsvNumber(c.p99.min, 3); }},
       {"lat_p99_us_max", [](R c) { return CsvNumber(c.p99.max, 3); }},
       {"iops_vs_hdd_pct",
-       [](R c) { return CsvOptional(c.iops_vs_hdd_pct, 2); }},
+       [](R c) { return CsvOptional(c.vs_hdd.iops_pct, 2); }},
       {"iops_vs_ssd_pct",
-       [](R c) { return CsvOptional(c.iops_vs_ssd_pct, 2); }},
+       [](R c) { return CsvOptional(c.vs_ssd.iops_pct, 2); }},
       {"iops_position", [](R c) { return CsvOptional(c.iops_position, 4); }},
-      {"p99_vs_hdd_pct", [](R c) { return CsvOptional(c.p99_vs_hdd_pct, 2); }},
-      {"p99_vs_ssd_pct", [](R c) { return CsvOptional(c.p99_vs_ssd_pct, 2); }},
+      {"p99_vs_hdd_pct", [](R c) { return CsvOptional(c.vs_hdd.p99_pct, 2); }},
+      {"p99_vs_ssd_pct", [](R c) { return CsvOptional(c.vs_ssd.p99_pct, 2); }},
       {"p99_position", [](R c) { return CsvOptional(c.p99_position, 4); }},
       {"noise", [](R c) { return CsvFlag(AnyNoise(c)); }},
-      {"noise_vs_hdd", [](R c) { return CsvFlag(c.noise_vs_hdd); }},
-      {"noise_vs_ssd", [](R c) { return CsvFlag(c.noise_vs_ssd); }},
-      {"iops_vs_hdd_ci_low_pct", [](R c) { return Low(c.iops_vs_hdd_ci); }},
-      {"iops_vs_hdd_ci_high_pct", [](R c) { return High(c.iops_vs_hdd_ci); }},
-      {"iops_vs_ssd_ci_low_pct", [](R c) { return Low(c.iops_vs_ssd_ci); }},
-      {"iops_vs_ssd_ci_high_pct", [](R c) { return High(c.iops_vs_ssd_ci); }},
-      {"iops_vs_hdd_ci_df", [](R c) { return Df(c.iops_vs_hdd_ci); }},
-      {"iops_vs_ssd_ci_df", [](R c) { return Df(c.iops_vs_ssd_ci); }},
-      {"p99_vs_hdd_ci_low_pct", [](R c) { return Low(c.p99_vs_hdd_ci); }},
-      {"p99_vs_hdd_ci_high_pct", [](R c) { return High(c.p99_vs_hdd_ci); }},
-      {"p99_vs_ssd_ci_low_pct", [](R c) { return Low(c.p99_vs_ssd_ci); }},
-      {"p99_vs_ssd_ci_high_pct", [](R c) { return High(c.p99_vs_ssd_ci); }},
-      {"significant_vs_hdd", [](R c) { return CsvFlag(c.significant_vs_hdd); }},
-      {"significant_vs_ssd", [](R c) { return CsvFlag(c.significant_vs_ssd); }},
+      {"noise_vs_hdd", [](R c) { return CsvFlag(c.vs_hdd.noise); }},
+      {"noise_vs_ssd", [](R c) { return CsvFlag(c.vs_ssd.noise); }},
+      {"iops_vs_hdd_ci_low_pct", [](R c) { return Low(c.vs_hdd.iops_ci); }},
+      {"iops_vs_hdd_ci_high_pct", [](R c) { return High(c.vs_hdd.iops_ci); }},
+      {"iops_vs_ssd_ci_low_pct", [](R c) { return Low(c.vs_ssd.iops_ci); }},
+      {"iops_vs_ssd_ci_high_pct", [](R c) { return High(c.vs_ssd.iops_ci); }},
+      {"iops_vs_hdd_ci_df", [](R c) { return Df(c.vs_hdd.iops_ci); }},
+      {"iops_vs_ssd_ci_df", [](R c) { return Df(c.vs_ssd.iops_ci); }},
+      {"p99_vs_hdd_ci_low_pct", [](R c) { return Low(c.vs_hdd.p99_ci); }},
+      {"p99_vs_hdd_ci_high_pct", [](R c) { return High(c.vs_hdd.p99_ci); }},
+      {"p99_vs_ssd_ci_low_pct", [](R c) { return Low(c.vs_ssd.p99_ci); }},
+      {"p99_vs_ssd_ci_high_pct", [](R c) { return High(c.vs_ssd.p99_ci); }},
+      {"significant_vs_hdd", [](R c) { return CsvFlag(c.vs_hdd.significant); }},
+      {"significant_vs_ssd", [](R c) { return CsvFlag(c.vs_ssd.significant); }},
       {"finding_rules",
        [](R c) {
          std::string out;

@@ -136,10 +136,10 @@ void PrintComparisonTable(const std::vector<ComparisonRow>& rows,
                      Fixed(r.iops.median, 0) + (tx ? " tps" : ""),
                      tx ? "-" : Fixed(r.bw_mib_s_median, 1),
                      Latency(r.p99.median),
-                     Change(r.iops_vs_hdd_pct, r.significant_vs_hdd,
-                            r.noise_vs_hdd, r.is_hdd_base),
-                     Change(r.iops_vs_ssd_pct, r.significant_vs_ssd,
-                            r.noise_vs_ssd, r.is_ssd_base),
+                     Change(r.vs_hdd.iops_pct, r.vs_hdd.significant,
+                            r.vs_hdd.noise, r.vs_hdd.is_base),
+                     Change(r.vs_ssd.iops_pct, r.vs_ssd.significant,
+                            r.vs_ssd.noise, r.vs_ssd.is_base),
                      refs});
     last_layer = r.layer;
   }

@@ -98,23 +98,23 @@ TEST(ComparisonTest, ModesAgainstBothBaselines) {
   const ComparisonRow& wb = out[2];
   EXPECT_EQ(wb.iops.n, 3);
   EXPECT_DOUBLE_EQ(wb.iops.median, 5200);
-  ASSERT_TRUE(wb.iops_vs_hdd_pct.has_value());
-  EXPECT_NEAR(*wb.iops_vs_hdd_pct, (5200.0 - 152) / 152 * 100, 1e-9);
-  EXPECT_NEAR(*wb.iops_vs_ssd_pct, (5200.0 - 10020) / 10020 * 100, 1e-9);
+  ASSERT_TRUE(wb.vs_hdd.iops_pct.has_value());
+  EXPECT_NEAR(*wb.vs_hdd.iops_pct, (5200.0 - 152) / 152 * 100, 1e-9);
+  EXPECT_NEAR(*wb.vs_ssd.iops_pct, (5200.0 - 10020) / 10020 * 100, 1e-9);
   EXPECT_NEAR(*wb.iops_position, (5200.0 - 152) / (10020 - 152), 1e-9);
   EXPECT_NEAR(*wb.p99_position, (4600.0 - 9000) / (200 - 9000), 1e-9);
-  EXPECT_EQ(wb.noise_vs_hdd, false);
+  EXPECT_EQ(wb.vs_hdd.noise, false);
   EXPECT_EQ(wb.findings, (std::vector<Finding>{w1, w2}));
   // One invalid repetition makes the row invalid: its median includes it.
   EXPECT_EQ(wb.validity(), Validity::kInvalid);
   EXPECT_EQ(out[3].validity(), Validity::kValid);
 
   const ComparisonRow& none = out[3];
-  EXPECT_EQ(none.noise_vs_hdd, true);  // 152..156 overlaps 151..153
+  EXPECT_EQ(none.vs_hdd.noise, true);  // 152..156 overlaps 151..153
   EXPECT_NEAR(*none.iops_position, (154.0 - 152) / (10020 - 152), 1e-9);
 
   const ComparisonRow& hdd = out[0];
-  EXPECT_DOUBLE_EQ(*hdd.iops_vs_hdd_pct, 0);
+  EXPECT_DOUBLE_EQ(*hdd.vs_hdd.iops_pct, 0);
   EXPECT_DOUBLE_EQ(*hdd.iops_position, 0);
 }
 
@@ -123,9 +123,9 @@ TEST(ComparisonTest, MissingBaselineLeavesColumnsEmpty) {
                                    Row("hdd", "hdd", 1, 150, 9000, "write")};
   const std::vector<ComparisonRow> out = Compare(rows);
   ASSERT_EQ(out.size(), 2u);
-  EXPECT_FALSE(out[0].iops_vs_hdd_pct.has_value());  // other direction
+  EXPECT_FALSE(out[0].vs_hdd.iops_pct.has_value());  // other direction
   EXPECT_FALSE(out[0].iops_position.has_value());
-  EXPECT_FALSE(out[0].noise_vs_hdd.has_value());
+  EXPECT_FALSE(out[0].vs_hdd.noise.has_value());
 }
 
 TEST(ComparisonTest, IntervalsWithThreeRepetitions) {
@@ -141,25 +141,25 @@ TEST(ComparisonTest, IntervalsWithThreeRepetitions) {
   const std::vector<ComparisonRow> out = Compare(rows);
   ASSERT_EQ(out.size(), 3u);
   // The baseline gets no interval against itself.
-  EXPECT_FALSE(out[0].iops_vs_hdd_ci.has_value());
-  EXPECT_FALSE(out[0].significant_vs_hdd.has_value());
+  EXPECT_FALSE(out[0].vs_hdd.iops_ci.has_value());
+  EXPECT_FALSE(out[0].vs_hdd.significant.has_value());
   // SciPy (see stats_confidence_test.cc): [2699.30, 2955.89] %, df 3.0176.
-  ASSERT_TRUE(out[1].iops_vs_hdd_ci.has_value());
-  EXPECT_NEAR(out[1].iops_vs_hdd_ci->low_pct, 2699.2978685967, 1e-7);
-  EXPECT_NEAR(out[1].iops_vs_hdd_ci->high_pct, 2955.8933896718, 1e-7);
-  EXPECT_EQ(out[1].significant_vs_hdd, true);
-  EXPECT_TRUE(out[1].p99_vs_hdd_ci.has_value());
-  EXPECT_FALSE(out[1].iops_vs_ssd_ci.has_value());  // no SSD baseline
+  ASSERT_TRUE(out[1].vs_hdd.iops_ci.has_value());
+  EXPECT_NEAR(out[1].vs_hdd.iops_ci->low_pct, 2699.2978685967, 1e-7);
+  EXPECT_NEAR(out[1].vs_hdd.iops_ci->high_pct, 2955.8933896718, 1e-7);
+  EXPECT_EQ(out[1].vs_hdd.significant, true);
+  EXPECT_TRUE(out[1].vs_hdd.p99_ci.has_value());
+  EXPECT_FALSE(out[1].vs_ssd.iops_ci.has_value());  // no SSD baseline
   // none: 147.5..152.3 against 147.3..150.6: the interval includes 0.
-  EXPECT_EQ(out[2].significant_vs_hdd, false);
+  EXPECT_EQ(out[2].vs_hdd.significant, false);
 
   std::ostringstream table;
   PrintComparisonTable(out, table);
   const std::string t = table.str();
   EXPECT_NE(t.find("+2843%"), std::string::npos) << t;  // writeback vs HDD
   EXPECT_NE(t.find("+0%"), std::string::npos) << t;     // the HDD itself
-  EXPECT_TRUE(out[0].is_hdd_base);
-  EXPECT_FALSE(out[1].is_hdd_base);
+  EXPECT_TRUE(out[0].vs_hdd.is_base);
+  EXPECT_FALSE(out[1].vs_hdd.is_base);
   EXPECT_NE(t.find("within noise"), std::string::npos) << t;
   EXPECT_NE(t.find("95% confidence interval"), std::string::npos) << t;
 }

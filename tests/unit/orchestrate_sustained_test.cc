@@ -78,12 +78,12 @@ TEST(SustainedTest, ComparisonMedianAndChangeVsBaselines) {
   const std::vector<ComparisonRow> out = Compare(rows);
   ASSERT_EQ(out.size(), 3u);
   EXPECT_DOUBLE_EQ(*out[0].iops_sustained_median, 200);
-  EXPECT_DOUBLE_EQ(*out[0].iops_sustained_vs_hdd_pct, 0);
+  EXPECT_DOUBLE_EQ(*out[0].vs_hdd.iops_sustained_pct, 0);
   const ComparisonRow& wb = out[2];
   EXPECT_DOUBLE_EQ(wb.iops.median, 5050);
   EXPECT_DOUBLE_EQ(*wb.iops_sustained_median, 1000);
-  EXPECT_DOUBLE_EQ(*wb.iops_sustained_vs_hdd_pct, 400);
-  EXPECT_DOUBLE_EQ(*wb.iops_sustained_vs_ssd_pct, -90);
+  EXPECT_DOUBLE_EQ(*wb.vs_hdd.iops_sustained_pct, 400);
+  EXPECT_DOUBLE_EQ(*wb.vs_ssd.iops_sustained_pct, -90);
 }
 
 TEST(SustainedTest, HarnessOverheadExcludesIoAndDraining) {

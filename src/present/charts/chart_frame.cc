@@ -233,4 +233,18 @@ void ChartFrame::DrawEdgeLabels(std::vector<EdgeLabel> labels) {
   }
 }
 
+ChartFrame MakeBarFrame(ChartSpec spec, double min, double max) {
+  const bool log = min > 0 && max / min > kBarLogRatio;
+  if (log && !spec.y_title.empty() && spec.y_title.back() == ')') {
+    spec.y_title.insert(spec.y_title.size() - 1, ", log scale");
+  }
+  ChartFrame frame(std::move(spec));
+  if (log) {
+    frame.SetLog(min, max, false);
+  } else {
+    frame.SetLinear(max * 1.05);
+  }
+  return frame;
+}
+
 }  // namespace tierbench

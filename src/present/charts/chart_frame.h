@@ -87,6 +87,17 @@ class ChartFrame {
 // The i-th colour of the report's palette (Okabe-Ito, colour-blind safe).
 std::string SeriesColor(size_t i);
 
+// The frame of a bar chart of rates whose bars reach from `min` (the
+// smallest positive value, 0 when none) to `max`, its value axis chosen:
+// log10 when they span more than a factor of kBarLogRatio (the HDD and the
+// SSD usually lie orders of magnitude apart, and a linear axis would flatten
+// every bar near the HDD; ", log scale" then goes inside the y title's
+// closing parenthesis: "IOPS (1/s, log scale)"), else linear from 0 to 5 %
+// above `max`. The one axis chooser of the report's and the fleet's bar
+// charts.
+inline constexpr double kBarLogRatio = 30;
+ChartFrame MakeBarFrame(ChartSpec spec, double min, double max);
+
 }  // namespace tierbench
 
 #endif  // TIERBENCH_PRESENT_CHARTS_CHART_FRAME_H_

@@ -10,7 +10,6 @@ namespace {
 
 const char kHddColor[] = "#7f2704";
 const char kSsdColor[] = "#00441b";
-constexpr double kLogRatio = 30;
 
 const ReportFigure* Find(const std::vector<const ReportFigure*>& figs,
                          const std::string& mode, const std::string& series) {
@@ -93,18 +92,7 @@ std::string IopsChart::Svg() const {
     max = std::max(max, f->iops_max);
     if (f->iops_min > 0 && (min == 0 || f->iops_min < min)) min = f->iops_min;
   }
-  // HDD and SSD usually lie orders of magnitude apart: beyond a factor of
-  // kLogRatio a linear axis would flatten every bar near the HDD.
-  const bool log = min > 0 && max / min > kLogRatio;
-  if (log)
-    spec.y_title =
-        spec.y_title.substr(0, spec.y_title.size() - 1) + ", log scale)";
-  ChartFrame frame(spec);
-  if (log) {
-    frame.SetLog(min, max, false);
-  } else {
-    frame.SetLinear(max * 1.05);
-  }
+  ChartFrame frame = MakeBarFrame(spec, min, max);
   frame.DrawAxes();
   SvgWriter& svg = frame.svg();
 

@@ -16,7 +16,6 @@ namespace fs = std::filesystem;
 namespace {
 
 const char kMissing[] = "\xe2\x80\x94";  // "—"
-constexpr double kLogRatio = 30;
 
 const char kMergedCss[] = R"(
 table.merged { border-collapse: collapse; font-size: 0.9em; margin: 0.6em 0; }
@@ -232,14 +231,7 @@ std::string MergedReport::ChartSvg(const std::string& workload) const {
       if (lo > 0 && (min == 0 || lo < min)) min = lo;
     }
   }
-  const bool log = min > 0 && max / min > kLogRatio;
-  if (log) spec.y_title.insert(spec.y_title.size() - 1, ", log scale");
-  ChartFrame frame(spec);
-  if (log) {
-    frame.SetLog(min, max, false);
-  } else {
-    frame.SetLinear(max * 1.05);
-  }
+  ChartFrame frame = MakeBarFrame(spec, min, max);
   frame.DrawAxes();
   SvgWriter& svg = frame.svg();
   const double slot = frame.slot_width();
