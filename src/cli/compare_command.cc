@@ -18,6 +18,7 @@
 #include "report/reporters.h"
 #include "util/cpu_latency.h"
 #include "util/errors.h"
+#include "util/host.h"
 
 namespace tierbench {
 namespace {
@@ -150,7 +151,7 @@ void Run(CompareArgs& a, int* exit_code) {
     o.modes_are_default = true;
   }
   o.command_line = CommandLine();
-  CompareRunner runner(o);
+  CompareRunner runner(o, RealHost(o.sysfs_root));
   const CompareSummary summary = runner.Run(MakeCompareReporters(std::cout));
   *exit_code = summary.failed_cells > 0 ? kExitRunFailed : kExitOk;
 }

@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "orchestrate/restore_state.h"
 #include "util/errors.h"
+#include "util/host.h"
 
 namespace tierbench {
 
@@ -42,14 +43,13 @@ void RegisterRestoreCommand(CLI::App& app, int* exit_code) {
       "stack could not\n"
       "  be restored; 4 the compare that wrote the state is still running.");
   cmd->callback([root, exit_code]() {
-    const Sysfs sysfs(*root);
-    if (sysfs.IsRealRoot() && ::geteuid() != 0) {
+    const Host host = RealHost(*root);
+    if (host.sysfs.IsRealRoot() && ::geteuid() != 0) {
       throw SysError(
           "tierbench restore needs root: it writes sysfs knobs and dm "
           "tables. Fix: run it as root (sudo)");
     }
-    const LayerEnv env{sysfs, nullptr, nullptr};
-    const bool ok = RestoreFromState(env, std::cout);
+    const bool ok = RestoreFromState(host, std::cout);
     *exit_code = ok ? kExitOk : kExitSystem;
   });
 }

@@ -98,8 +98,12 @@ uint64_t WorkloadRegionBytes(const PreparedWorkload& w) {
 }
 
 CellRunner::CellRunner(const CompareOptions& options, const CompareSetup& setup,
-                       const CompareHooks& hooks, const Sysfs& sysfs)
-    : options_(options), setup_(setup), hooks_(hooks), sysfs_(sysfs) {}
+                       const Host& host, const CompareHooks& hooks)
+    : options_(options),
+      setup_(setup),
+      host_(host),
+      hooks_(hooks),
+      sysfs_(host.sysfs) {}
 
 void CellRunner::CloseDb() { db_.Close(); }
 
@@ -111,9 +115,7 @@ double CellRecord::HarnessOverheadPct() const {
   return 100.0 * std::max(0.0, overhead) / cell_wall_s;
 }
 
-uint64_t CellRunner::Now() const {
-  return hooks_.now_ns ? hooks_.now_ns() : NowNs();
-}
+uint64_t CellRunner::Now() const { return host_.Now(); }
 
 LayerCounters CellRunner::CountersAtFold(CacheLayer& layer,
                                          const LayerCounters& since,
@@ -147,15 +149,7 @@ LayerCounters CellRunner::CountersAtFold(CacheLayer& layer,
   return now;
 }
 
-void CellRunner::Sleep(double seconds) {
-  if (seconds <= 0) return;
-  if (hooks_.sleep) {
-    hooks_.sleep(seconds);
-    return;
-  }
-  const int steps = static_cast<int>(seconds * 10 + 0.5);
-  for (int i = 0; i < steps && !Interrupted(); ++i) ::usleep(100 * 1000);
-}
+void CellRunner::Sleep(double seconds) { host_.Sleep(seconds); }
 
 double CellRunner::Drain(CacheLayer& layer, const std::string& what, bool flush,
                          bool* timed_out, LayerSampler* sampler,

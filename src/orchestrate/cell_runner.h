@@ -90,6 +90,7 @@
 #include "orchestrate/db_keeper.h"
 #include "orchestrate/run_plan.h"
 #include "util/finding.h"
+#include "util/host.h"
 #include "util/interrupt.h"
 #include "validity/cell_evidence.h"
 #include "workload/job_result.h"
@@ -170,9 +171,10 @@ struct CellRecord {
 
 class CellRunner {
  public:
-  // The stacks are those of `setup`. Everything must outlive the runner.
+  // The stacks are those of `setup`; the machine is `host` (its sysfs is
+  // the one `setup` was prepared on). Everything must outlive the runner.
   CellRunner(const CompareOptions& options, const CompareSetup& setup,
-             const CompareHooks& hooks, const Sysfs& sysfs);
+             const Host& host, const CompareHooks& hooks);
 
   CellRecord Run(const Cell& cell);
 
@@ -226,8 +228,9 @@ class CellRunner {
 
   const CompareOptions& options_;
   const CompareSetup& setup_;
+  const Host& host_;
   const CompareHooks& hooks_;
-  const Sysfs& sysfs_;
+  const Sysfs& sysfs_;  // host_.sysfs
 };
 
 // The bytes of a workload's region: the largest offset + size of its jobs

@@ -84,23 +84,10 @@ struct CompareOptions {
   std::string command_line;  // for the manifest
 };
 
-// Replaceable actions; defaults are the real ones.
+// The engines' and the protocol's test seams. The machine itself (sysfs,
+// device-mapper, lvm, the clock) is the Host handed to CompareRunner
+// (util/host.h), not a hook. Defaults are the real ones.
 struct CompareHooks {
-  // The sysfs (and proc) tree; default: Sysfs(options.sysfs_root). Tests
-  // pass one with a kernel-emulating write hook.
-  std::optional<Sysfs> sysfs;
-  // Device-mapper access for dm stacks; default: libdevmapper. Tests pass
-  // a kernel-emulating fake.
-  std::shared_ptr<DmControl> dm;
-  // Runs the lvm tools for lvmcache stacks; default: the real `lvm`.
-  LvmRunner lvm;
-  // Waits `seconds` (stats lag, drain polls); must return early when
-  // Interrupted(). Default: sleeps in 100 ms steps.
-  std::function<void(double seconds)> sleep;
-  // CLOCK_MONOTONIC in ns for the cell's own timings (IO stop, time to
-  // clean, the rest of the counter lag, cell wall time); default: NowNs.
-  // Tests pair it with `sleep` to run a protocol on a fake clock.
-  std::function<uint64_t()> now_ns;
   // Default: RunWorkload (workload/runner.h).
   std::function<RunResult(const Workload&, const RunOptions&)> run_workload;
   // Default: RunDbCell (db/db_cell.h).

@@ -20,8 +20,14 @@
 
 namespace tierbench {
 
-CompareRunner::CompareRunner(CompareOptions options, CompareHooks hooks)
-    : options_(std::move(options)), hooks_(std::move(hooks)) {}
+CompareRunner::CompareRunner(CompareOptions options)
+    : CompareRunner(options, RealHost(options.sysfs_root)) {}
+
+CompareRunner::CompareRunner(CompareOptions options, Host host,
+                             CompareHooks hooks)
+    : options_(std::move(options)),
+      host_(std::move(host)),
+      hooks_(std::move(hooks)) {}
 
 void CompareRunner::VerifyStacks(
     const CompareSetup& setup,
@@ -31,7 +37,7 @@ void CompareRunner::VerifyStacks(
   vo.bytes = options_.verify_bytes;
   vo.drain_timeout_s = options_.drain_timeout_s;
   vo.nonce = hooks_.verify_nonce ? *hooks_.verify_nonce : RandomVerifyNonce();
-  vo.now_ns = hooks_.now_ns;
+  vo.now_ns = host_.now_ns;
   vo.on_start = [&reporters](const VerifyStart& s) {
     for (const auto& r : reporters) r->OnVerifyStart(s);
   };
@@ -62,9 +68,8 @@ void CompareRunner::VerifyStacks(
 CompareSummary CompareRunner::Run(
     std::vector<std::unique_ptr<Reporter>> reporters) {
   SetQuiet(options_.quiet);
-  const Sysfs sysfs = hooks_.sysfs ? *hooks_.sysfs : Sysfs(options_.sysfs_root);
-  const LayerEnv env{sysfs, hooks_.dm, hooks_.lvm};
-  const CompareSetup setup = PrepareCompare(options_, env);
+  const Sysfs& sysfs = host_.sysfs;
+  const CompareSetup setup = PrepareCompare(options_, host_);
   // Held from here (every input validated) to the end of the run; the
   // manifest reads the limit back.
   std::optional<CpuLatencyHold> cpu_latency;
@@ -99,9 +104,6 @@ CompareSummary CompareRunner::Run(
   // Capture every stack's mode and settings ONCE, before anything changes.
   size_t captured = 0;
   bool state_written = false;
-  for (const CompareStack& st : setup.stacks) {
-    if (hooks_.sleep) st.layer->set_sleep(hooks_.sleep);
-  }
   RestoreOutcome restore_outcome;
   auto restore = [&]() {
     if (summary.restore_attempted || captured == 0) return;
@@ -178,7 +180,7 @@ CompareSummary CompareRunner::Run(
     for (const auto& r : reporters) r->Finalize();
   };
 
-  CellRunner runner(options_, setup, hooks_, sysfs);
+  CellRunner runner(options_, setup, host_, hooks_);
   try {
     if (options_.precondition_passes > 0) {
       const bool quiet = options_.quiet;

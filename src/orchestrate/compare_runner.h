@@ -41,6 +41,7 @@
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/comparison.h"
 #include "record/reporter.h"
+#include "util/host.h"
 
 namespace tierbench {
 
@@ -56,7 +57,10 @@ struct CompareSummary {
 
 class CompareRunner {
  public:
-  explicit CompareRunner(CompareOptions options, CompareHooks hooks = {});
+  // On the machine: RealHost(options.sysfs_root).
+  explicit CompareRunner(CompareOptions options);
+  // On `host` (util/host.h; tests hand in fakes), with test seams `hooks`.
+  CompareRunner(CompareOptions options, Host host, CompareHooks hooks = {});
 
   // Runs the whole compare, telling `reporters` every event in order.
   CompareSummary Run(std::vector<std::unique_ptr<Reporter>> reporters);
@@ -69,6 +73,7 @@ class CompareRunner {
                     std::vector<VerifyOutcome>* outcomes) const;
 
   CompareOptions options_;
+  Host host_;
   CompareHooks hooks_;
 };
 

@@ -154,7 +154,7 @@ std::vector<PreparedWorkload> LoadWorkloads(const CompareOptions& o,
 
 // Opens every --stack, keeps those whose layer has modes, and checks that
 // every cache mode has its stack and each stack is usable.
-void OpenStacks(const CompareOptions& o, const LayerEnv& env,
+void OpenStacks(const CompareOptions& o, const Host& host,
                 CompareSetup* setup) {
   std::vector<CompareStack> all;
   auto opened_layer = [&all](const std::string& layer) {
@@ -176,7 +176,7 @@ void OpenStacks(const CompareOptions& o, const LayerEnv& env,
       }
       CompareStack st;
       st.device = dev;
-      st.layer = std::shared_ptr<CacheLayer>(OpenCacheStack(env, dev));
+      st.layer = std::shared_ptr<CacheLayer>(OpenCacheStack(host, dev));
       for (const CompareStack& other : all) {
         if (other.layer->layer() == st.layer->layer()) {
           throw ConfigError(
@@ -441,8 +441,8 @@ const CompareStack* CompareSetup::StackFor(const ModeSpec& mode) const {
   return nullptr;
 }
 
-CompareSetup PrepareCompare(const CompareOptions& o, const LayerEnv& env) {
-  const Sysfs& sysfs = env.sysfs;
+CompareSetup PrepareCompare(const CompareOptions& o, const Host& host) {
+  const Sysfs& sysfs = host.sysfs;
   CompareSetup setup;
   setup.host_root = sysfs.root();
   const bool real_root = sysfs.IsRealRoot();
@@ -491,7 +491,7 @@ CompareSetup PrepareCompare(const CompareOptions& o, const LayerEnv& env) {
         "; Fix: add --destructive if their contents may be destroyed");
   }
 
-  OpenStacks(o, env, &setup);
+  OpenStacks(o, host, &setup);
   for (const ModeSpec& m : setup.modes) {
     if (!m.is_raw()) continue;
     const bool hdd = m.target == RawTarget::kHdd;

@@ -105,8 +105,8 @@ struct CompareSetup {
   const CompareStack* StackFor(const ModeSpec& mode) const;
 };
 
-// `env.sysfs` is the tree behind --sysfs-root.
-CompareSetup PrepareCompare(const CompareOptions& opts, const LayerEnv& env);
+// `host.sysfs` is the tree behind --sysfs-root.
+CompareSetup PrepareCompare(const CompareOptions& opts, const Host& host);
 
 // Default run id: UTC time and the short host name, "20240131T120000Z-host".
 std::string DefaultRunId();

@@ -138,14 +138,14 @@ void WriteStateFile(const std::string& path, const RestoreState& state) {
   }
 }
 
-bool RestoreFromState(const LayerEnv& env, std::ostream& out) {
-  const std::string path = StateFilePath(env.sysfs);
+bool RestoreFromState(const Host& host, std::ostream& out) {
+  const std::string path = StateFilePath(host.sysfs);
   const std::optional<RestoreState> s = ReadStateFile(path);
   if (!s) {
     out << "nothing to restore: no " << path << "\n";
     return true;
   }
-  if (TierbenchAlive(env.sysfs, s->pid)) {
+  if (TierbenchAlive(host.sysfs, s->pid)) {
     throw SafetyError("the compare that wrote " + path +
                       " is still running (pid " + std::to_string(s->pid) +
                       "). Fix: stop it with Ctrl-C (it restores its stacks), "
@@ -157,7 +157,7 @@ bool RestoreFromState(const LayerEnv& env, std::ostream& out) {
   for (const StackState& st : s->stacks) {
     std::vector<std::string> failures;
     try {
-      std::unique_ptr<CacheLayer> layer = OpenCacheStack(env, st.device);
+      std::unique_ptr<CacheLayer> layer = OpenCacheStack(host, st.device);
       if (layer->layer() != st.layer) {
         throw ConfigError(st.device + " is now a " + layer->layer() +
                           " stack, not the " + st.layer +

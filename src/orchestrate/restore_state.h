@@ -74,7 +74,7 @@ std::optional<RestoreState> ReadStateFile(const std::string& path);
 // stack was restored (the file is then removed); false when a stack could
 // not be restored (the file is kept). Throws SafetyError while the compare
 // that wrote the file is still running.
-bool RestoreFromState(const LayerEnv& env, std::ostream& out);
+bool RestoreFromState(const Host& host, std::ostream& out);
 
 }  // namespace tierbench
 

@@ -57,7 +57,7 @@ ModeSpec Mode(const std::string& layer, const std::string& mode,
 
 TEST(DmLayersTest, DetectsEachLayerFromTheLiveTable) {
   FakeDmTree tree;
-  const LayerEnv env{tree.sysfs(), tree.dm(), nullptr};
+  const Host env = HostOn(tree.sysfs(), tree.dm());
   EXPECT_EQ(OpenCacheStack(env, tree.Dev("tb-dmcache"))->layer(), "dm-cache");
   EXPECT_EQ(OpenCacheStack(env, tree.Dev("tb-wc"))->layer(), "dm-writecache");
   // A linear device is no cache stack.
@@ -324,7 +324,7 @@ TEST(DmLayersTest, WritecacheDiagnosisFlagsUncachedReadsAndTheWatermark) {
 // original table from the state file and reloads it.
 TEST(DmLayersTest, RestoreFromTheStateFilePutsBackBothTables) {
   FakeDmTree tree;
-  const LayerEnv env{tree.sysfs(), tree.dm(), nullptr};
+  const Host env = HostOn(tree.sysfs(), tree.dm());
   RestoreState state;
   state.pid = 0;
   state.run_dir = "r";
@@ -373,15 +373,16 @@ TEST(DmLayersTest, CompareRunsBothLayersAndRestoresTheirTables) {
                     "\"layer\": \"dm-writecache\", \"cache_mode\": "
                     "\"writeback\", \"knobs\": {\"high_watermark\": 60}")},
       "dm");
+  Host host;
   CompareHooks hooks;
-  hooks.sysfs = tree.sysfs();
-  hooks.dm = tree.dm();
+  host.sysfs = tree.sysfs();
+  host.dm = tree.dm();
   // Each wait lets the emulated kernel write the dirty blocks back.
-  hooks.sleep = [&tree](double) {
+  host.sleep = [&tree](double) {
     tree.EditCacheStatus([](DmCacheStatus* s) { s->dirty = 0; });
   };
   std::ostringstream out;
-  CompareRunner runner(o, hooks);
+  CompareRunner runner(o, host, hooks);
   const CompareSummary summary = runner.Run(MakeCompareReporters(out));
   EXPECT_EQ(summary.finished_cells, 4u);
   EXPECT_EQ(summary.failed_cells, 0u);
@@ -424,11 +425,12 @@ TEST(DmLayersTest, TimeToCleanFromTheIoStopWithoutWaitingTheLag) {
   uint64_t stop_ns = 0;
   double slept = 0, slept_at_stop = 0, slept_at_end = 0;
   double slept_before_io = 0, slept_before_cell = 0;
+  Host host;
   CompareHooks hooks;
-  hooks.sysfs = tree.sysfs();
-  hooks.dm = tree.dm();
-  hooks.now_ns = [&now_ns] { return now_ns; };
-  hooks.sleep = [&](double s) {
+  host.sysfs = tree.sysfs();
+  host.dm = tree.dm();
+  host.now_ns = [&now_ns] { return now_ns; };
+  host.sleep = [&](double s) {
     slept += s;
     now_ns += static_cast<uint64_t>(s * 1e9);
     if (stop_ns == 0 || now_ns - stop_ns >= 4000000000ull) {
@@ -450,7 +452,7 @@ TEST(DmLayersTest, TimeToCleanFromTheIoStopWithoutWaitingTheLag) {
     slept_at_end = slept;
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
+  CompareRunner(o, host, hooks).Run(MakeCompareReporters(out));
   const CsvDocument runs = CsvDocument::Parse(
       ReadAll(scratch.dir() + "/results/dmdrain/runs.csv"), "runs.csv");
   // The cell: its waits before the IO, 10 s of IO, the 4 s drain.

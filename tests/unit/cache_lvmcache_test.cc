@@ -163,15 +163,15 @@ class FakeLvmTree {
   }
   ~FakeLvmTree() { fs::remove_all(root_); }
 
-  LayerEnv Env() const {
+  Host Env() const {
     std::shared_ptr<FakeLvm> lvm = lvm_;
-    return LayerEnv{Sysfs(root_), dm_,
-                    [lvm](const auto& a) { return lvm->Run(a); }};
+    return HostOn(Sysfs(root_), dm_,
+                  [lvm](const auto& a) { return lvm->Run(a); });
   }
   std::string Dev() const { return root_ + "/dev/mapper/tbvg-main"; }
   const std::string& root() const { return root_; }
   std::unique_ptr<LvmcacheLayer> Open() const {
-    const LayerEnv env = Env();
+    const Host env = Env();
     return std::make_unique<LvmcacheLayer>(env.sysfs, env.dm, Dev(), env.lvm);
   }
   FakeDmControl& dm() { return *dm_; }
@@ -407,16 +407,13 @@ TEST(LvmcacheTest, CompareRunsLvmcacheModesAndRestoresTheLv) {
                     "\"passthrough\", \"knobs\": {\"policy\": \"smq\"}")},
       "lvm");
   CompareHooks hooks;
-  const LayerEnv env = tree.Env();
-  hooks.sysfs = env.sysfs;
-  hooks.dm = env.dm;
-  hooks.lvm = env.lvm;
-  hooks.sleep = [&tree](double) {
+  Host host = tree.Env();
+  host.sleep = [&tree](double) {
     tree.EditStatus([](DmCacheStatus* s) { s->dirty = 0; });
   };
   std::ostringstream out;
   const CompareSummary summary =
-      CompareRunner(o, hooks).Run(MakeCompareReporters(out));
+      CompareRunner(o, host, hooks).Run(MakeCompareReporters(out));
   EXPECT_EQ(summary.finished_cells, 3u);
   EXPECT_EQ(summary.failed_cells, 0u);
   EXPECT_TRUE(summary.restore_ok);

@@ -108,11 +108,12 @@ WarmOutcome RunWarm(const std::vector<PassCounts>& passes) {
                       "warm");
   o.cache_state = CacheState::kWarm;
   WarmOutcome out;
+  Host host;
   CompareHooks hooks;
-  hooks.sysfs = tree.sysfs();
-  hooks.dm = tree.dm();
+  host.sysfs = tree.sysfs();
+  host.dm = tree.dm();
   // Each wait lets the emulated kernel write the dirty blocks back.
-  hooks.sleep = [&tree](double) {
+  host.sleep = [&tree](double) {
     tree.EditCacheStatus([](DmCacheStatus* s) { s->dirty = 0; });
   };
   hooks.run_workload = [&](const Workload& w, const RunOptions& ro) {
@@ -132,7 +133,7 @@ WarmOutcome RunWarm(const std::vector<PassCounts>& passes) {
   };
   std::ostringstream console;
   const CompareSummary summary =
-      CompareRunner(o, hooks).Run(MakeCompareReporters(console));
+      CompareRunner(o, host, hooks).Run(MakeCompareReporters(console));
   EXPECT_EQ(summary.failed_cells, 0u) << console.str();
   const CsvDocument runs = CsvDocument::Parse(
       ReadAll(scratch.dir() + "/results/warm/runs.csv"), "runs.csv");

@@ -4,7 +4,7 @@
 // 1 MiB HDD and SSD image files, four mode files (hdd, ssd, bcache writeback
 // and none) and one small psync job; the IO runs for real on those files.
 // Options() returns CompareOptions that run them quietly (cold protocol,
-// results under the test's temp dir); Hooks() routes sysfs to the fake and
+// results under the test's temp dir); TestHost() routes sysfs to the fake and
 // counts the sleeps in slept_ instead of sleeping. Each test starts and ends
 // with the interrupt flag cleared and removes its temp dir. Header-only.
 #ifndef TIERBENCH_TESTS_UNIT_ORCHESTRATE_PROTOCOL_FIXTURE_H_
@@ -130,8 +130,8 @@ class ProtocolTest : public ::testing::Test {
     return o;
   }
 
-  CompareHooks Hooks() {
-    CompareHooks h;
+  Host TestHost() {
+    Host h;
     h.sysfs = fake_.sysfs();
     h.sleep = [this](double s) { slept_ += s; };
     return h;
@@ -139,15 +139,16 @@ class ProtocolTest : public ::testing::Test {
 
   std::string RunDir() const { return dir_ + "/results/t1"; }
 
-  // Runs the compare of one cell `o` with `hooks`, whose after_cell hook
-  // is set to store slept_ at the cell's end in *slept_at_end; returns
+  // Runs the compare of one cell `o` on `host` with `hooks`, whose after_cell
+  // hook is set to store slept_ at the cell's end in *slept_at_end; returns
   // runs.csv's rows (the header and the cell's).
   std::vector<std::vector<std::string>> RunOneCell(const CompareOptions& o,
+                                                   const Host& host,
                                                    CompareHooks hooks,
                                                    double* slept_at_end) {
     hooks.after_cell = [this, slept_at_end](size_t) { *slept_at_end = slept_; };
     std::ostringstream out;
-    CompareRunner(o, hooks).Run(MakeCompareReporters(out));
+    CompareRunner(o, host, hooks).Run(MakeCompareReporters(out));
     return ParseCsv(ReadAll(dir_ + "/results/" + o.run_id + "/runs.csv"));
   }
   std::string Backing(const std::string& f) { return fake_.GetBacking(f); }

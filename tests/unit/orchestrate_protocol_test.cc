@@ -32,7 +32,7 @@ TEST_F(ProtocolTest, RunsEveryCellAppliesModesAndRestores) {
   o.repeat = 2;
   std::ostringstream out;
   const CompareSummary s =
-      CompareRunner(o, Hooks()).Run(MakeCompareReporters(out));
+      CompareRunner(o, TestHost()).Run(MakeCompareReporters(out));
   EXPECT_EQ(s.planned_cells, 8u);
   EXPECT_EQ(s.finished_cells, 8u);
   EXPECT_EQ(s.failed_cells, 0u);
@@ -112,9 +112,10 @@ TEST_F(ProtocolTest, TimeToCleanStartsAtTheIoStopAndOverlapsTheLag) {
     double slept_at_stop = 0;
     double slept_at_end = 0;
     slept_ = 0;
-    CompareHooks hooks = Hooks();
-    hooks.now_ns = [&now_ns] { return now_ns; };
-    hooks.sleep = [&](double s) {
+    Host host = TestHost();
+    CompareHooks hooks;
+    host.now_ns = [&now_ns] { return now_ns; };
+    host.sleep = [&](double s) {
       slept_ += s;
       now_ns += static_cast<uint64_t>(s * 1e9);
       if (stop_ns != 0 && now_ns - stop_ns >= drain_s * 1e9) {
@@ -132,7 +133,7 @@ TEST_F(ProtocolTest, TimeToCleanStartsAtTheIoStopAndOverlapsTheLag) {
       fake_.SetState("dirty");
       return r;
     };
-    const auto rows = RunOneCell(o, hooks, &slept_at_end);
+    const auto rows = RunOneCell(o, host, hooks, &slept_at_end);
     ASSERT_EQ(rows.size(), 2u);
     const auto& h = rows[0];
     const auto& r = rows[1];
@@ -190,9 +191,10 @@ TEST_F(ProtocolTest, CountersAreReadAtTheFirstFoldAfterTheIoStop) {
     if (fold == kWitnessed) five.cache_misses = 320;
     fake_.SetStatsFiveMinute(five);
     bool folded = false;
-    CompareHooks hooks = Hooks();
-    hooks.now_ns = [&now_ns] { return now_ns; };
-    hooks.sleep = [&](double s) {
+    Host host = TestHost();
+    CompareHooks hooks;
+    host.now_ns = [&now_ns] { return now_ns; };
+    host.sleep = [&](double s) {
       slept_ += s;
       now_ns += static_cast<uint64_t>(s * 1e9);
       if (fold != kUnseen && stop_ns != 0 &&
@@ -214,7 +216,7 @@ TEST_F(ProtocolTest, CountersAreReadAtTheFirstFoldAfterTheIoStop) {
       slept_at_stop = slept_;
       return r;
     };
-    const auto rows = RunOneCell(o, hooks, &slept_at_end);
+    const auto rows = RunOneCell(o, host, hooks, &slept_at_end);
     ASSERT_EQ(rows.size(), 2u);
     const auto& h = rows[0];
     const auto& r = rows[1];
@@ -248,9 +250,10 @@ TEST_F(ProtocolTest, CountersBeforeAreReadAtTheFoldAfterThePrefill) {
   bool prefill_folded = false, run_folded = false;
   BcacheStatsTotal stats;
   fake_.SetStatsTotal(stats);
-  CompareHooks hooks = Hooks();
-  hooks.now_ns = [&now_ns] { return now_ns; };
-  hooks.sleep = [&](double s) {
+  Host host = TestHost();
+  CompareHooks hooks;
+  host.now_ns = [&now_ns] { return now_ns; };
+  host.sleep = [&](double s) {
     now_ns += static_cast<uint64_t>(s * 1e9);
     if (prefill_stop_ns != 0 && !prefill_folded &&
         now_ns - prefill_stop_ns >= 3000000000ull) {
@@ -272,7 +275,7 @@ TEST_F(ProtocolTest, CountersBeforeAreReadAtTheFoldAfterThePrefill) {
     return r;
   };
   double slept_at_end = 0;
-  const auto rows = RunOneCell(o, hooks, &slept_at_end);
+  const auto rows = RunOneCell(o, host, hooks, &slept_at_end);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_TRUE(prefill_folded);
   EXPECT_EQ(rows[1][Col(rows[0], "read_hits")], "50");
@@ -286,7 +289,8 @@ TEST_F(ProtocolTest, DiagnosisReachesRunsCsv) {
                        "\"layer\": \"bcache\", \"cache_mode\": "
                        "\"writethrough\", \"knobs\": "
                        "{\"sequential_cutoff\": \"4M\"}")};
-  CompareHooks hooks = Hooks();
+  Host host = TestHost();
+  CompareHooks hooks;
   hooks.run_workload = [this](const Workload& w, const RunOptions& ro) {
     RunResult r = RunWorkload(w, ro);
     const CounterSnapshot now =
@@ -302,7 +306,7 @@ TEST_F(ProtocolTest, DiagnosisReachesRunsCsv) {
     return r;
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
+  CompareRunner(o, host, hooks).Run(MakeCompareReporters(out));
   const auto rows = ParseCsv(ReadAll(RunDir() + "/runs.csv"));
   ASSERT_EQ(rows.size(), 2u);
   const std::string w = rows[1][Col(rows[0], "warnings")];
@@ -328,11 +332,12 @@ TEST_F(ProtocolTest, ColdCacheDetachFinishingLateLeavesKnobsAndEndStateIntact) {
                        "{\"writeback_running\": 1}, "
                        "\"cache_set_knobs\": "
                        "{\"congested_read_threshold_us\": 0}")};
-  CompareHooks hooks = Hooks();
+  Host host = TestHost();
+  CompareHooks hooks;
   const std::string link =
       fake_.root() + "/" + fake_.BackingBcacheDir() + "/cache";
   int attached_after_cell = 0;
-  hooks.sleep = [this](double s) {
+  host.sleep = [this](double s) {
     slept_ += s;
     fake_.Tick();
   };
@@ -341,7 +346,7 @@ TEST_F(ProtocolTest, ColdCacheDetachFinishingLateLeavesKnobsAndEndStateIntact) {
   };
   std::ostringstream out;
   const CompareSummary summary =
-      CompareRunner(o, hooks).Run(MakeCompareReporters(out));
+      CompareRunner(o, host, hooks).Run(MakeCompareReporters(out));
   EXPECT_TRUE(summary.restore_ok);
   EXPECT_EQ(attached_after_cell, 1);
   const auto rows = ParseCsv(ReadAll(RunDir() + "/runs.csv"));
@@ -364,7 +369,7 @@ TEST_F(ProtocolTest, ReadbackMismatchStopsBeforeMeasuring) {
   std::ostringstream out;
   // Asking for none reads back writeback: the cell must not be measured.
   o.mode_paths = {o.mode_paths[3]};
-  EXPECT_THROW(CompareRunner(o, Hooks()).Run(MakeCompareReporters(out)),
+  EXPECT_THROW(CompareRunner(o, TestHost()).Run(MakeCompareReporters(out)),
                SysError);
   EXPECT_EQ(ParseCsv(ReadAll(RunDir() + "/runs.csv")).size(), 1u);  // header
 }
@@ -374,7 +379,8 @@ TEST_F(ProtocolTest, WarmStatePrefillsWithoutCutoffThenAppliesTheMode) {
   o.cache_state = CacheState::kWarm;
   o.mode_paths = {o.mode_paths[3]};  // none, keeps the original cutoff
   const std::string cutoff_before = Backing("sequential_cutoff");
-  CompareHooks hooks = Hooks();
+  Host host = TestHost();
+  CompareHooks hooks;
   std::vector<std::string> seen;  // cutoff and mode when each run starts
   hooks.run_workload = [&](const Workload& w, const RunOptions& ro) {
     seen.push_back(Backing("sequential_cutoff") + " " + Backing("cache_mode") +
@@ -382,7 +388,7 @@ TEST_F(ProtocolTest, WarmStatePrefillsWithoutCutoffThenAppliesTheMode) {
     return RunWorkload(w, ro);
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
+  CompareRunner(o, host, hooks).Run(MakeCompareReporters(out));
   ASSERT_EQ(seen.size(), 2u);
   EXPECT_EQ(seen[0], "0.0k [writethrough] writeback writearound none read");
   EXPECT_EQ(seen[1], cutoff_before +
@@ -398,7 +404,8 @@ TEST_F(ProtocolTest, DbWorkloadsRunThroughTheDbCell) {
             R"({"schema_version": 1, "kind": "pgbench", "name": "tpcb",
                 "scale": 1, "clients": 2, "threads": 1, "duration": "1s"})");
   o.workload_paths = {db};
-  CompareHooks hooks = Hooks();
+  Host host = TestHost();
+  CompareHooks hooks;
   std::vector<std::string> targets;
   hooks.run_db = [&](const DbWorkload& w, const std::string& device,
                      const DbCellOptions& opts, DbCellInfo*) {
@@ -417,7 +424,7 @@ TEST_F(ProtocolTest, DbWorkloadsRunThroughTheDbCell) {
     return r;
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
+  CompareRunner(o, host, hooks).Run(MakeCompareReporters(out));
   EXPECT_EQ(targets,
             (std::vector<std::string>{dir_ + "/hdd.img", dir_ + "/ssd.img",
                                       bcache_target_, bcache_target_}));

@@ -139,7 +139,7 @@ class SeriesProtocolTest : public ::testing::Test {
     return path;
   }
   CompareOptions Options();
-  CompareHooks Hooks();
+  Host TestHost();
   CsvDocument SeriesCsv();
   FakeBcacheSysfs fake_;
   std::string dir_, target_;
@@ -173,11 +173,11 @@ CompareOptions SeriesProtocolTest::Options() {
   return o;
 }
 
-CompareHooks SeriesProtocolTest::Hooks() {
-  CompareHooks hooks;
-  hooks.sysfs = fake_.sysfs();
-  hooks.sleep = [](double) {};
-  return hooks;
+Host SeriesProtocolTest::TestHost() {
+  Host host;
+  host.sysfs = fake_.sysfs();
+  host.sleep = [](double) {};
+  return host;
 }
 
 CsvDocument SeriesProtocolTest::SeriesCsv() {
@@ -189,7 +189,8 @@ CsvDocument SeriesProtocolTest::SeriesCsv() {
 
 TEST_F(SeriesProtocolTest, SamplesTheLayerOnceASecondIntoSeriesCsv) {
   const CompareOptions o = Options();
-  CompareHooks hooks = Hooks();
+  Host host = TestHost();
+  CompareHooks hooks;
   hooks.run_workload = [this](const Workload& w, const RunOptions& ro) {
     // Two seconds of IO; the layer's counters move between the runner's
     // once-a-second calls, which happen on this (the calling) thread. The
@@ -219,7 +220,7 @@ TEST_F(SeriesProtocolTest, SamplesTheLayerOnceASecondIntoSeriesCsv) {
     return r;
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
+  CompareRunner(o, host, hooks).Run(MakeCompareReporters(out));
   const CsvDocument doc = SeriesCsv();
   std::vector<std::string> header = {"schema_version"};
   for (const std::string& c : SeriesCsvColumns()) header.push_back(c);
@@ -262,7 +263,8 @@ TEST_F(SeriesProtocolTest, WarmUpChunksComeFirstWithNegativeSeconds) {
   o.cache_state = CacheState::kWarmUntilSteady;
   o.warm_chunk_s = 2;
   o.warm_max_s = 4;  // two chunks
-  CompareHooks hooks = Hooks();
+  Host host = TestHost();
+  CompareHooks hooks;
   int chunks = 0;
   uint64_t base = 0;
   hooks.run_workload = [&chunks, &base](const Workload& w,
@@ -287,7 +289,7 @@ TEST_F(SeriesProtocolTest, WarmUpChunksComeFirstWithNegativeSeconds) {
     return r;
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
+  CompareRunner(o, host, hooks).Run(MakeCompareReporters(out));
   const CsvDocument doc = SeriesCsv();
   std::vector<std::string> warm_t;
   int measure = 0;
@@ -317,7 +319,8 @@ TEST_F(SeriesProtocolTest, DbCellsAreSampledFromTheBenchmarkStart) {
                             R"({"schema_version": 1, "kind": "pgbench", )"
                             R"("name": "tpcb", "scale": 1, "clients": 2, )"
                             R"("threads": 1, "duration": "1s"})")};
-  CompareHooks hooks = Hooks();
+  Host host = TestHost();
+  CompareHooks hooks;
   int callbacks = 0;
   hooks.run_db = [&](const DbWorkload& w, const std::string&,
                      const DbCellOptions& opts, DbCellInfo*) {
@@ -338,7 +341,7 @@ TEST_F(SeriesProtocolTest, DbCellsAreSampledFromTheBenchmarkStart) {
     return r;
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
+  CompareRunner(o, host, hooks).Run(MakeCompareReporters(out));
   EXPECT_EQ(callbacks, 2);  // hdd and writeback
   const CsvDocument doc = SeriesCsv();
   int measure = 0;

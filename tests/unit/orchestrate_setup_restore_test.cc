@@ -28,12 +28,13 @@ namespace fs = std::filesystem;
 
 TEST_F(ProtocolTest, RestoresAfterAFailureAndKeepsFinishedCells) {
   CompareOptions o = Options("randread");
-  CompareHooks hooks = Hooks();
+  Host host = TestHost();
+  CompareHooks hooks;
   hooks.after_cell = [](size_t i) {
     if (i == 2) throw SysError("simulated failure");
   };
   std::ostringstream out;
-  EXPECT_THROW(CompareRunner(o, hooks).Run(MakeCompareReporters(out)),
+  EXPECT_THROW(CompareRunner(o, host, hooks).Run(MakeCompareReporters(out)),
                SysError);
   EXPECT_EQ(Backing("cache_mode"), "[writethrough] writeback writearound none");
   const auto rows = ParseCsv(ReadAll(RunDir() + "/runs.csv"));
@@ -46,13 +47,14 @@ TEST_F(ProtocolTest, RestoresAfterAFailureAndKeepsFinishedCells) {
 
 TEST_F(ProtocolTest, RestoresAfterAnInterrupt) {
   CompareOptions o = Options("randread");
-  CompareHooks hooks = Hooks();
+  Host host = TestHost();
+  CompareHooks hooks;
   hooks.after_cell = [](size_t i) {
     if (i == 2) RaiseInterruptForTest(SIGINT);
   };
   std::ostringstream out;
   try {
-    CompareRunner(o, hooks).Run(MakeCompareReporters(out));
+    CompareRunner(o, host, hooks).Run(MakeCompareReporters(out));
     FAIL() << "no InterruptedError";
   } catch (const InterruptedError& e) {
     EXPECT_EQ(e.exit_code(), 130);
@@ -71,7 +73,8 @@ TEST_F(ProtocolTest, RestoresAfterAnInterrupt) {
 // and until then a new compare refuses to start.
 TEST_F(ProtocolTest, KilledCompareIsUndoneByRestoreFromTheStateFile) {
   CompareOptions o = Options("randread");
-  CompareHooks hooks = Hooks();
+  Host host = TestHost();
+  CompareHooks hooks;
   const std::string state_path = StateFilePath(fake_.sysfs());
   std::string state_mid_run, mode_mid_run;
   hooks.after_cell = [&](size_t i) {
@@ -80,7 +83,7 @@ TEST_F(ProtocolTest, KilledCompareIsUndoneByRestoreFromTheStateFile) {
     mode_mid_run = Backing("cache_mode");
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
+  CompareRunner(o, host, hooks).Run(MakeCompareReporters(out));
   // A compare that restored removes its state and keeps a copy.
   EXPECT_FALSE(fs::exists(state_path));
   EXPECT_EQ(ReadAll(RunDir() + "/restore-state.json"), state_mid_run);
@@ -101,7 +104,7 @@ TEST_F(ProtocolTest, KilledCompareIsUndoneByRestoreFromTheStateFile) {
   CompareOptions again = Options("randread");
   again.run_id = "t2";
   try {
-    PrepareCompare(again, LayerEnv{fake_.sysfs(), nullptr, nullptr});
+    PrepareCompare(again, HostOn(fake_.sysfs()));
     FAIL() << "a stale state was not refused";
   } catch (const SafetyError& e) {
     EXPECT_NE(std::string(e.what()).find("Fix: tierbench restore"),
@@ -109,8 +112,7 @@ TEST_F(ProtocolTest, KilledCompareIsUndoneByRestoreFromTheStateFile) {
         << e.what();
   }
   std::ostringstream restore_out;
-  EXPECT_TRUE(
-      RestoreFromState(LayerEnv{fake_.sysfs(), nullptr, nullptr}, restore_out));
+  EXPECT_TRUE(RestoreFromState(HostOn(fake_.sysfs()), restore_out));
   EXPECT_EQ(Backing("cache_mode"), "[writethrough] writeback writearound none");
   EXPECT_EQ(Backing("sequential_cutoff"), "4.0M");
   EXPECT_FALSE(fs::exists(state_path));
@@ -119,8 +121,7 @@ TEST_F(ProtocolTest, KilledCompareIsUndoneByRestoreFromTheStateFile) {
       << restore_out.str();
   // Nothing left: restore says so and succeeds.
   std::ostringstream nothing;
-  EXPECT_TRUE(
-      RestoreFromState(LayerEnv{fake_.sysfs(), nullptr, nullptr}, nothing));
+  EXPECT_TRUE(RestoreFromState(HostOn(fake_.sysfs()), nothing));
   EXPECT_NE(nothing.str().find("nothing to restore"), std::string::npos);
 }
 
@@ -134,7 +135,7 @@ TEST_F(ProtocolTest, StateOfALiveCompareIsNotRestoredAndMalformedIsRefused) {
   WriteFile(fake_.root() + "/proc/4242/comm", "tierbench\n");
   std::ostringstream out;
   try {
-    RestoreFromState(LayerEnv{fake_.sysfs(), nullptr, nullptr}, out);
+    RestoreFromState(HostOn(fake_.sysfs()), out);
     FAIL() << "restored under a live compare";
   } catch (const SafetyError& e) {
     EXPECT_NE(std::string(e.what()).find("still running (pid 4242)"),
@@ -142,8 +143,7 @@ TEST_F(ProtocolTest, StateOfALiveCompareIsNotRestoredAndMalformedIsRefused) {
         << e.what();
   }
   try {
-    PrepareCompare(Options("randread"),
-                   LayerEnv{fake_.sysfs(), nullptr, nullptr});
+    PrepareCompare(Options("randread"), HostOn(fake_.sysfs()));
     FAIL() << "started beside a live compare";
   } catch (const SafetyError& e) {
     EXPECT_NE(std::string(e.what()).find("another tierbench compare is "
@@ -152,8 +152,7 @@ TEST_F(ProtocolTest, StateOfALiveCompareIsNotRestoredAndMalformedIsRefused) {
         << e.what();
   }
   WriteFile(state_path, "{\"schema_version\": 1, \"pid\": \"x\"}");
-  EXPECT_THROW(RestoreFromState(LayerEnv{fake_.sysfs(), nullptr, nullptr}, out),
-               ConfigError);
+  EXPECT_THROW(RestoreFromState(HostOn(fake_.sysfs()), out), ConfigError);
 }
 
 // The default mode list names every layer's modes: those of layers without
@@ -163,7 +162,7 @@ TEST_F(ProtocolTest, DefaultModesKeepOnlyTheLayersGiven) {
   o.mode_paths.push_back(
       Mode("dmc", "\"layer\": \"dm-cache\", \"cache_mode\": \"writeback\""));
   try {
-    PrepareCompare(o, LayerEnv{fake_.sysfs(), nullptr, nullptr});
+    PrepareCompare(o, HostOn(fake_.sysfs()));
     FAIL() << "a dm-cache mode without a dm-cache stack was accepted";
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("need a dm-cache stack"),
@@ -171,8 +170,7 @@ TEST_F(ProtocolTest, DefaultModesKeepOnlyTheLayersGiven) {
         << e.what();
   }
   o.modes_are_default = true;
-  const CompareSetup setup =
-      PrepareCompare(o, LayerEnv{fake_.sysfs(), nullptr, nullptr});
+  const CompareSetup setup = PrepareCompare(o, HostOn(fake_.sysfs()));
   ASSERT_EQ(setup.modes.size(), 4u);
   for (const ModeSpec& m : setup.modes) EXPECT_NE(m.layer, "dm-cache");
   ASSERT_EQ(setup.stacks.size(), 1u);
@@ -189,8 +187,7 @@ TEST_F(ProtocolTest, PercentOffsetsAreRoundedDownToTheJobAlignment) {
             "[a]\nrw=read\nbs=4k\nsize=64k\noffset=10%\n"
             "[b]\nrw=read\nbs=16k\nblockalign=8k\nsize=64k\noffset=30%\n");
   o.workload_paths = {job};
-  const CompareSetup setup =
-      PrepareCompare(o, LayerEnv{fake_.sysfs(), nullptr, nullptr});
+  const CompareSetup setup = PrepareCompare(o, HostOn(fake_.sysfs()));
   ASSERT_EQ(setup.workloads.size(), 1u);
   const std::vector<JobSpec>& jobs = setup.workloads[0].io.jobs;
   ASSERT_EQ(jobs.size(), 2u);
@@ -243,7 +240,7 @@ TEST_F(ProtocolTest, ValidationRefusesBeforeTouchingAnything) {
     c.edit(&o);
     std::ostringstream out;
     try {
-      CompareRunner(o, Hooks()).Run(MakeCompareReporters(out));
+      CompareRunner(o, TestHost()).Run(MakeCompareReporters(out));
       ADD_FAILURE() << "accepted";
     } catch (const HarnessError& e) {
       EXPECT_EQ(e.exit_code(), c.exit_code) << e.what();

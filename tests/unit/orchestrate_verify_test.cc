@@ -65,7 +65,7 @@ class VerifyTest : public FakeBcacheDeviceTest {
  protected:
   void SetUp() override {
     FakeBcacheDeviceTest::SetUp();
-    layer_ = OpenCacheStack(LayerEnv{fake_.sysfs(), nullptr, nullptr}, device_);
+    layer_ = OpenCacheStack(HostOn(fake_.sysfs()), device_);
     layer_->set_sleep([](double) {});
   }
 
@@ -187,10 +187,14 @@ class VerifyCompareTest : public FakeBcacheDeviceTest {
     o.drain_timeout_s = 5;
     return o;
   }
-  CompareHooks Hooks() {
-    CompareHooks h;
+  Host TestHost() {
+    Host h;
     h.sysfs = fake_.sysfs();
     h.sleep = [](double) {};
+    return h;
+  }
+  CompareHooks Hooks() {
+    CompareHooks h;
     h.verify_nonce = 42;
     return h;
   }
@@ -204,8 +208,8 @@ class VerifyCompareTest : public FakeBcacheDeviceTest {
 
 TEST_F(VerifyCompareTest, VerifiedRunRecordsTheCheckAndRestoresTheMode) {
   std::ostringstream out;
-  const CompareSummary s =
-      CompareRunner(Options("v"), Hooks()).Run(MakeCompareReporters(out));
+  const CompareSummary s = CompareRunner(Options("v"), TestHost(), Hooks())
+                               .Run(MakeCompareReporters(out));
   EXPECT_EQ(s.failed_cells, 0u);
   EXPECT_EQ(fake_.GetBacking("cache_mode"),
             "[writethrough] writeback writearound none");
@@ -240,7 +244,7 @@ TEST_F(VerifyCompareTest, ADifferenceFailsTheRunBeforeTheCellsAndRestores) {
   };
   std::ostringstream out;
   try {
-    CompareRunner(Options("bad"), h).Run(MakeCompareReporters(out));
+    CompareRunner(Options("bad"), TestHost(), h).Run(MakeCompareReporters(out));
     FAIL() << "no error";
   } catch (const RunError& e) {
     const std::string what = e.what();
@@ -260,7 +264,7 @@ TEST_F(VerifyCompareTest, ADifferenceFailsTheRunBeforeTheCellsAndRestores) {
 }
 
 TEST_F(VerifyCompareTest, BadSizesAndMissingDestructiveAreRefused) {
-  const LayerEnv env{fake_.sysfs(), nullptr, nullptr};
+  const Host env = HostOn(fake_.sysfs());
   CompareOptions o = Options("x");
   o.verify_bytes = 4096 + 512;
   EXPECT_THROW(PrepareCompare(o, env), ConfigError);

@@ -238,9 +238,10 @@ TEST_F(WarmSteadyCompareTest, WorkingSetsSizeTheRegionAndChunksWarmToSteady) {
   o.cache_state = CacheState::kWarmUntilSteady;
   o.warm_chunk_s = 2;
   o.warm_max_s = 60;
+  Host host;
   CompareHooks hooks;
-  hooks.sysfs = fake_.sysfs();
-  hooks.sleep = [](double) {};
+  host.sysfs = fake_.sysfs();
+  host.sleep = [](double) {};
   // target size [tb] runtime s<draw stream>
   std::vector<std::string> runs;
   int chunk = 0;
@@ -264,7 +265,7 @@ TEST_F(WarmSteadyCompareTest, WorkingSetsSizeTheRegionAndChunksWarmToSteady) {
     return r;
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
+  CompareRunner(o, host, hooks).Run(MakeCompareReporters(out));
   // Chunks give 200, 400, ..., 1000, 1000, 1000 IOPS: steady at the 7th
   // (the fake stack counts no reads, so IOPS alone decide); the second
   // working set is steady after 3. Chunk n draws from stream n, the
@@ -292,9 +293,10 @@ TEST_F(WarmSteadyCompareTest, NotSteadyByWarmMaxIsAWarning) {
   o.cache_state = CacheState::kWarmUntilSteady;
   o.warm_chunk_s = 1;
   o.warm_max_s = 3;
+  Host host;
   CompareHooks hooks;
-  hooks.sysfs = fake_.sysfs();
-  hooks.sleep = [](double) {};
+  host.sysfs = fake_.sysfs();
+  host.sleep = [](double) {};
   int n = 0;
   hooks.run_workload = [&](const Workload& w, const RunOptions&) {
     RunResult r;
@@ -307,7 +309,7 @@ TEST_F(WarmSteadyCompareTest, NotSteadyByWarmMaxIsAWarning) {
     return r;
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
+  CompareRunner(o, host, hooks).Run(MakeCompareReporters(out));
   const std::string csv = ReadAll(dir_ + "/results/t/runs.csv");
   EXPECT_NE(csv.find("not steady after"), std::string::npos) << csv;
   EXPECT_NE(csv.find("fix: a larger --warm-max"), std::string::npos);

@@ -126,9 +126,10 @@ ReplayedCompare ReplayWarmUntilSteady(const std::string& mode_file,
   o.cache_state = CacheState::kWarmUntilSteady;
   o.warm_chunk_s = 2;
   o.warm_max_s = 2.0 * static_cast<double>(chunks.size());
+  Host host;
   CompareHooks hooks;
-  hooks.sysfs = fake.sysfs();
-  hooks.sleep = [](double) {};
+  host.sysfs = fake.sysfs();
+  host.sleep = [](double) {};
   size_t n = 0;
   BlockStat stack_stat, origin_stat;
   hooks.run_workload = [&](const Workload& w, const RunOptions&) {
@@ -151,7 +152,7 @@ ReplayedCompare ReplayWarmUntilSteady(const std::string& mode_file,
     return OneJobResult(j, ios, 2 * kSecNs);
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
+  CompareRunner(o, host, hooks).Run(MakeCompareReporters(out));
   EXPECT_EQ(n, chunks.size()) << "warm-up chunks run";
   ReplayedCompare r;
   r.runs_csv = ReadFileText(dir + "/results/replay/runs.csv");
@@ -173,10 +174,11 @@ ReplayedCompare ReplayDmCacheWarm(const std::vector<double>& hit_pct) {
   CompareOptions o = ReplayOptions(
       stack, dir, tree.root(), "dm-cache-writeback.json", "randread-zipf.fio");
   o.cache_state = CacheState::kWarm;
+  Host host;
   CompareHooks hooks;
-  hooks.sysfs = tree.sysfs();
-  hooks.dm = replay.dm();
-  hooks.sleep = [](double) {};
+  host.sysfs = tree.sysfs();
+  host.dm = replay.dm();
+  host.sleep = [](double) {};
   size_t pass = 0;
   std::shared_ptr<FakeDmControl> dm = replay.dm();
   hooks.run_workload = [&](const Workload& w, const RunOptions& ro) {
@@ -202,7 +204,7 @@ ReplayedCompare ReplayDmCacheWarm(const std::vector<double>& hit_pct) {
     return OneJobResult(j, reads, kSecNs);
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
+  CompareRunner(o, host, hooks).Run(MakeCompareReporters(out));
   EXPECT_GT(pass, 0u) << "no prefill pass ran";
   ReplayedCompare r;
   r.runs_csv = ReadFileText(dir + "/results/replay/runs.csv");
@@ -265,9 +267,10 @@ ReplayedCompare ReplayDbCell(const std::string& mode_file,
       ReplayOptions(stack, dir, fake.root(), mode_file, "randwrite-4k.fio");
   o.workload_paths = {workload};
   o.cache_state = CacheState::kWarmUntilSteady;
+  Host host;
   CompareHooks hooks;
-  hooks.sysfs = fake.sysfs();
-  hooks.sleep = [](double) {};
+  host.sysfs = fake.sysfs();
+  host.sleep = [](double) {};
   int cells = 0;
   hooks.run_db = [&](const DbWorkload&, const std::string&,
                      const DbCellOptions& opts, DbCellInfo* info) {
@@ -281,7 +284,7 @@ ReplayedCompare ReplayDbCell(const std::string& mode_file,
     return cell.job;
   };
   std::ostringstream out;
-  CompareRunner(o, hooks).Run(MakeCompareReporters(out));
+  CompareRunner(o, host, hooks).Run(MakeCompareReporters(out));
   EXPECT_EQ(cells, 1) << "DB cells run";
   ReplayedCompare r;
   r.runs_csv = ReadFileText(dir + "/results/replay/runs.csv");

@@ -121,8 +121,7 @@ TEST(ValidityPitfallsTest, Row15SameLbaRangeOnEveryTarget) {
   o.run_id = "pitfall-15";
   o.sysfs_root = tree.root();
   o.quiet = true;
-  const CompareSetup setup =
-      PrepareCompare(o, LayerEnv{tree.sysfs(), nullptr, nullptr});
+  const CompareSetup setup = PrepareCompare(o, HostOn(tree.sysfs()));
   const uint64_t region = ManifestRegionBytes();
   EXPECT_EQ(setup.region_bytes, region);
   ASSERT_EQ(setup.workloads.size(), 2u);
@@ -323,15 +322,13 @@ TEST(ValidityPitfallsTest, Row22WrongOrMountedDevice) {
   o.quiet = true;
   std::string refusal;
   try {
-    PrepareCompare(o, LayerEnv{tree.sysfs(), nullptr, nullptr});
+    PrepareCompare(o, HostOn(tree.sysfs()));
   } catch (const SafetyError& e) {
     refusal = e.what();
   }
   EXPECT_NE(refusal.find("--destructive"), std::string::npos) << refusal;
   o.destructive = true;
-  EXPECT_EQ(PrepareCompare(o, LayerEnv{tree.sysfs(), nullptr, nullptr})
-                .workloads.size(),
-            1u);
+  EXPECT_EQ(PrepareCompare(o, HostOn(tree.sysfs())).workloads.size(), 1u);
 }
 
 // Pitfall 24. The lab's bcache0 after its run (demo-state-after.txt:
@@ -399,14 +396,12 @@ TEST(ValidityPitfallsTest, Row26KernelWithoutTheLayer) {
   EXPECT_NE(dmesg.find("register_bdev() registered backing device vda1"),
             std::string::npos);
   BcacheReplay lab;
-  EXPECT_EQ(OpenCacheStack(LayerEnv{lab.fake().sysfs(), nullptr, nullptr},
-                           "/dev/bcache0")
-                ->layer(),
+  EXPECT_EQ(OpenCacheStack(HostOn(lab.fake().sysfs()), "/dev/bcache0")->layer(),
             "bcache");
   LabSysfs bare;  // the same disks, no sys/fs/bcache, no dm module
   std::string error;
   try {
-    OpenCacheStack(LayerEnv{bare.sysfs(), nullptr, nullptr}, "/dev/bcache0");
+    OpenCacheStack(HostOn(bare.sysfs()), "/dev/bcache0");
   } catch (const SysError& e) {
     error = e.what();
   }

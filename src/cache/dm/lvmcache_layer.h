@@ -48,21 +48,13 @@
 #include <vector>
 
 #include "cache/dm/dm_cache_layer.h"
+#include "util/host.h"
 
 namespace tierbench {
 
 inline constexpr char kLvmcacheLayerName[] = "lvmcache";
 
-// The outcome of one lvm tool run.
-struct LvmToolResult {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr combined
-};
-
-// Runs the lvm tool argv[0] ("lvchange", "lvs") with argv[1..]. Throws
-// SysError only when the tool cannot be started at all.
-using LvmRunner =
-    std::function<LvmToolResult(const std::vector<std::string>& argv)>;
+// LvmToolResult and LvmRunner: util/host.h.
 
 // `lvm <argv...>` with the lvm binary found in /usr/sbin, /sbin or
 // /usr/bin, through RunProcess.

@@ -10,17 +10,17 @@
 #include "util/errors.h"
 
 namespace tierbench {
+namespace {
 
-std::unique_ptr<CacheLayer> OpenCacheStack(const LayerEnv& env,
-                                           const std::string& device) {
-  const Sysfs& sysfs = env.sysfs;
+std::unique_ptr<CacheLayer> Open(const Host& host, const std::string& device) {
+  const Sysfs& sysfs = host.sysfs;
   const std::string name = KernelDeviceName(sysfs, device);
   if (BcacheLayer::Detect(sysfs, name)) {
     return std::make_unique<BcacheLayer>(sysfs, device);
   }
   std::string kernel, dm_name;
   if (DmDevice::Resolve(sysfs, device, &kernel, &dm_name)) {
-    std::shared_ptr<DmControl> dm = DmControlOrDefault(env.dm);
+    std::shared_ptr<DmControl> dm = DmControlOrDefault(host.dm);
     std::vector<DmTarget> table;
     Status s = dm->GetTable(dm_name, &table);
     if (!s.ok()) {
@@ -33,7 +33,7 @@ std::unique_ptr<CacheLayer> OpenCacheStack(const LayerEnv& env,
     sysfs.Read("sys/block/" + kernel + "/dm/uuid", &uuid).ok();
     if (type == kDmCacheTargetType && uuid.rfind("LVM-", 0) == 0) {
       // LVM owns this table: the lvm tools change it, never a reload.
-      return std::make_unique<LvmcacheLayer>(sysfs, dm, device, env.lvm);
+      return std::make_unique<LvmcacheLayer>(sysfs, dm, device, host.lvm);
     }
     if (type == kDmWritecacheTargetType && uuid.rfind("LVM-", 0) == 0) {
       throw SysError(
@@ -71,6 +71,16 @@ std::unique_ptr<CacheLayer> OpenCacheStack(const LayerEnv& env,
                  "(/dev/bcacheN) or a dm cache/writecache device "
                  "(/dev/mapper/NAME); known layers: " +
                  LayerKindNames());
+}
+
+}  // namespace
+
+std::unique_ptr<CacheLayer> OpenCacheStack(const Host& host,
+                                           const std::string& device) {
+  std::unique_ptr<CacheLayer> layer = Open(host, device);
+  // The layer waits (counter folds, drains) on the host's clock.
+  if (host.sleep) layer->set_sleep(host.sleep);
+  return layer;
 }
 
 }  // namespace tierbench
