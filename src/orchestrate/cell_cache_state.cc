@@ -4,6 +4,7 @@
 // protocol is in cell_runner.cc.
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -20,10 +21,9 @@ namespace {
 
 constexpr uint64_t kPrefillBlock = 64 * 1024;
 
-}  // namespace
-
-void CellRunner::Prefill(const PreparedWorkload& w, const std::string& device) {
-  Workload pre = w.io;
+// A prefill pass of `io` on `device`: its region read once, unthrottled.
+Workload PrefillWorkload(const Workload& io, const std::string& device) {
+  Workload pre = io;
   for (JobSpec& j : pre.jobs) {
     j.filename = device;
     j.rw = RwPattern::kRead;
@@ -44,14 +44,22 @@ void CellRunner::Prefill(const PreparedWorkload& w, const std::string& device) {
       j.bs[0] = BlockSizeSpec{kPrefillBlock, kPrefillBlock, {}};
     }
   }
+  return pre;
+}
+
+}  // namespace
+
+void CellRunner::Prefill(const PreparedWorkload& w, const std::string& device) {
   RunOptions ro;
   ro.progress = !options_.quiet;
   ro.progress_label = "prefill " + w.name;
   if (hooks_.run_workload) {
-    hooks_.run_workload(pre, ro);
-  } else {
-    RunWorkload(pre, ro);
+    hooks_.run_workload(PrefillWorkload(w.io, device), ro);
+    return;
   }
+  std::optional<PreparedRun>& prefill = PreparedOn(w, device).prefill;
+  if (!prefill) prefill.emplace(PreparedJobs(PrefillWorkload(w.io, device)));
+  RunPrepared(*prefill, ro);
 }
 
 void CellRunner::PrepareCacheState(CacheLayer& layer, const std::string& device,
@@ -141,13 +149,20 @@ bool CellRunner::WarmUntilSteady(CacheLayer& layer, const std::string& device,
   const double chunk_s = options_.warm_chunk_s;
   const int max_chunks =
       std::max(1, static_cast<int>(options_.warm_max_s / chunk_s));
-  Workload chunk = w.io;
+  RunWindow window;
+  window.time_based = true;
+  window.runtime_ns = static_cast<uint64_t>(chunk_s * 1e9);
+  window.ramp_time_ns = 0;
+  Workload chunk = w.io;  // for CompareHooks::run_workload
   for (JobSpec& j : chunk.jobs) {
     j.filename = device;
-    j.time_based = true;
-    j.runtime_ns = static_cast<uint64_t>(chunk_s * 1e9);
-    j.ramp_time_ns = 0;
+    j.time_based = window.time_based;
+    j.runtime_ns = window.runtime_ns;
+    j.ramp_time_ns = window.ramp_time_ns;
   }
+  // The measured run prepared on `device`, in chunks.
+  std::optional<PreparedRun> prepared;
+  if (!hooks_.run_workload) prepared.emplace(PreparedOn(w, device).run);
   RunOptions ro;
   ro.destructive = options_.destructive;
   ro.progress = !options_.quiet;
@@ -169,15 +184,20 @@ bool CellRunner::WarmUntilSteady(CacheLayer& layer, const std::string& device,
     // would read back what the last chunk cached, and the chunks' IOPS
     // would climb with every replay instead of settling (measured in the
     // lab, zipf:1.2 at 50 HDD IOPS: 96 -> 5234 IOPS over 14 chunks).
-    for (JobSpec& j : chunk.jobs) j.draw_stream = static_cast<uint64_t>(n);
+    window.draw_stream = static_cast<uint64_t>(n);
+    for (JobSpec& j : chunk.jobs) j.draw_stream = window.draw_stream;
     const LayerCounters before = layer.TakeCounters();
     RunResult r;
     chunk_start_ns = 0;
     const uint64_t chunk_called_ns = NowNs();
     const uint64_t chunk_timer_ns = Now();
     try {
-      r = hooks_.run_workload ? hooks_.run_workload(chunk, ro)
-                              : RunWorkload(chunk, ro);
+      if (prepared) {
+        prepared->SetRunWindow(window);
+        r = RunPrepared(*prepared, ro);
+      } else {
+        r = hooks_.run_workload(chunk, ro);
+      }
       rec->warm_io_s += static_cast<double>(Now() - chunk_timer_ns) / 1e9;
     } catch (const RunError& e) {
       rec->error = std::string("warm-up chunk ") + std::to_string(n) +

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "io/device_guard.h"
 #include "orchestrate/host_sampler.h"
@@ -20,6 +22,7 @@
 #include "validity/cache_rules.h"
 #include "validity/db_rules.h"
 #include "validity/measurement_rules.h"
+#include "workload/runner.h"
 
 namespace tierbench {
 namespace {
@@ -186,6 +189,23 @@ double CellRunner::Drain(CacheLayer& layer, const std::string& what, bool flush,
   }
   return drained;
 }
+
+CellRunner::PreparedOnTarget& CellRunner::PreparedOn(
+    const PreparedWorkload& w, const std::string& target) {
+  const auto key = std::make_pair(&w, target);
+  auto it = prepared_.find(key);
+  if (it == prepared_.end()) {
+    // PrepareCompare prepared the workload; a setup made otherwise is
+    // prepared here.
+    const std::shared_ptr<const PreparedJobs> jobs =
+        w.prepared ? w.prepared : std::make_shared<const PreparedJobs>(w.io);
+    it =
+        prepared_.emplace(key, PreparedOnTarget{PreparedRun(*jobs, target), {}})
+            .first;
+  }
+  return it->second;
+}
+
 void CellRunner::DropCaches() {
   Status s = DropPageCache(sysfs_);
   if (!s.ok()) {
@@ -256,15 +276,18 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
               : db_.Run(rec->cell.workload, w.db, target, db, &rec->db_info);
       rec->result.jobs.push_back(std::move(job));
     } else {
-      Workload copy = w.io;
-      for (JobSpec& j : copy.jobs) j.filename = target;
       RunOptions ro;
       ro.destructive = options_.destructive;
       ro.progress = !options_.quiet;
       ro.progress_label = label;
       ro.on_second = on_second;
-      rec->result = hooks_.run_workload ? hooks_.run_workload(copy, ro)
-                                        : RunWorkload(copy, ro);
+      if (hooks_.run_workload) {
+        Workload copy = w.io;
+        for (JobSpec& j : copy.jobs) j.filename = target;
+        rec->result = hooks_.run_workload(copy, ro);
+      } else {
+        rec->result = RunPrepared(PreparedOn(w, target).run, ro);
+      }
     }
   } catch (const RunError& e) {
     rec->error = e.what();

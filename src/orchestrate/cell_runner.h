@@ -80,7 +80,9 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cache/cache_layer.h"
@@ -94,6 +96,7 @@
 #include "util/interrupt.h"
 #include "validity/cell_evidence.h"
 #include "workload/job_result.h"
+#include "workload/prepared_run.h"
 
 namespace tierbench {
 
@@ -219,6 +222,19 @@ class CellRunner {
   // The steps of Run (see the header); Run adds cell_wall_s.
   CellRecord RunSteps(const Cell& cell);
 
+  // A fio workload prepared on one target (workload/prepared_run.h): made
+  // at its first cell there and reused by its later cells, whatever their
+  // mode or repetition (issue 28 rule 5); `prefill` (--cache-state warm)
+  // at its first pass. Not used with CompareHooks::run_workload.
+  struct PreparedOnTarget {
+    PreparedRun run;
+    std::optional<PreparedRun> prefill;
+  };
+  PreparedOnTarget& PreparedOn(const PreparedWorkload& w,
+                               const std::string& target);
+
+  std::map<std::pair<const PreparedWorkload*, std::string>, PreparedOnTarget>
+      prepared_;
   // The database kept between the DB cells of one workload on one target
   // (orchestrate/db_keeper.h). Not used with CompareHooks::run_db.
   DbKeeper db_;

@@ -88,7 +88,11 @@ struct CompareOptions {
 // device-mapper, lvm, the clock) is the Host handed to CompareRunner
 // (util/host.h), not a hook. Defaults are the real ones.
 struct CompareHooks {
-  // Default: RunWorkload (workload/runner.h).
+  // Runs a fio workload of the compare: a cell's measured run, prefill pass
+  // or warm-up chunk (every job's filename set to the cell's target), or a
+  // --precondition pass. Default: RunPrepared on the cell's workload
+  // prepared once per target (orchestrate/cell_runner.h); RunWorkload for
+  // --precondition (workload/runner.h).
   std::function<RunResult(const Workload&, const RunOptions&)> run_workload;
   // Default: RunDbCell (db/db_cell.h).
   std::function<JobResult(const DbWorkload&, const std::string& device,

@@ -530,6 +530,9 @@ CompareSetup PrepareCompare(const CompareOptions& o, const Host& host) {
         setup.reference_cache_bytes, setup.region_bytes, &notices);
     for (const std::string& n : notices) LogNotice(n);
   }
+  for (PreparedWorkload& w : setup.workloads) {
+    if (!w.is_db) w.prepared = std::make_shared<const PreparedJobs>(w.io);
+  }
 
   setup.run_id = o.run_id.empty() ? DefaultRunId() : o.run_id;
   if (setup.run_id.find('/') != std::string::npos || setup.run_id == "." ||

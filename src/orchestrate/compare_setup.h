@@ -30,6 +30,9 @@
 // against the smallest target, and sizes are rounded down to a whole number
 // of the job's largest block size. With --working-set, every fio workload is
 // then expanded into one copy per working set (orchestrate/working_set.h).
+// Last, every fio workload's jobs are prepared once (workload/
+// prepared_jobs.h: traces loaded and checked, engines looked up, CPUs
+// checked), so a bad trace is refused here, before anything is written.
 //
 // Errors: ConfigError / SysError / SafetyError with one-line messages.
 #ifndef TIERBENCH_ORCHESTRATE_COMPARE_SETUP_H_
@@ -49,6 +52,7 @@
 #include "util/finding.h"
 #include "util/sysfs.h"
 #include "workload/job_spec.h"
+#include "workload/prepared_jobs.h"
 
 namespace tierbench {
 
@@ -56,7 +60,10 @@ struct PreparedWorkload {
   std::string path;
   std::string name;  // DB: its "name"; fio: the file's stem
   bool is_db = false;
-  Workload io;    // fio: jobs with absolute sizes; filename set per cell
+  Workload io;  // fio: jobs with absolute sizes; filename set per cell
+  // fio: `io` prepared once, for every cell (PrepareCompare makes it after
+  // the sizes are final); the cells place it on their targets.
+  std::shared_ptr<const PreparedJobs> prepared;
   DbWorkload db;  // DB workloads
   // --working-set: its label ("25%", "1G") and the bytes each job's region
   // was sized to; "" and 0 without --working-set (orchestrate/working_set.h).

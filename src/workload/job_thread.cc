@@ -56,8 +56,11 @@ JobThread::JobThread(const JobSpec& spec, uint32_t clone_index, int fd,
 
 JobThread::JobThread(const JobSpec& spec, uint32_t clone_index,
                      const std::vector<File>& files,
-                     std::shared_ptr<const IoLog> replay)
-    : spec_(spec), engine_(EngineRegistry::Default().Create(spec.ioengine)) {
+                     std::shared_ptr<const IoLog> replay,
+                     std::unique_ptr<IoEngine> engine)
+    : spec_(spec),
+      engine_(engine ? std::move(engine)
+                     : EngineRegistry::Default().Create(spec.ioengine)) {
   if (files.empty()) {
     throw ConfigError("Job '" + spec.name + "' (" + spec.origin +
                       ") has no file to do IO on. Fix: set filename= or size=");

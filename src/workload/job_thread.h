@@ -90,9 +90,12 @@ class JobThread {
   };
   // The clone's files, in file-number order (at least one). With `replay`
   // (a read_iolog trace) there must be exactly one: the trace's target.
+  // `engine`: the clone's engine instance (a PreparedRun's engine made it);
+  // null: one is made from the registry by spec.ioengine.
   JobThread(const JobSpec& spec, uint32_t clone_index,
             const std::vector<File>& files,
-            std::shared_ptr<const IoLog> replay = nullptr);
+            std::shared_ptr<const IoLog> replay = nullptr,
+            std::unique_ptr<IoEngine> engine = nullptr);
   JobThread(const JobThread&) = delete;
   JobThread& operator=(const JobThread&) = delete;
 

@@ -1,8 +1,10 @@
-// RunWorkload (workload/runner.h): checks every target, lays out files, then
-// runs the jobs' clones as JobThreads, one stonewall-separated run set after
-// another, and merges the results per reporting group.
+// RunWorkload and RunPrepared (workload/runner.h): the checks of the run,
+// the lay-out of files, then the jobs' clones as JobThreads, one
+// stonewall-separated run set after another, and the results merged per
+// reporting group.
 #include "workload/runner.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,78 +16,25 @@
 #include <vector>
 
 #include "io/device_guard.h"
-#include "io/engine_registry.h"
 #include "io/target.h"
 #include "util/clock.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 #include "util/log.h"
 #include "util/units.h"
-#include "workload/io_pattern.h"
 #include "workload/job_file_cpu.h"
-#include "workload/job_files.h"
 #include "workload/job_thread.h"
+#include "workload/prepared_jobs.h"
 #include "workload/progress.h"
-#include "workload/replay_source.h"
 #include "workload/start_line.h"
 #include "workload/steady_state_monitor.h"
 
 namespace tierbench {
 namespace {
 
-// One file of a job after its checks.
-struct PreparedFile {
-  JobFilePlan plan;
-  TargetInfo info;
-  uint64_t bytes = 0;  // the size the job sees (after any lay-out)
-  bool needs_layout = false;
-  std::unique_ptr<Target> target;  // null for engines that do no IO
-};
-
-// A job after its checks: what each clone runs on. With filename= the
-// clones share clone_files[0]; fio's default files are per clone.
-struct PreparedJob {
-  const JobSpec* spec = nullptr;
-  const EngineInfo* engine = nullptr;
-  std::vector<std::vector<PreparedFile>> clone_files;
-  std::shared_ptr<const IoLog> replay;  // read_iolog's trace, or null
-};
-
 std::string JobLabel(const JobSpec& spec) {
   return "Job: " + spec.name +
          (spec.origin.empty() ? "" : " (" + spec.origin + ")");
-}
-
-// Bytes a regular file must have for the job's absolute offset + size (0 when
-// size is unset or a percentage: the job then uses what exists).
-uint64_t RequiredFileBytes(const JobSpec& spec, uint64_t existing) {
-  if (!spec.size.set || spec.size.is_percent) return 0;
-  return spec.offset.Resolve(existing) + spec.size.bytes;
-}
-
-void CheckAlignment(const JobSpec& s, const PreparedFile& file,
-                    const IoPattern& pattern) {
-  const uint64_t lbs = file.info.logical_block_size;
-  auto check = [&](uint64_t value, const char* what) {
-    if (value % lbs != 0) {
-      throw ConfigError(
-          "Not a multiple of the logical block size with direct=1. " +
-          JobLabel(s) + "; " + what + ": " + std::to_string(value) +
-          "; Block size of " + file.plan.path + ": " + std::to_string(lbs) +
-          "; Fix: use multiples of " + std::to_string(lbs) +
-          " for bs/bssplit/blockalign/offset, or direct=0");
-    }
-  };
-  for (int d = 0; d < kNumDirs; ++d) {
-    const bool used = d == 0 ? PatternReads(s.rw) : PatternWrites(s.rw);
-    if (!used) continue;
-    check(s.bs[d].min, "bs");
-    check(s.bs[d].max, "bs");
-    for (const auto& [size, percent] : s.bs[d].split)
-      check(size, "bssplit size");
-    check(s.blockalign[d], "blockalign");
-  }
-  check(pattern.region_start(), "offset");
 }
 
 // --destructive for any block device write, then the device guard; fio's
@@ -119,106 +68,43 @@ void CheckWritableDevice(const JobSpec& s, const std::string& path,
   }
 }
 
-// Checks one file of a job without writing anything. `replay`: the trace of
-// a read_iolog job, whose target must hold the trace's extent.
-PreparedFile PrepareFile(const JobSpec& spec, const EngineInfo& engine,
-                         const JobFilePlan& plan, const IoLog* replay) {
-  PreparedFile file;
-  file.plan = plan;
-  if (plan.path.empty()) {  // ioengine=null without filename=
-    file.bytes = plan.file_bytes;
-    return file;
-  }
-  file.info = Target::Inspect(plan.path, Sysfs());
-  const uint64_t existing = file.info.size_bytes;
-  // A replay needs a file as long as the trace's extent; an existing one
-  // that is shorter is refused (CheckReplayFits), not extended.
-  const uint64_t need = file.info.is_block ? 0
-                        : replay ? (file.info.exists ? 0 : replay->extent)
-                        : plan.default_name ? plan.file_bytes
-                                            : RequiredFileBytes(spec, existing);
-  if (!file.info.exists) {
-    if (plan.path.rfind("/dev/", 0) == 0) {
-      throw SysError("The target does not exist. " + JobLabel(spec) +
-                     "; Device: " + plan.path +
-                     "; Fix: check the device name (lsblk)");
-    }
-    if (need == 0) {
-      throw ConfigError(
-          "The target file does not exist and its size is unknown. " +
-          JobLabel(spec) + "; File: " + plan.path +
-          "; Fix: set size= (bytes, not %) to create it, or point filename= at "
-          "an existing file");
-    }
-    if (engine.does_io) {
-      const size_t slash = plan.path.rfind('/');
-      const std::string dir =
-          slash == std::string::npos
-              ? "."
-              : plan.path.substr(0, std::max<size_t>(slash, 1));
-      if (access(dir.c_str(), W_OK) != 0) {
-        throw SysError("Cannot create the target file. " + JobLabel(spec) +
-                       "; File: " + plan.path + "; Fix: create the directory " +
-                       dir + " or make it writable");
-      }
-    }
-  }
-  file.bytes = std::max(existing, need);
-  file.needs_layout = engine.does_io && need > existing;
-  return file;
+// The targets of one job for one run, parallel to its clone_files (null
+// until opened, and for engines that do no IO).
+using JobTargets = std::vector<std::vector<std::unique_ptr<Target>>>;
+
+// The current size of the regular file `path` (0 when missing).
+uint64_t FileBytesNow(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
 }
 
-// Checks one job without writing anything; opens existing targets.
-PreparedJob Prepare(const JobSpec& spec, std::shared_ptr<const IoLog> replay,
-                    const RunOptions& options,
-                    std::map<std::string, uint64_t>* layouts) {
-  PreparedJob job;
-  job.spec = &spec;
-  job.replay = std::move(replay);
-  job.engine = &EngineRegistry::Default().Get(spec.ioengine);
-  CheckCpusAvailable(spec);
-  const uint32_t clones = std::max<uint32_t>(1, spec.numjobs);
-  const bool shared = !spec.filename.empty() || !job.engine->does_io;
-  for (uint32_t c = 0; c < (shared ? 1 : clones); ++c) {
-    std::vector<PreparedFile> files;
-    for (const JobFilePlan& plan : PlanJobFiles(spec, c))
-      files.push_back(PrepareFile(spec, *job.engine, plan, job.replay.get()));
-    job.clone_files.push_back(std::move(files));
-  }
-  if (job.replay) {  // the trace's target: one file, shared by the clones
-    const PreparedFile& file = job.clone_files[0][0];
-    CheckReplayFits(*job.replay, spec, file.bytes,
-                    job.engine->does_io ? file.info.logical_block_size : 1);
-  }
-  for (uint32_t c = 0; !job.replay && c < clones; ++c) {
-    for (const PreparedFile& file : job.clone_files[shared ? 0 : c]) {
-      // validates the region
-      IoPattern pattern(file.plan.pattern_spec, file.bytes, c);
-      if (spec.direct && job.engine->does_io && (c == 0 || !shared))
-        CheckAlignment(spec, file, pattern);
-    }
-  }
-  if (!job.engine->does_io) return job;
-  for (std::vector<PreparedFile>& files : job.clone_files) {
-    for (PreparedFile& file : files) {
+// The checks of one job that may change between runs, without writing
+// anything; opens its targets that need no lay-out and adds the others to
+// *layouts (path -> bytes).
+JobTargets OpenJob(const PreparedRun::Job& job, const RunOptions& options,
+                   std::map<std::string, uint64_t>* layouts) {
+  JobTargets targets(job.clone_files.size());
+  for (size_t c = 0; c < job.clone_files.size(); ++c)
+    targets[c].resize(job.clone_files[c].size());
+  if (!job.engine.does_io) return targets;
+  const JobSpec& spec = job.spec;
+  for (size_t c = 0; c < job.clone_files.size(); ++c) {
+    for (size_t f = 0; f < job.clone_files[c].size(); ++f) {
+      const PreparedRun::File& file = job.clone_files[c][f];
       if (file.info.is_block && PatternWrites(spec.rw))
         CheckWritableDevice(spec, file.plan.path, options);
-      if (file.needs_layout) {
+      // An earlier run of the same PreparedRun may have laid it out.
+      if (file.needs_layout && FileBytesNow(file.plan.path) < file.bytes) {
         uint64_t& size = (*layouts)[file.plan.path];
         size = std::max(size, file.bytes);
       } else {
-        file.target = std::make_unique<Target>();
-        file.target->Open(file.plan.path, PatternWrites(spec.rw), spec.direct);
+        targets[c][f] = std::make_unique<Target>();
+        targets[c][f]->Open(file.plan.path, PatternWrites(spec.rw),
+                            spec.direct);
       }
     }
   }
-  if (spec.ioengine == "libaio" && !spec.direct && spec.iodepth > 1) {
-    LogNotice("job '" + spec.name +
-              "': libaio without direct=1 runs mostly synchronously; "
-              "iodepth=" +
-              std::to_string(spec.iodepth) + " will not be reached");
-  }
-  return job;
+  return targets;
 }
 
 // Joins worker threads on every exit path.
@@ -345,41 +231,40 @@ std::vector<std::unique_ptr<JobThread>> BuildApart(
 
 RunResult RunWorkload(const Workload& workload, const RunOptions& options) {
   const uint64_t t0 = NowNs();
-  if (workload.jobs.empty()) {
-    throw ConfigError(
-        "The job files define no job. Fix: add a [jobname] section");
-  }
-  // 1. Every check of every job, before anything is written. read_iolog
-  // jobs take their target, directions and block sizes from their trace.
-  std::vector<JobSpec> specs = workload.jobs;
-  std::vector<std::shared_ptr<const IoLog>> replays(specs.size());
-  for (size_t i = 0; i < specs.size(); ++i) {
-    if (specs[i].read_iolog.empty()) continue;
-    std::vector<std::string> notices;
-    replays[i] = PrepareReplayJob(&specs[i], &notices);
-    for (const std::string& n : notices) LogNotice(n);
-  }
+  const PreparedRun run{PreparedJobs(workload)};
+  RunResult result = RunPrepared(run, options);
+  result.wall_ns = NowNs() - t0;
+  return result;
+}
+
+RunResult RunPrepared(const PreparedRun& run, const RunOptions& options) {
+  const uint64_t t0 = NowNs();
+  const std::vector<PreparedRun::Job>& jobs = run.jobs();
+  // 1. The checks of this run (the rest were made by PreparedRun), before
+  // anything is written.
   std::map<std::string, uint64_t> layouts;
-  std::vector<PreparedJob> jobs;
-  jobs.reserve(specs.size());
-  for (size_t i = 0; i < specs.size(); ++i)
-    jobs.push_back(Prepare(specs[i], replays[i], options, &layouts));
+  std::vector<JobTargets> targets;
+  targets.reserve(jobs.size());
+  for (const PreparedRun::Job& job : jobs)
+    targets.push_back(OpenJob(job, options, &layouts));
 
   // 2. Lay out missing or short files, then open them.
   for (const auto& [path, bytes] : layouts) {
     LogNotice("laying out IO file " + path + " (" + FormatBytes(bytes) + ")");
     Target::LayOut(path, bytes);
   }
-  for (PreparedJob& job : jobs) {
-    if (!job.engine->does_io) continue;
-    for (std::vector<PreparedFile>& files : job.clone_files) {
-      for (PreparedFile& file : files) {
-        if (!file.target) {
-          file.target = std::make_unique<Target>();
-          file.target->Open(file.plan.path, PatternWrites(job.spec->rw),
-                            job.spec->direct);
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    const PreparedRun::Job& job = jobs[j];
+    if (!job.engine.does_io) continue;
+    for (size_t c = 0; c < job.clone_files.size(); ++c) {
+      for (size_t f = 0; f < job.clone_files[c].size(); ++f) {
+        std::unique_ptr<Target>& target = targets[j][c][f];
+        if (!target) {
+          target = std::make_unique<Target>();
+          target->Open(job.clone_files[c][f].plan.path,
+                       PatternWrites(job.spec.rw), job.spec.direct);
         }
-        file.target->DropCache();  // fio's invalidate=1
+        target->DropCache();  // fio's invalidate=1
       }
     }
   }
@@ -388,23 +273,25 @@ RunResult RunWorkload(const Workload& workload, const RunOptions& options) {
   std::vector<std::function<std::unique_ptr<JobThread>()>> makers;
   std::vector<size_t> set_starts;
   uint32_t thread_number = 0;  // fio's, 0-based: cpus_allowed_policy=split
-  for (const PreparedJob& job : jobs) {
-    if (makers.empty() || job.spec->stonewall)
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    const PreparedRun::Job& job = jobs[j];
+    if (makers.empty() || job.spec.stonewall)
       set_starts.push_back(makers.size());
-    for (uint32_t c = 0; c < std::max<uint32_t>(1, job.spec->numjobs);
+    for (uint32_t c = 0; c < std::max<uint32_t>(1, job.spec.numjobs);
          ++c, ++thread_number) {
-      const std::vector<PreparedFile>& files =
-          job.clone_files[job.clone_files.size() == 1 ? 0 : c];
+      const size_t k = job.clone_files.size() == 1 ? 0 : c;
       std::vector<JobThread::File> thread_files;
-      for (const PreparedFile& file : files) {
-        thread_files.push_back(JobThread::File{
-            file.target ? file.target->fd() : -1, file.plan.path, file.bytes,
-            &file.plan.pattern_spec});
+      for (size_t f = 0; f < job.clone_files[k].size(); ++f) {
+        const PreparedRun::File& file = job.clone_files[k][f];
+        const std::unique_ptr<Target>& target = targets[j][k][f];
+        thread_files.push_back(JobThread::File{target ? target->fd() : -1,
+                                               file.plan.path, file.bytes,
+                                               &file.plan.pattern_spec});
       }
       makers.push_back([&job, c, thread_files, thread_number] {
-        auto t =
-            std::make_unique<JobThread>(*job.spec, c, thread_files, job.replay);
-        t->set_cpus(CloneCpus(*job.spec, thread_number));
+        auto t = std::make_unique<JobThread>(job.spec, c, thread_files,
+                                             job.replay, job.engine.factory());
+        t->set_cpus(CloneCpus(job.spec, thread_number));
         return t;
       });
     }
@@ -438,7 +325,7 @@ RunResult RunWorkload(const Workload& workload, const RunOptions& options) {
 
   RunResult result;
   result.jobs = MergeGroups(threads);
-  result.notices = workload.notices;
+  result.notices = run.notices();
   result.wall_ns = NowNs() - t0;
   return result;
 }

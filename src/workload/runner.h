@@ -15,6 +15,12 @@
 // for all before it. ramp_time runs before measurement starts and is not
 // counted. Results are merged per group when group_reporting is set.
 //
+// The preparation is a PreparedJobs (traces, engines, CPUs:
+// workload/prepared_jobs.h) and a PreparedRun on the jobs' files (plans,
+// target inspection and checks: workload/prepared_run.h), both made once;
+// RunPrepared runs a PreparedRun, as often as wanted (compare's cells of one
+// workload on one target); RunWorkload makes both and runs them once.
+//
 // Errors: ConfigError / SysError / SafetyError before any IO; RunError if IO
 // fails during the run; InterruptedError when SIGINT/SIGTERM arrived (the
 // jobs stop at once, files are closed, nothing is left behind).
@@ -27,6 +33,7 @@
 
 #include "workload/job_result.h"
 #include "workload/job_spec.h"
+#include "workload/prepared_run.h"
 
 namespace tierbench {
 
@@ -45,7 +52,15 @@ struct RunOptions {
   std::function<void(uint64_t set_start_ns)> on_second;
 };
 
+// Prepares `workload` (PreparedJobs, then PreparedRun on its own files) and
+// runs it. RunResult::wall_ns includes the preparation.
 RunResult RunWorkload(const Workload& workload, const RunOptions& options);
+
+// Runs `run`: per run, the checks that may change between runs (writes to
+// block devices: --destructive and the device guard), then lay-out of the
+// files that still need it, opening every target, and the jobs. `run` is
+// not changed and must outlive the call. RunResult::wall_ns is the run's.
+RunResult RunPrepared(const PreparedRun& run, const RunOptions& options);
 
 }  // namespace tierbench
 

@@ -3,6 +3,7 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/workload_distribution_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/workload_io_pattern_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/workload_iolog_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/workload_prepared_run_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/workload_replay_run_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/workload_job_file_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/workload_job_result_test.cc
