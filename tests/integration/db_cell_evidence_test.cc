@@ -3,7 +3,7 @@
 // the cell records the evidence the validity rules judge (DbCellInfo: the
 // database's size against shared_buffers and RAM, the server's CPU). Real
 // PostgreSQL 15 on real loop devices, as root; under CI=true a missing
-// PostgreSQL or root fails instead of skipping (tests/ci_skip.h).
+// PostgreSQL or root fails instead of skipping (tests/support/ci_skip.h).
 #include <gtest/gtest.h>
 #include <unistd.h>
 

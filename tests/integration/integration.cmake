@@ -80,6 +80,6 @@ target_sources(tierbench_integration_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/report_browser_test.cc
 )
 target_link_libraries(tierbench_integration_tests PRIVATE ZLIB::ZLIB)
-# tests/seccomp_deny.h
+# tests/support/seccomp_deny.h
 target_include_directories(tierbench_integration_tests PRIVATE
                            ${PROJECT_SOURCE_DIR}/tests)

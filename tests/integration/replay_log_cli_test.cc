@@ -12,7 +12,7 @@
 
 #include "test_env.h"
 #include "util/errors.h"
-#include "write_log_builder.h"
+#include "support/write_log_builder.h"
 
 namespace tierbench {
 namespace {

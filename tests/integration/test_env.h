@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "ci_skip.h"  // TIERBENCH_SKIP_OR_FAIL_IN_CI
+#include "support/ci_skip.h"  // TIERBENCH_SKIP_OR_FAIL_IN_CI
 
 namespace tierbench::testing {
 

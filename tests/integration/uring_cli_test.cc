@@ -12,7 +12,7 @@
 #include <sstream>
 #include <string>
 
-#include "seccomp_deny.h"
+#include "support/seccomp_deny.h"
 #include "test_env.h"
 #include "util/errors.h"
 

@@ -228,5 +228,45 @@ TEST(LayoutIncludeTest, ReadmeTableFollowsTheLayersFile) {
       << "README.md's Source layout table and src/layers.txt differ";
 }
 
+// tests/unit/ mirrors src/: a unit test of src/<folder>/x.cc lives in
+// tests/unit/<folder>/, so every folder there (but data/, the recorded
+// kernel text) is a folder of src/layers.txt, and only the tests of src/ as
+// a whole (this one, the fuzz regressions) lie directly in tests/unit/.
+// Shared helpers live in tests/support/.
+TEST(LayoutIncludeTest, UnitTestFoldersMirrorSourceFolders) {
+  const Layers layers = ReadLayers();
+  const std::set<std::string> listed(layers.folders.begin(),
+                                     layers.folders.end());
+  const fs::path unit = fs::path(TIERBENCH_SOURCE_DIR) / "tests" / "unit";
+  const std::set<std::string> kWholeSource = {"layout_include_test.cc",
+                                              "fuzz_regressions_test.cc"};
+  size_t tests = 0;
+  for (auto it = fs::recursive_directory_iterator(unit);
+       it != fs::recursive_directory_iterator(); ++it) {
+    const std::string rel = fs::relative(it->path(), unit).generic_string();
+    if (it->is_directory()) {
+      if (rel == "data") {
+        it.disable_recursion_pending();
+        continue;
+      }
+      EXPECT_TRUE(listed.count(rel))
+          << "tests/unit/" << rel
+          << " is no folder of src/layers.txt: put the tests of src/<folder> "
+             "in tests/unit/<folder>, helpers in tests/support";
+      continue;
+    }
+    const std::string ext = it->path().extension().string();
+    if (ext != ".cc" && ext != ".h") continue;
+    ++tests;
+    if (rel.find('/') == std::string::npos) {
+      EXPECT_TRUE(kWholeSource.count(rel))
+          << "tests/unit/" << rel
+          << " lies outside the folders: move it to tests/unit/<folder>/ of "
+             "the src/ folder it tests";
+    }
+  }
+  EXPECT_GT(tests, 100u) << "tests/unit/ read no test sources";
+}
+
 }  // namespace
 }  // namespace tierbench

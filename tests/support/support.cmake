@@ -1,0 +1,6 @@
+# Helpers the tests share: fakes of the kernel's sysfs and device-mapper,
+# golden files, SVG and XML checks, report fixtures.
+target_sources(tierbench_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/fake_dm.cc
+  ${CMAKE_CURRENT_LIST_DIR}/fake_sysfs.cc
+)

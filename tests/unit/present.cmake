@@ -1,9 +1,0 @@
-# Unit tests of src/present (a run folder read back: the verdict, the charts,
-# summary.md and the fleet report). Tests that also write a run folder with
-# the reporters of src/report are in report.cmake.
-target_sources(tierbench_tests PRIVATE
-  ${CMAKE_CURRENT_LIST_DIR}/present_merged_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/present_summary_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/present_svg_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/present_verdict_test.cc
-)
