@@ -4,7 +4,7 @@
 #include <string>
 
 #include "db/db_session.h"
-#include "db/tpcb_script.h"
+#include "db/pgbench/pgbench_builtin.h"
 
 namespace tierbench {
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "db/db_workload.h"
-#include "db/pgbench_script.h"
+#include "db/pgbench/pgbench_script.h"
 #include "util/sysfs.h"
 #include "workload/job_result.h"
 

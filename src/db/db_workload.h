@@ -41,7 +41,7 @@
 #include <string_view>
 #include <vector>
 
-#include "db/pgbench_script.h"
+#include "db/pgbench/pgbench_script.h"
 
 namespace tierbench {
 

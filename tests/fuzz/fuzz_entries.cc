@@ -10,7 +10,7 @@
 #include "cache/dm/dm_status.h"
 #include "cache/registry/mode_file.h"
 #include "db/db_workload.h"
-#include "db/pgbench_script.h"
+#include "db/pgbench/pgbench_script.h"
 #include "io/write_log.h"
 #include "util/errors.h"
 #include "util/status.h"

@@ -8,10 +8,10 @@
 #include <string>
 
 #include "db/db_cell.h"
+#include "db/pgbench/pgbench_builtin.h"
+#include "db/pgbench/pgbench_script.h"
 #include "db/pgbench_report.h"
-#include "db/pgbench_script.h"
 #include "db/tpcb_driver.h"
-#include "db/tpcb_script.h"
 #include "util/errors.h"
 
 namespace tierbench {
