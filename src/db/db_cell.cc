@@ -9,7 +9,8 @@
 namespace tierbench {
 
 IoDir DbTxDirection(const DbWorkload& w) {
-  return DbWorkloadScripts(w)->AnyWrites() ? IoDir::kWrite : IoDir::kRead;
+  if (!w.parsed_scripts) return DbTxDirection(w.builtin);
+  return w.parsed_scripts->AnyWrites() ? IoDir::kWrite : IoDir::kRead;
 }
 
 IoDir DbTxDirection(const std::string& builtin) {

@@ -25,7 +25,8 @@ namespace tierbench {
 // The JobResult direction that carries the transactions: kRead for
 // "select-only", kWrite for the builtins that write.
 IoDir DbTxDirection(const std::string& builtin);
-// The same for a whole workload: kWrite when any of its scripts writes.
+// The same for a whole workload: kWrite when any of its parsed scripts
+// writes (`builtin` alone when it has none, as a run would).
 IoDir DbTxDirection(const DbWorkload& w);
 
 struct DbCellOptions {
