@@ -4,12 +4,13 @@
 #include <string>
 
 #include "db/db_session.h"
-#include "db/tpcb_script.h"
+#include "db/pgbench/pgbench_builtin.h"
 
 namespace tierbench {
 
 IoDir DbTxDirection(const DbWorkload& w) {
-  return DbWorkloadScripts(w)->AnyWrites() ? IoDir::kWrite : IoDir::kRead;
+  if (!w.parsed_scripts) return DbTxDirection(w.builtin);
+  return w.parsed_scripts->AnyWrites() ? IoDir::kWrite : IoDir::kRead;
 }
 
 IoDir DbTxDirection(const std::string& builtin) {

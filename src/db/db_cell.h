@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "db/db_workload.h"
-#include "db/pgbench_script.h"
+#include "db/pgbench/pgbench_script.h"
 #include "util/sysfs.h"
 #include "workload/job_result.h"
 
@@ -25,7 +25,8 @@ namespace tierbench {
 // The JobResult direction that carries the transactions: kRead for
 // "select-only", kWrite for the builtins that write.
 IoDir DbTxDirection(const std::string& builtin);
-// The same for a whole workload: kWrite when any of its scripts writes.
+// The same for a whole workload: kWrite when any of its parsed scripts
+// writes (`builtin` alone when it has none, as a run would).
 IoDir DbTxDirection(const DbWorkload& w);
 
 struct DbCellOptions {

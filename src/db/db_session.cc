@@ -351,13 +351,8 @@ void DbSession::Restart(const DbCellOptions& opts, DbCellInfo* got) {
       conn.QueryValue("select pg_database_size(current_database())"));
 }
 
-JobResult DbSession::Run(const DbCellOptions& opts, DbCellInfo* info) {
-  healthy_ = false;  // until this run ends well
-  const DbWorkload& w = workload_;
-  DbCellInfo got = load_;
-  got.database_reused = runs_ > 0;
+TpcbDriverConfig DbDriverConfig(const DbWorkload& w) {
   TpcbDriverConfig cfg;
-  cfg.conninfo = server_->ConnInfo();
   cfg.name = w.name;
   Status st = ParseBuiltin(w.builtin, &cfg.builtin);
   if (st.ok()) st = ParseQueryMode(w.query_mode, &cfg.query_mode);
@@ -366,10 +361,21 @@ JobResult DbSession::Run(const DbCellOptions& opts, DbCellInfo* info) {
   cfg.clients = w.clients;
   cfg.threads = w.threads;
   cfg.duration_ns = w.duration_ns;
+  cfg.ramp_ns = w.warmup_ns;
   cfg.random_seed = w.random_seed_set ? w.random_seed : NowNs();
-  cfg.scripts = DbWorkloadScripts(w);
+  cfg.scripts = w.parsed_scripts;
   cfg.rate_tps = w.rate_tps;
   cfg.latency_limit_ns = static_cast<uint64_t>(w.latency_limit_ms * 1e6);
+  return cfg;
+}
+
+JobResult DbSession::Run(const DbCellOptions& opts, DbCellInfo* info) {
+  healthy_ = false;  // until this run ends well
+  const DbWorkload& w = workload_;
+  DbCellInfo got = load_;
+  got.database_reused = runs_ > 0;
+  TpcbDriverConfig cfg = DbDriverConfig(w);
+  cfg.conninfo = server_->ConnInfo();
   cfg.progress_sec = opts.progress_sec;
   cfg.progress_out = opts.progress_sec > 0 ? &std::cerr : nullptr;
   cfg.on_second = opts.on_second;
@@ -395,13 +401,13 @@ JobResult DbSession::Run(const DbCellOptions& opts, DbCellInfo* info) {
   if (opts.before_clients) opts.before_clients();
   ThrowIfSignalled();
 
-  // The warm-up ("warmup") is the run's ramp: the same clients, on the same
-  // connections, unmeasured, so the measured window starts in the steady
-  // state (the pages in memory, the cache under them settled, the page
-  // cache's writeback in its rhythm) without a reconnect in between. The
-  // caller's "before" (before_run) and the server's CPU are taken when the
-  // window starts (the driver's on_measure_start, at the ramp's end).
-  cfg.ramp_ns = w.warmup_ns;
+  // The warm-up ("warmup") is the run's ramp (DbDriverConfig): the same
+  // clients, on the same connections, unmeasured, so the measured window
+  // starts in the steady state (the pages in memory, the cache under them
+  // settled, the page cache's writeback in its rhythm) without a reconnect
+  // in between. The caller's "before" (before_run) and the server's CPU are
+  // taken when the window starts (the driver's on_measure_start, at the
+  // ramp's end).
   const pid_t postmaster = server_->PostmasterPid();
   int64_t cpu_before = -1;
   uint64_t window_start = 0;

@@ -48,11 +48,20 @@
 
 #include "db/db_cell.h"
 #include "db/db_workload.h"
+#include "db/tpcb_driver.h"
 #include "workload/job_result.h"
 
 namespace tierbench {
 
 class PostgresServer;
+
+// The driver's configuration for one run of `w` (what DbSession::Run hands
+// RunTpcb, less the connection and the cell's callbacks): name, builtin,
+// query mode, scale, clients, threads, duration, warm-up as the ramp,
+// rate, latency limit, the seed (w's, else the clock now) and the scripts
+// w carries (w.parsed_scripts, shared: no script file is read). Throws
+// ConfigError naming w.path for an unknown builtin or query mode.
+TpcbDriverConfig DbDriverConfig(const DbWorkload& w);
 
 class DbSession {
  public:

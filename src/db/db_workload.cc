@@ -38,6 +38,26 @@ std::string SettingValue(const json& v, const std::string& path,
   BadKey(path, "postgres." + key, "a string, integer or boolean value");
 }
 
+// The scripts of `w` (builtin and/or files, defines), parsed; the files
+// are read now. Throws ConfigError.
+std::shared_ptr<const ScriptSet> ParseScripts(const DbWorkload& w) {
+  auto set = std::make_shared<ScriptSet>();
+  for (const auto& [name, value] : w.defines) set->Define(name + "=" + value);
+  if (w.builtin_set || w.scripts.empty()) {
+    Builtin b = Builtin::kTpcbLike;
+    ParseBuiltin(w.builtin, &b);
+    set->AddBuiltin(b, w.builtin_weight);
+  }
+  for (const auto& arg : w.scripts) {
+    std::string file;
+    int weight = 1;
+    SplitScriptWeight(arg, "scripts", &file, &weight);
+    set->AddFile(file, weight);
+  }
+  set->Finish();
+  return set;
+}
+
 }  // namespace
 
 bool IsDbWorkloadFile(const std::string& path) {
@@ -55,14 +75,7 @@ DbWorkload LoadDbWorkload(const std::string& path) {
   }
   std::ostringstream text;
   text << in.rdbuf();
-  DbWorkload w = ParseDbWorkloadJson(text.str(), path);
-  try {
-    DbWorkloadScripts(w);
-  } catch (const ConfigError& e) {
-    throw ConfigError("invalid DB workload file. File: " + path +
-                      "; Key: scripts; " + e.what());
-  }
-  return w;
+  return ParseDbWorkloadJson(text.str(), path);
 }
 
 DbWorkload ParseDbWorkloadJson(std::string_view text, const std::string& path) {
@@ -194,25 +207,13 @@ DbWorkload ParseDbWorkloadJson(std::string_view text, const std::string& path) {
   }
   if (!have_duration) BadKey(path, "duration", "set a duration (\"10s\")");
   if (w.threads > w.clients) BadKey(path, "threads", "1 <= threads <= clients");
+  try {
+    w.parsed_scripts = ParseScripts(w);
+  } catch (const ConfigError& e) {
+    throw ConfigError("invalid DB workload file. File: " + path +
+                      "; Key: scripts; " + e.what());
+  }
   return w;
-}
-
-std::shared_ptr<const ScriptSet> DbWorkloadScripts(const DbWorkload& w) {
-  auto set = std::make_shared<ScriptSet>();
-  for (const auto& [name, value] : w.defines) set->Define(name + "=" + value);
-  if (w.builtin_set || w.scripts.empty()) {
-    Builtin b = Builtin::kTpcbLike;
-    ParseBuiltin(w.builtin, &b);
-    set->AddBuiltin(b, w.builtin_weight);
-  }
-  for (const auto& arg : w.scripts) {
-    std::string file;
-    int weight = 1;
-    SplitScriptWeight(arg, "scripts", &file, &weight);
-    set->AddFile(file, weight);
-  }
-  set->Finish();
-  return set;
 }
 
 }  // namespace tierbench

@@ -26,11 +26,13 @@
 //     "postgres": {"shared_buffers": "128MB", ...}  // optional settings
 //   }
 // With "scripts" and no "builtin" only the scripts run; with neither, the
-// tpcb-like builtin. The scripts are parsed when the file is loaded (a bad
-// script is a ConfigError naming its file:line).
+// tpcb-like builtin. The scripts are parsed once, when the file is loaded
+// (a bad script is a ConfigError naming its file:line), and the workload
+// carries them (DbWorkload::parsed_scripts): a run reads no script file.
 //
 // Errors: a ConfigError, one line naming the file and the key.
-// Thread-safety: all functions may be called from any thread.
+// Thread-safety: all functions may be called from any thread; copies of a
+// DbWorkload share its parsed scripts, which are never modified.
 #ifndef TIERBENCH_DB_DB_WORKLOAD_H_
 #define TIERBENCH_DB_DB_WORKLOAD_H_
 
@@ -41,7 +43,7 @@
 #include <string_view>
 #include <vector>
 
-#include "db/pgbench_script.h"
+#include "db/pgbench/pgbench_script.h"
 
 namespace tierbench {
 
@@ -73,22 +75,28 @@ struct DbWorkload {
   // PostgreSQL settings that override PostgresServer's defaults
   // (postgresql.conf names -> values, e.g. "shared_buffers" -> "256MB").
   std::map<std::string, std::string> postgres_settings;
+  // The scripts parsed at load time: the builtin (when "builtin" is given
+  // or there are no "scripts") first, then the files, with their weights
+  // and the defines. What a run executes (the files are not read again).
+  // Never null in a workload from LoadDbWorkload / ParseDbWorkloadJson;
+  // null in one built field by field, which runs `builtin` alone.
+  std::shared_ptr<const ScriptSet> parsed_scripts;
 };
 
-// Loads and validates a DB workload file. Throws ConfigError naming the file
-// and the key ("<path>: key 'scale' must be an integer >= 1 ...") when the
-// file is unreadable, not JSON, not "kind": "pgbench", or a value is invalid.
+// Loads and validates a DB workload file and parses its scripts
+// (ParseDbWorkloadJson on the file's text). Throws ConfigError naming the
+// file and the key ("<path>: key 'scale' must be an integer >= 1 ...") when
+// the file is unreadable, not JSON, not "kind": "pgbench", or a value is
+// invalid.
 DbWorkload LoadDbWorkload(const std::string& path);
 
-// Validates already-read text (what LoadDbWorkload does after reading, but
-// without parsing the script files: call DbWorkloadScripts for that).
+// Validates already-read text and parses its scripts into
+// DbWorkload::parsed_scripts, reading the files named in "scripts" now.
 // `path` names the file in messages and is the base of relative scripts.
-// Throws ConfigError.
+// Throws ConfigError; a script that cannot be read or parsed gives
+// "invalid DB workload file. File: <path>; Key: scripts; <script>:<line>:
+// ..." (ScriptSet's message after the key).
 DbWorkload ParseDbWorkloadJson(std::string_view text, const std::string& path);
-
-// The scripts of `w` (builtin and/or files, defines), parsed. Throws
-// ConfigError.
-std::shared_ptr<const ScriptSet> DbWorkloadScripts(const DbWorkload& w);
 
 // True when `path` is a readable JSON file whose "kind" is "pgbench" (lets
 // compare tell DB workloads from fio job files). Never throws.

@@ -10,8 +10,8 @@
 #include <ctime>
 
 #include "db/pg_connection.h"
-#include "db/pgbench_expr.h"
-#include "db/pgbench_random.h"
+#include "db/pgbench/pgbench_expr.h"
+#include "db/pgbench/pgbench_random.h"
 #include "util/clock.h"
 #include "util/interrupt.h"
 #include "util/rng.h"

@@ -33,9 +33,9 @@
 #include <string>
 #include <vector>
 
-#include "db/pgbench_script.h"
+#include "db/pgbench/pgbench_builtin.h"
+#include "db/pgbench/pgbench_script.h"
 #include "db/tpcb_driver.h"
-#include "db/tpcb_script.h"
 #include "stats/thread_cpu.h"
 #include "workload/job_result.h"
 

@@ -1,5 +1,5 @@
-// TpcbDriver: runs pgbench scripts (db/pgbench_script.h: a built-in one or
-// -f files, chosen per transaction by weight) against PostgreSQL with
+// TpcbDriver: runs pgbench scripts (db/pgbench/pgbench_script.h: a built-in one
+// or -f files, chosen per transaction by weight) against PostgreSQL with
 // `clients` connections spread over `threads` worker threads, as pgbench
 // does: each thread drives its clients as non-blocking libpq state machines
 // (PQsendQuery / PQsendQueryParams / PQsendQueryPrepared + poll), all
@@ -43,8 +43,8 @@
 #include <string>
 #include <vector>
 
-#include "db/pgbench_script.h"
-#include "db/tpcb_script.h"
+#include "db/pgbench/pgbench_builtin.h"
+#include "db/pgbench/pgbench_script.h"
 #include "workload/job_result.h"
 
 namespace tierbench {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "db/pg_connection.h"
-#include "db/pgbench_script.h"
+#include "db/pgbench/pgbench_script.h"
 #include "db/tpcb_driver.h"
 #include "db/tpcb_schema.h"
 #include "pg_fixture.h"

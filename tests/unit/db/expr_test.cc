@@ -1,6 +1,6 @@
 // Unit tests of pgbench's script language: the \set expression parser and
-// evaluator (db/pgbench_expr.h), the random functions
-// (db/pgbench_random.h) and script files (db/pgbench_script.h).
+// evaluator (db/pgbench/pgbench_expr.h), the random functions
+// (db/pgbench/pgbench_random.h) and script files (db/pgbench/pgbench_script.h).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "db/pgbench_expr.h"
-#include "db/pgbench_random.h"
-#include "db/pgbench_script.h"
+#include "db/pgbench/pgbench_expr.h"
+#include "db/pgbench/pgbench_random.h"
+#include "db/pgbench/pgbench_script.h"
 #include "util/errors.h"
 
 namespace tierbench {

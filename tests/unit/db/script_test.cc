@@ -8,10 +8,11 @@
 #include <string>
 
 #include "db/db_cell.h"
+#include "db/db_session.h"
+#include "db/pgbench/pgbench_builtin.h"
+#include "db/pgbench/pgbench_script.h"
 #include "db/pgbench_report.h"
-#include "db/pgbench_script.h"
 #include "db/tpcb_driver.h"
-#include "db/tpcb_script.h"
 #include "util/errors.h"
 
 namespace tierbench {
@@ -288,7 +289,8 @@ TEST_F(DbWorkloadFileTest, ScriptsRateAndLatencyLimit) {
   EXPECT_EQ(w.scripts[0], (dir / script).string() + "@3");
   EXPECT_EQ(w.rate_tps, 250.5);
   EXPECT_EQ(w.latency_limit_ms, 20.0);
-  auto set = DbWorkloadScripts(w);
+  auto set = w.parsed_scripts;
+  ASSERT_NE(set, nullptr);
   ASSERT_EQ(set->scripts.size(), 2u);
   EXPECT_EQ(set->scripts[0].desc, "<builtin: TPC-B (sort of)>");
   EXPECT_EQ(set->scripts[1].weight, 3);
@@ -297,7 +299,8 @@ TEST_F(DbWorkloadFileTest, ScriptsRateAndLatencyLimit) {
   // Only the read-only script: the transactions are reads.
   DbWorkload r = LoadDbWorkload(Write(R"({"kind": "pgbench", "duration": 3,
       "scripts": [")" + script + R"("], "defines": {"max": 9}})"));
-  EXPECT_EQ(DbWorkloadScripts(r)->scripts.size(), 1u);
+  ASSERT_NE(r.parsed_scripts, nullptr);
+  EXPECT_EQ(r.parsed_scripts->scripts.size(), 1u);
   EXPECT_EQ(DbTxDirection(r), IoDir::kRead);
   // Without "max" the script uses an undefined variable: file:line named.
   try {
@@ -312,6 +315,65 @@ TEST_F(DbWorkloadFileTest, ScriptsRateAndLatencyLimit) {
         << e.what();
   }
   std::filesystem::remove(dir / script);
+}
+
+// The scripts are parsed once, when the workload is loaded: a bad script
+// fails LoadDbWorkload naming its file and line, and a loaded workload runs
+// from the scripts it carries, its files no longer read.
+TEST_F(DbWorkloadFileTest, ScriptsAreParsedOnceAtLoad) {
+  const std::filesystem::path script =
+      std::filesystem::temp_directory_path() /
+      ("db_workload_parse_once_" + std::to_string(::getpid()) + ".sql");
+  const std::string json = R"({"kind": "pgbench", "duration": 3,
+      "scripts": [")" + script.string() +
+                           R"(@2"]})";
+  std::ofstream(script) << "\\set n random(1, 10)\nSELECT :n;\n"
+                           "\\set m (1 +\n";
+  try {
+    LoadDbWorkload(Write(json));
+    ADD_FAILURE() << "a script with a syntax error was loaded";
+  } catch (const ConfigError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("File: " + path_.string() + "; Key: scripts; " +
+                        script.string() + ":3: \\set m: syntax error"),
+              std::string::npos)
+        << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+
+  std::ofstream(script) << "\\set n random(1, 10)\n"
+                           "UPDATE t SET v = :n;\n";
+  const DbWorkload w = LoadDbWorkload(Write(json));
+  std::filesystem::remove(script);
+  ASSERT_NE(w.parsed_scripts, nullptr);
+  ASSERT_EQ(w.parsed_scripts->scripts.size(), 1u);
+  const PgScript& s = w.parsed_scripts->scripts[0];
+  EXPECT_EQ(s.desc, script.string());
+  EXPECT_EQ(s.weight, 2);
+  ASSERT_EQ(s.commands.size(), 2u);
+  // A copy shares the parsed scripts; the run's driver gets them as they
+  // are, and a client draws and renders them without the file.
+  const DbWorkload copy = w;
+  EXPECT_EQ(copy.parsed_scripts, w.parsed_scripts);
+  EXPECT_EQ(DbTxDirection(copy), IoDir::kWrite);
+  const TpcbDriverConfig cfg = DbDriverConfig(copy);
+  EXPECT_EQ(cfg.scripts, w.parsed_scripts);
+  EXPECT_EQ(cfg.duration_ns, 3ull * 1000000000ull);
+  TxRandom rng(7);
+  std::vector<PgValue> vars = DrawVars(*cfg.scripts, s, rng, 1);
+  const int64_t n = vars[static_cast<size_t>(s.commands[0].set_slot)].i;
+  EXPECT_GE(n, 1);
+  EXPECT_LE(n, 10);
+  EXPECT_EQ(RenderSql(s.commands[1], vars),
+            "UPDATE t SET v = " + std::to_string(n));
+
+  // Without "scripts", the parsed text alone carries the builtin.
+  const DbWorkload b = ParseDbWorkloadJson(
+      R"({"kind": "pgbench", "duration": 3, "builtin": "select-only"})",
+      path_.string());
+  ASSERT_NE(b.parsed_scripts, nullptr);
+  ASSERT_EQ(b.parsed_scripts->scripts.size(), 1u);
+  EXPECT_EQ(b.parsed_scripts->scripts[0].desc, "<builtin: select only>");
 }
 
 TEST_F(DbWorkloadFileTest, ErrorsNameTheKey) {

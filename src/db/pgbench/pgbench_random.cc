@@ -1,4 +1,4 @@
-#include "db/pgbench_random.h"
+#include "db/pgbench/pgbench_random.h"
 
 #include <cmath>
 #include <numbers>

@@ -1,4 +1,4 @@
-#include "db/pgbench_expr.h"
+#include "db/pgbench/pgbench_expr.h"
 
 #include <strings.h>
 
@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <numbers>
 
-#include "db/pgbench_random.h"
+#include "db/pgbench/pgbench_random.h"
 
 namespace tierbench {
 

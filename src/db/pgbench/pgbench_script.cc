@@ -1,4 +1,4 @@
-#include "db/pgbench_script.h"
+#include "db/pgbench/pgbench_script.h"
 
 #include <strings.h>
 

@@ -7,8 +7,9 @@
 // integer and double constants, true / false / null, :variables,
 // parentheses and function calls. Functions: abs, double, int, greatest,
 // least, pi, sqrt, ln, exp, pow / power, mod, random, random_exponential,
-// random_gaussian, random_zipfian (db/pgbench_random.h), hash / hash_murmur2
-// / hash_fnv1a (value[, seed]; the seed defaults to :default_seed).
+// random_gaussian, random_zipfian (db/pgbench/pgbench_random.h), hash /
+// hash_murmur2 / hash_fnv1a (value[, seed]; the seed defaults to
+// :default_seed).
 //
 // Evaluation follows pgbench: int op int is int (overflow is an error, "/"
 // truncates, x / -1 and x % -1 are special-cased), a double operand makes
@@ -18,8 +19,8 @@
 //
 // Thread-safety: parsed trees are immutable and may be shared; evaluation
 // writes only the caller's variables and random stream.
-#ifndef TIERBENCH_DB_PGBENCH_EXPR_H_
-#define TIERBENCH_DB_PGBENCH_EXPR_H_
+#ifndef TIERBENCH_DB_PGBENCH_PGBENCH_EXPR_H_
+#define TIERBENCH_DB_PGBENCH_PGBENCH_EXPR_H_
 
 #include <cstdint>
 #include <map>
@@ -28,7 +29,7 @@
 #include <string_view>
 #include <vector>
 
-#include "db/tpcb_script.h"
+#include "db/pgbench/pgbench_builtin.h"
 #include "util/status.h"
 
 namespace tierbench {
@@ -139,4 +140,4 @@ Status EvaluateExpression(const ExprNode& e, const std::vector<PgValue>& vars,
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_DB_PGBENCH_EXPR_H_
+#endif  // TIERBENCH_DB_PGBENCH_PGBENCH_EXPR_H_

@@ -1,11 +1,11 @@
-// EvaluateExpression (declared in db/pgbench_expr.h): pgbench 15's
+// EvaluateExpression (declared in db/pgbench/pgbench_expr.h): pgbench 15's
 // evaluation rules for `\set` expressions.
 #include <cmath>
 #include <cstdio>
 #include <numbers>
 
-#include "db/pgbench_expr.h"
-#include "db/pgbench_random.h"
+#include "db/pgbench/pgbench_expr.h"
+#include "db/pgbench/pgbench_random.h"
 
 namespace tierbench {
 

@@ -1,10 +1,10 @@
 // The names of pgbench's built-in scripts (tpcb-like, simple-update,
-// select-only; their text is in db/pgbench_script.h), the query modes, and
-// the per-client random stream.
+// select-only; their text is in db/pgbench/pgbench_script.h), the query modes,
+// and the per-client random stream.
 //
 // All functions are pure and thread-safe; a TxRandom is per client.
-#ifndef TIERBENCH_DB_TPCB_SCRIPT_H_
-#define TIERBENCH_DB_TPCB_SCRIPT_H_
+#ifndef TIERBENCH_DB_PGBENCH_PGBENCH_BUILTIN_H_
+#define TIERBENCH_DB_PGBENCH_PGBENCH_BUILTIN_H_
 
 #include <cstdint>
 #include <string>
@@ -50,4 +50,4 @@ class TxRandom {
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_DB_TPCB_SCRIPT_H_
+#endif  // TIERBENCH_DB_PGBENCH_PGBENCH_BUILTIN_H_

@@ -17,12 +17,12 @@
 // are this project's xoshiro256** (not pgbench's xoshiro128**), so a seed
 // gives the same sequence on every machine but not pgbench's numbers.
 // Thread-safety: as TxRandom (one per client or thread).
-#ifndef TIERBENCH_DB_PGBENCH_RANDOM_H_
-#define TIERBENCH_DB_PGBENCH_RANDOM_H_
+#ifndef TIERBENCH_DB_PGBENCH_PGBENCH_RANDOM_H_
+#define TIERBENCH_DB_PGBENCH_PGBENCH_RANDOM_H_
 
 #include <cstdint>
 
-#include "db/tpcb_script.h"
+#include "db/pgbench/pgbench_builtin.h"
 
 namespace tierbench {
 
@@ -38,4 +38,4 @@ int64_t PoissonDelay(TxRandom& rng, double center);
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_DB_PGBENCH_RANDOM_H_
+#endif  // TIERBENCH_DB_PGBENCH_PGBENCH_RANDOM_H_

@@ -1,4 +1,4 @@
-#include "db/tpcb_script.h"
+#include "db/pgbench/pgbench_builtin.h"
 
 #include <cstdlib>
 

@@ -7,7 +7,7 @@
 //     last one may lack the ';'; `--` comments; `:name` is the value of a
 //     variable (text in simple mode, a $n parameter in extended / prepared
 //     mode; `::` casts are left alone).
-//   \set name expression    (db/pgbench_expr.h)
+//   \set name expression    (db/pgbench/pgbench_expr.h)
 //   \sleep n [us|ms|s]      n an integer or :variable; default unit s
 //   \if expr / \elif expr / \else / \endif   (nesting checked at load;
 //     an expression is true when non-zero / true, false when NULL)
@@ -21,16 +21,16 @@
 //
 // Thread-safety: a ScriptSet is built once, then only read (shared by all
 // worker threads).
-#ifndef TIERBENCH_DB_PGBENCH_SCRIPT_H_
-#define TIERBENCH_DB_PGBENCH_SCRIPT_H_
+#ifndef TIERBENCH_DB_PGBENCH_PGBENCH_SCRIPT_H_
+#define TIERBENCH_DB_PGBENCH_PGBENCH_SCRIPT_H_
 
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "db/pgbench_expr.h"
-#include "db/tpcb_script.h"
+#include "db/pgbench/pgbench_builtin.h"
+#include "db/pgbench/pgbench_expr.h"
 
 namespace tierbench {
 
@@ -107,4 +107,4 @@ std::string RenderSql(const ScriptCommand& cmd,
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_DB_PGBENCH_SCRIPT_H_
+#endif  // TIERBENCH_DB_PGBENCH_PGBENCH_SCRIPT_H_
