@@ -44,7 +44,8 @@ struct DbCellOptions {
   // (proc/sys/vm/drop_caches under `os`, util/sysfs.h) so the run starts
   // cold as far as the OS is concerned.
   bool drop_caches = true;
-  // The host's sys/ and proc/: drop_caches, proc/meminfo (MemTotal) and
+  // The host's sys/ and proc/ (Host::sysfs, util/host.h): the device
+  // guard before mkfs, drop_caches, proc/meminfo (MemTotal) and
   // proc/<pid>/stat (the server's CPU). Tests may point it at a fake tree.
   Sysfs os;
   // Print pgbench-style progress every N seconds on stderr (0: none).

@@ -175,7 +175,7 @@ std::unique_ptr<DbSession> DbSession::Create(const DbWorkload& w,
   }
   // mkfs goes through the same guard as IO writes: not mounted, held or
   // carrying a signature (the session wipes its own ext4 when it ends).
-  Status writable = CheckDeviceWritable(block_device, Sysfs());
+  Status writable = CheckDeviceWritable(block_device, opts.os);
   if (!writable.ok()) {
     throw SafetyError("refusing to make a filesystem for a DB cell on " +
                       block_device + ". Reason: " + writable.message());

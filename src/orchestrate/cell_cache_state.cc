@@ -51,6 +51,7 @@ Workload PrefillWorkload(const Workload& io, const std::string& device) {
 
 void CellRunner::Prefill(const PreparedWorkload& w, const std::string& device) {
   RunOptions ro;
+  ro.sysfs = sysfs_;
   ro.progress = !options_.quiet;
   ro.progress_label = "prefill " + w.name;
   if (hooks_.run_workload) {
@@ -58,7 +59,9 @@ void CellRunner::Prefill(const PreparedWorkload& w, const std::string& device) {
     return;
   }
   std::optional<PreparedRun>& prefill = PreparedOn(w, device).prefill;
-  if (!prefill) prefill.emplace(PreparedJobs(PrefillWorkload(w.io, device)));
+  if (!prefill) {
+    prefill.emplace(PreparedJobs(PrefillWorkload(w.io, device)), "", sysfs_);
+  }
   RunPrepared(*prefill, ro);
 }
 
@@ -164,6 +167,7 @@ bool CellRunner::WarmUntilSteady(CacheLayer& layer, const std::string& device,
   std::optional<PreparedRun> prepared;
   if (!hooks_.run_workload) prepared.emplace(PreparedOn(w, device).run);
   RunOptions ro;
+  ro.sysfs = sysfs_;
   ro.destructive = options_.destructive;
   ro.progress = !options_.quiet;
   const std::set<std::string> gauges = layer.GaugeKeys();

@@ -199,9 +199,10 @@ CellRunner::PreparedOnTarget& CellRunner::PreparedOn(
     // prepared here.
     const std::shared_ptr<const PreparedJobs> jobs =
         w.prepared ? w.prepared : std::make_shared<const PreparedJobs>(w.io);
-    it =
-        prepared_.emplace(key, PreparedOnTarget{PreparedRun(*jobs, target), {}})
-            .first;
+    it = prepared_
+             .emplace(key,
+                      PreparedOnTarget{PreparedRun(*jobs, target, sysfs_), {}})
+             .first;
   }
   return it->second;
 }
@@ -277,6 +278,7 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
       rec->result.jobs.push_back(std::move(job));
     } else {
       RunOptions ro;
+      ro.sysfs = sysfs_;
       ro.destructive = options_.destructive;
       ro.progress = !options_.quiet;
       ro.progress_label = label;

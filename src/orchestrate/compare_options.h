@@ -62,6 +62,8 @@ struct CompareOptions {
   // --sysfs-root: the directory that plays "/" for sys/, proc/ and the
   // device checks. "/" is the real system; anything else is a test tree: no
   // root check, device paths are used as given and named by their basename.
+  // The sysfs the compare reads is its Host's: CompareRunner(options) makes
+  // it here (RealHost(sysfs_root)); a Host handed in must agree with it.
   std::string sysfs_root = "/";
   bool quiet = false;  // --quiet
   // --label KEY=VALUE (repeatable): free-form facts about the run that the

@@ -186,7 +186,8 @@ CompareSummary CompareRunner::Run(
       const bool quiet = options_.quiet;
       preconditioned = Precondition(
           options_.ssd, setup.region_bytes, options_.precondition_passes,
-          hooks_.run_workload, [this, quiet](int pass, double mib_s) {
+          host_.sysfs, hooks_.run_workload,
+          [this, quiet](int pass, double mib_s) {
             if (quiet) return;
             char line[160];
             std::snprintf(

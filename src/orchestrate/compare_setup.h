@@ -50,6 +50,7 @@
 #include "io/device_guard.h"
 #include "orchestrate/compare_options.h"
 #include "util/finding.h"
+#include "util/host.h"
 #include "util/sysfs.h"
 #include "workload/job_spec.h"
 #include "workload/prepared_jobs.h"
@@ -97,7 +98,7 @@ struct CompareSetup {
   // every cell of the run (orchestrate/setup_findings.h).
   std::vector<Finding> hdd_findings, ssd_findings, run_findings;
   std::string host_root;      // --sysfs-root
-  Sysfs os;                   // sys/ and proc/ under --sysfs-root
+  Sysfs os;                   // the Host's sys/ and proc/ (--sysfs-root)
   uint64_t region_bytes = 0;  // smallest target size; 0 when unknown
   // The capacity --working-set percentages refer to: the smallest cache
   // among the stacks; -1 when no stack reports one.

@@ -18,7 +18,7 @@ std::string PreconditionJobText(const std::string& device,
 
 PreconditionOutcome Precondition(
     const std::string& device, uint64_t range_bytes, int passes,
-    const RunWorkloadFn& run,
+    const Sysfs& sysfs, const RunWorkloadFn& run,
     const std::function<void(int pass, double mib_s)>& on_pass) {
   if (passes < 1 || passes > kMaxPreconditionPasses || range_bytes == 0) {
     throw ConfigError("--precondition: " + std::to_string(passes) +
@@ -30,6 +30,7 @@ PreconditionOutcome Precondition(
   const Workload w = ParseJobText(PreconditionJobText(device, range_bytes),
                                   "--precondition", JobOverrides{});
   RunOptions ro;
+  ro.sysfs = sysfs;
   ro.destructive = true;
   ro.progress_label = "precondition " + device;
   PreconditionOutcome out;

@@ -23,6 +23,7 @@
 #include <string>
 
 #include "record/reporter.h"
+#include "util/sysfs.h"
 #include "workload/job_file.h"
 #include "workload/runner.h"
 
@@ -38,11 +39,11 @@ std::string PreconditionJobText(const std::string& device,
                                 uint64_t range_bytes);
 
 // Runs `passes` passes (1..kMaxPreconditionPasses) with `run` (RunWorkload
-// when empty); `on_pass` (may be empty) gets each finished pass's index
-// (1-based) and MiB/s.
+// when empty), the device checked through `sysfs` (the Host's); `on_pass` (may
+// be empty) gets each finished pass's index (1-based) and MiB/s.
 PreconditionOutcome Precondition(
     const std::string& device, uint64_t range_bytes, int passes,
-    const RunWorkloadFn& run,
+    const Sysfs& sysfs, const RunWorkloadFn& run,
     const std::function<void(int pass, double mib_s)>& on_pass);
 
 }  // namespace tierbench

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "cache/registry/layer_registry.h"
+#include "util/host.h"
 #include "util/sysfs.h"
 
 namespace tierbench {

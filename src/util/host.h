@@ -4,11 +4,12 @@
 //   - sysfs: the kernel's views under sys/ and proc/ (util/sysfs.h);
 //   - dm: the device-mapper ioctls (cache/dm/dm_control.h);
 //   - lvm: the lvm tools, run to completion;
-//   - sleep and now_ns: the clock the protocol waits on (counter folds,
-//     drains, steady-state windows).
+//   - sleep and now_ns: the clock the protocol waits on and times itself by
+//     (counter folds, drains, the time to clean).
 // cli/ makes the real one (RealHost: sysfs at --sysfs-root, libdevmapper,
-// `lvm`, the monotonic clock) and hands it to compare, restore and the
-// workload and database runs; unit tests hand in one fake (a sysfs tree in a
+// `lvm`, the monotonic clock) and hands it to compare and restore, which pass
+// its sysfs on to the workload and database runs (RunOptions::sysfs,
+// DbCellOptions::os); unit tests hand in one fake (a sysfs tree in a
 // temporary directory with a kernel-emulating write hook, a fake DmControl,
 // a scripted lvm, a fake clock). An empty member means the real thing, so a
 // fake replaces only what its test needs.

@@ -57,14 +57,15 @@ void CheckAlignment(const JobSpec& s, const PreparedRun::File& file,
 // Checks one file of a job without writing anything. `replay`: the trace of
 // a read_iolog job, whose target must hold the trace's extent.
 PreparedRun::File PrepareFile(const JobSpec& spec, const EngineInfo& engine,
-                              const JobFilePlan& plan, const IoLog* replay) {
+                              const JobFilePlan& plan, const IoLog* replay,
+                              const Sysfs& sysfs) {
   PreparedRun::File file;
   file.plan = plan;
   if (plan.path.empty()) {  // ioengine=null without filename=
     file.bytes = plan.file_bytes;
     return file;
   }
-  file.info = Target::Inspect(plan.path, Sysfs());
+  file.info = Target::Inspect(plan.path, sysfs);
   const uint64_t existing = file.info.size_bytes;
   // A replay needs a file as long as the trace's extent; an existing one
   // that is shorter is refused (CheckReplayFits), not extended.
@@ -104,14 +105,15 @@ PreparedRun::File PrepareFile(const JobSpec& spec, const EngineInfo& engine,
 }
 
 // Plans and checks the files of one job.
-void PlaceJob(PreparedRun::Job* job) {
+void PlaceJob(PreparedRun::Job* job, const Sysfs& sysfs) {
   const JobSpec& spec = job->spec;
   const uint32_t clones = std::max<uint32_t>(1, spec.numjobs);
   const bool shared = !spec.filename.empty() || !job->engine.does_io;
   for (uint32_t c = 0; c < (shared ? 1 : clones); ++c) {
     std::vector<PreparedRun::File> files;
     for (const JobFilePlan& plan : PlanJobFiles(spec, c))
-      files.push_back(PrepareFile(spec, job->engine, plan, job->replay.get()));
+      files.push_back(
+          PrepareFile(spec, job->engine, plan, job->replay.get(), sysfs));
     job->clone_files.push_back(std::move(files));
   }
   if (job->replay) {  // the trace's target: one file, shared by the clones
@@ -131,7 +133,8 @@ void PlaceJob(PreparedRun::Job* job) {
 
 }  // namespace
 
-PreparedRun::PreparedRun(const PreparedJobs& jobs, const std::string& target)
+PreparedRun::PreparedRun(const PreparedJobs& jobs, const std::string& target,
+                         const Sysfs& sysfs)
     : notices_(jobs.notices()) {
   g_made.fetch_add(1, std::memory_order_relaxed);
   jobs_.reserve(jobs.jobs().size());
@@ -145,7 +148,7 @@ PreparedRun::PreparedRun(const PreparedJobs& jobs, const std::string& target)
         (job.spec.read_iolog.empty() || job.spec.replay_redirected)) {
       job.spec.filename = target;
     }
-    PlaceJob(&job);
+    PlaceJob(&job, sysfs);
     jobs_.push_back(std::move(job));
   }
 }

@@ -27,6 +27,7 @@
 
 #include "io/engine_registry.h"
 #include "io/target.h"
+#include "util/sysfs.h"
 #include "workload/iolog.h"
 #include "workload/job_files.h"
 #include "workload/job_spec.h"
@@ -65,9 +66,10 @@ class PreparedRun {
   // On `target` when it is not empty: every job's filename= becomes
   // `target` (compare's cell target; a read_iolog job whose trace names its
   // own target keeps it, as when parsed with a filename); else on the jobs'
-  // own files.
-  explicit PreparedRun(const PreparedJobs& jobs,
-                       const std::string& target = "");
+  // own files. Targets are inspected through `sysfs` (the Host's,
+  // util/host.h).
+  explicit PreparedRun(const PreparedJobs& jobs, const std::string& target = "",
+                       const Sysfs& sysfs = Sysfs());
 
   // Sets the window of every job (and of every file's pattern).
   void SetRunWindow(const RunWindow& window);

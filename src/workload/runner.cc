@@ -48,8 +48,8 @@ void CheckWritableDevice(const JobSpec& s, const std::string& path,
         "). Fix: add --destructive if its contents may be destroyed");
   }
   Status st = s.allow_mounted_write
-                  ? CheckDeviceWritableAllowMounted(path, Sysfs())
-                  : CheckDeviceWritable(path, Sysfs());
+                  ? CheckDeviceWritableAllowMounted(path, options.sysfs)
+                  : CheckDeviceWritable(path, options.sysfs);
   if (!st.ok()) {
     throw SafetyError(
         "Refusing to write to the device. " + JobLabel(s) +
@@ -60,7 +60,7 @@ void CheckWritableDevice(const JobSpec& s, const std::string& path,
   }
   if (s.allow_mounted_write) {
     std::string sig;
-    if (!CheckDeviceNotInUse(path, Sysfs()).ok() ||
+    if (!CheckDeviceNotInUse(path, options.sysfs).ok() ||
         (DetectSignature(path, &sig).ok() && !sig.empty())) {
       LogNotice("job '" + s.name + "': allow_mounted_write=1: writing to " +
                 path + " although it is mounted or carries a filesystem");
@@ -231,7 +231,7 @@ std::vector<std::unique_ptr<JobThread>> BuildApart(
 
 RunResult RunWorkload(const Workload& workload, const RunOptions& options) {
   const uint64_t t0 = NowNs();
-  const PreparedRun run{PreparedJobs(workload)};
+  const PreparedRun run(PreparedJobs(workload), "", options.sysfs);
   RunResult result = RunPrepared(run, options);
   result.wall_ns = NowNs() - t0;
   return result;

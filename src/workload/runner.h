@@ -31,6 +31,7 @@
 #include <functional>
 #include <string>
 
+#include "util/sysfs.h"
 #include "workload/job_result.h"
 #include "workload/job_spec.h"
 #include "workload/prepared_run.h"
@@ -50,6 +51,10 @@ struct RunOptions {
   // the set's IO started; e.g. to sample a cache layer for the per-second
   // series. Must be cheap and must not throw. May be empty.
   std::function<void(uint64_t set_start_ns)> on_second;
+  // The kernel's views the device guard (holders, mounts) and, in
+  // RunWorkload, the target inspection read: the Host's (util/host.h);
+  // default: the machine's.
+  Sysfs sysfs;
 };
 
 // Prepares `workload` (PreparedJobs, then PreparedRun on its own files) and

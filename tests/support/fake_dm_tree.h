@@ -2,10 +2,10 @@
 // FakeDmControl, for unit tests of the dm layers and of compares on them:
 // tb-dmcache (dm-5) over dm-0 (meta), dm-1 (cache data) and dm-2 (origin),
 // tb-wc (dm-6) over dm-3 (origin) and dm-4 (cache), each dm-N at 252:N; the
-// minor numbers match the tables of cache_fake_dm.h. /dev/mapper/tb-dmcache
-// and /dev/mapper/tb-wc are 1 MiB regular files a workload can run on. The
-// tree lives in a fresh directory under /tmp, removed on destruction.
-// Header-only test helper; not thread-safe.
+// minor numbers match the tables of tests/support/fake_dm.h.
+// /dev/mapper/tb-dmcache and /dev/mapper/tb-wc are 1 MiB regular files a
+// workload can run on. The tree lives in a fresh directory under /tmp, removed
+// on destruction. Header-only test helper; not thread-safe.
 #ifndef TIERBENCH_TESTS_SUPPORT_FAKE_DM_TREE_H_
 #define TIERBENCH_TESTS_SUPPORT_FAKE_DM_TREE_H_
 

@@ -4,3 +4,5 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/fake_dm.cc
   ${CMAKE_CURRENT_LIST_DIR}/fake_sysfs.cc
 )
+# Tests include their helpers as "support/..." and "unit/<folder>/...".
+target_include_directories(tierbench_tests PRIVATE ${PROJECT_SOURCE_DIR}/tests)

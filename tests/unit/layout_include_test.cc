@@ -265,7 +265,7 @@ TEST(LayoutIncludeTest, UnitTestFoldersMirrorSourceFolders) {
              "the src/ folder it tests";
     }
   }
-  EXPECT_GT(tests, 100u) << "tests/unit/ read no test sources";
+  EXPECT_GT(tests, 50u) << "tests/unit/ read (almost) no test sources";
 }
 
 }  // namespace

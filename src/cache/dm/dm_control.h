@@ -1,6 +1,6 @@
 // DmControl: the one seam through which tierbench talks to device-mapper
 // (the dm ioctls behind dmsetup), so that the dm-cache / dm-writecache layers
-// can be unit-tested against a fake (tests/unit/cache_fake_dm.h).
+// can be unit-tested against a fake (tests/support/fake_dm.h).
 //
 // Devices are addressed by their dm name ("tb-dmcache"), never by a
 // /dev/mapper path: the lab guest has no udev, and nothing here creates or

@@ -1,11 +1,9 @@
-// The io_uring engine on regular files in /tmp, as io_engine_test.cc tests
-// libaio: depth and kBusy, errors in completions, batch counts, and each of
-// fio's options (fixedbufs, registerfiles over several files, nonvectored
+// The io_uring engine on regular files in /tmp, as tests/unit/io/engine_test.cc
+// tests libaio: depth and kBusy, errors in completions, batch counts, and each
+// of fio's options (fixedbufs, registerfiles over several files, nonvectored
 // both ways, sqthread_poll); the ring set up on one thread and driven on
 // another (as the runner does); and a seccomp filter refusing io_uring_setup
 // giving one clear line.
-#include "io/io_uring_engine.h"
-
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/syscall.h>
@@ -20,8 +18,9 @@
 #include <thread>
 #include <vector>
 
-#include "support/ci_skip.h"
 #include "io/aligned_buffer.h"
+#include "io/io_uring_engine.h"
+#include "support/ci_skip.h"
 #include "support/seccomp_deny.h"
 
 namespace tierbench {

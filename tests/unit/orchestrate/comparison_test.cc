@@ -3,11 +3,12 @@
 // table's "within noise", cell order; and comparison.csv as compare writes
 // it from the committed fixture's runs.csv, byte for byte the fixture's
 // comparison.csv (computed by make_fixture.py with SciPy).
+#include "orchestrate/comparison.h"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "orchestrate/comparison.h"
 #include "orchestrate/run_plan.h"
 #include "present/run_folder.h"
 #include "report/comparison_csv_reporter.h"
@@ -143,7 +144,8 @@ TEST(ComparisonTest, IntervalsWithThreeRepetitions) {
   // The baseline gets no interval against itself.
   EXPECT_FALSE(out[0].vs_hdd.iops_ci.has_value());
   EXPECT_FALSE(out[0].vs_hdd.significant.has_value());
-  // SciPy (see stats_confidence_test.cc): [2699.30, 2955.89] %, df 3.0176.
+  // SciPy (see tests/unit/stats/confidence_test.cc): [2699.30, 2955.89] %,
+  // df 3.0176.
   ASSERT_TRUE(out[1].vs_hdd.iops_ci.has_value());
   EXPECT_NEAR(out[1].vs_hdd.iops_ci->low_pct, 2699.2978685967, 1e-7);
   EXPECT_NEAR(out[1].vs_hdd.iops_ci->high_pct, 2955.8933896718, 1e-7);

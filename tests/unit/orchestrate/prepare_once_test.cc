@@ -1,18 +1,19 @@
 // Issue 28 rule 5, "Parse once", through the whole compare against the
-// fake bcache sysfs (orchestrate_protocol_fixture.h; the IO runs for real on
-// files): a fio workload's jobs are prepared once at setup (its trace
+// fake bcache sysfs (tests/unit/orchestrate/protocol_fixture.h; the IO runs for
+// real on files): a fio workload's jobs are prepared once at setup (its trace
 // loaded: a bad one is refused before anything is touched) and placed once
 // per target, whatever the number of modes and repetitions.
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "orchestrate/compare_runner.h"
-#include "unit/orchestrate/protocol_fixture.h"
 #include "report/reporters.h"
+#include "unit/orchestrate/protocol_fixture.h"
 #include "util/errors.h"
 #include "workload/prepared_jobs.h"
 #include "workload/prepared_run.h"

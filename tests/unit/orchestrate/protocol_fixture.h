@@ -1,12 +1,13 @@
 // ProtocolTest: the fixture of the whole-compare protocol tests
-// (orchestrate_protocol_test.cc, orchestrate_setup_restore_test.cc): a fake
-// bcache sysfs (cache module's fixture) whose bcache0 is a 1 MiB file, raw
-// 1 MiB HDD and SSD image files, four mode files (hdd, ssd, bcache writeback
-// and none) and one small psync job; the IO runs for real on those files.
-// Options() returns CompareOptions that run them quietly (cold protocol,
-// results under the test's temp dir); TestHost() routes sysfs to the fake and
-// counts the sleeps in slept_ instead of sleeping. Each test starts and ends
-// with the interrupt flag cleared and removes its temp dir. Header-only.
+// (tests/unit/orchestrate/protocol_test.cc,
+// tests/unit/orchestrate/setup_restore_test.cc): a fake bcache sysfs (cache
+// module's fixture) whose bcache0 is a 1 MiB file, raw 1 MiB HDD and SSD image
+// files, four mode files (hdd, ssd, bcache writeback and none) and one small
+// psync job; the IO runs for real on those files. Options() returns
+// CompareOptions that run them quietly (cold protocol, results under the test's
+// temp dir); TestHost() routes sysfs to the fake and counts the sleeps in
+// slept_ instead of sleeping. Each test starts and ends with the interrupt flag
+// cleared and removes its temp dir. Header-only.
 #ifndef TIERBENCH_TESTS_UNIT_ORCHESTRATE_PROTOCOL_FIXTURE_H_
 #define TIERBENCH_TESTS_UNIT_ORCHESTRATE_PROTOCOL_FIXTURE_H_
 
@@ -19,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "support/fake_sysfs.h"
 #include "orchestrate/compare_runner.h"
 #include "report/reporters.h"
+#include "support/fake_sysfs.h"
 #include "util/interrupt.h"
 
 namespace tierbench {

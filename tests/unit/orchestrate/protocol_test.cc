@@ -1,11 +1,11 @@
 // The whole compare protocol against the fake bcache sysfs
-// (orchestrate_protocol_fixture.h): the IO runs for real (psync on temp
-// files), bcache is emulated. Covers the cells: mode applied and read back
+// (tests/unit/orchestrate/protocol_fixture.h): the IO runs for real (psync on
+// temp files), bcache is emulated. Covers the cells: mode applied and read back
 // in every row (a mismatch stops before measuring), original knobs restored
 // at the end, the drain, fold and counter timing, the diagnosis reaching
 // runs.csv, the warm and cold cache states and DB workloads through the DB
 // cell. The setup's refusals and the restore after a failure, an interrupt
-// or a kill are in orchestrate_setup_restore_test.cc.
+// or a kill are in tests/unit/orchestrate/setup_restore_test.cc.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,8 +17,8 @@
 
 #include "cache/bcache/bcache_device.h"
 #include "orchestrate/compare_runner.h"
-#include "unit/orchestrate/protocol_fixture.h"
 #include "report/reporters.h"
+#include "unit/orchestrate/protocol_fixture.h"
 #include "util/csv_writer.h"
 #include "util/errors.h"
 

@@ -1,9 +1,9 @@
 // The compare's setup and restore against the fake bcache sysfs
-// (orchestrate_protocol_fixture.h): validation refusing before anything is
-// touched, the default mode list, percentage offsets rounded to the jobs'
-// alignment, and the original knobs restored after a failure, an interrupt
-// or a kill (from the restore state file), with the rows of finished cells
-// kept.
+// (tests/unit/orchestrate/protocol_fixture.h): validation refusing before
+// anything is touched, the default mode list, percentage offsets rounded to the
+// jobs' alignment, and the original knobs restored after a failure, an
+// interrupt or a kill (from the restore state file), with the rows of finished
+// cells kept.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -17,8 +17,8 @@
 #include "orchestrate/compare_runner.h"
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/restore_state.h"
-#include "unit/orchestrate/protocol_fixture.h"
 #include "report/reporters.h"
+#include "unit/orchestrate/protocol_fixture.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 

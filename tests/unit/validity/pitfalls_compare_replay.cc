@@ -1,7 +1,7 @@
-// The replayed compares of validity_pitfalls_replay.h: `tierbench compare`
-// (CompareRunner) on BcacheReplay's or DmReplay's stack with the recorded
-// lab figures in place of the IO (warm-up chunks, prefill passes, the DB
-// cell of a pgbench workload). Test helper; not thread-safe.
+// The replayed compares of tests/unit/validity/pitfalls_replay.h: `tierbench
+// compare` (CompareRunner) on BcacheReplay's or DmReplay's stack with the
+// recorded lab figures in place of the IO (warm-up chunks, prefill passes, the
+// DB cell of a pgbench workload). Test helper; not thread-safe.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,8 +14,8 @@
 #include "cache/dm/dm_status.h"
 #include "orchestrate/compare_runner.h"
 #include "report/reporters.h"
-#include "util/clock.h"
 #include "unit/validity/pitfalls_replay.h"
+#include "util/clock.h"
 
 namespace tierbench {
 namespace pitfalls {

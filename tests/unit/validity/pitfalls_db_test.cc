@@ -5,8 +5,9 @@
 // text (the stat lines of bcache0, dmesg's mounts and drop_caches) read by
 // tierbench's own readers, the cells' runs.csv figures, and the DB cell's
 // evidence (DbCellInfo) replayed through `tierbench compare`
-// (validity_pitfalls_replay.h ReplayDbCell). Each invalid case says which
-// recorded value it edits. The meta-test is in validity_pitfalls_test.cc.
+// (tests/unit/validity/pitfalls_replay.h ReplayDbCell). Each invalid case says
+// which recorded value it edits. The meta-test is in
+// tests/unit/validity/pitfalls_test.cc.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -22,9 +23,9 @@
 #include "db/tpcb_driver.h"
 #include "present/run_folder.h"
 #include "report/result_columns.h"
+#include "unit/validity/pitfalls_replay.h"
 #include "util/csv_reader.h"
 #include "validity/db_rules.h"
-#include "unit/validity/pitfalls_replay.h"
 
 namespace tierbench {
 namespace {

@@ -9,7 +9,7 @@
 // tierbench's report code (RunFolder, ReportWriter, ResultColumns), and run
 // the lab's randwrite-4k job on a test engine that serves every IO in the
 // recorded raw SSD cell's median time. The meta-test is in
-// validity_pitfalls_test.cc.
+// tests/unit/validity/pitfalls_test.cc.
 #include <gtest/gtest.h>
 #include <time.h>
 
@@ -25,9 +25,9 @@
 #include "present/run_folder.h"
 #include "report/result_columns.h"
 #include "support/report_fixture.h"
+#include "unit/validity/pitfalls_replay.h"
 #include "util/clock.h"
 #include "util/csv_reader.h"
-#include "unit/validity/pitfalls_replay.h"
 #include "workload/runner.h"
 
 namespace tierbench {

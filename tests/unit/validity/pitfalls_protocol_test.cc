@@ -1,13 +1,14 @@
 // The pitfalls of PitfallTable() (validity/rule_table.h) of the host, the
 // setup and the protocol (rows 14 to 30 but 18, 20, 21 and 23, which have
 // files of their own; X1, X2), as
-// validity_pitfalls_test.cc does the cache layers' and the measurement's
-// rows (its meta-test lists every row's case): per row a valid and an invalid
-// case on kernel text that real lab runs recorded (tests/unit/data/lab-kernel/,
-// README.md there), and for prevented rows the protocol's guard on its real
-// inputs. The rules emitted by the protocol itself (not-steady, warm-promoting)
-// are tested by replaying the lab's logged warm-up through a whole
-// compare on the fake stacks (validity_pitfalls_replay.h).
+// tests/unit/validity/pitfalls_test.cc does the cache layers' and the
+// measurement's rows (its meta-test lists every row's case): per row a valid
+// and an invalid case on kernel text that real lab runs recorded
+// (tests/unit/data/lab-kernel/, README.md there), and for prevented rows the
+// protocol's guard on its real inputs. The rules emitted by the protocol itself
+// (not-steady, warm-promoting) are tested by replaying the lab's logged warm-up
+// through a whole compare on the fake stacks
+// (tests/unit/validity/pitfalls_replay.h).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -27,12 +28,12 @@
 #include "io/device_guard.h"
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/setup_findings.h"
+#include "unit/validity/pitfalls_replay.h"
 #include "util/csv_reader.h"
 #include "util/errors.h"
 #include "validity/measurement_rules.h"
 #include "validity/run_rules.h"
 #include "validity/setup_rules.h"
-#include "unit/validity/pitfalls_replay.h"
 
 namespace tierbench {
 namespace {

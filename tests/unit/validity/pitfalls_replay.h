@@ -1,7 +1,7 @@
 // Replays of the kernel text that real lab runs recorded
 // (tests/unit/data/lab-kernel/, README.md there says where each file comes
 // from) through tierbench's own readers, for the pitfall tests
-// (validity_pitfalls_*_test.cc):
+// (tests/unit/validity/pitfalls_*_test.cc):
 //   - bcache: a FakeBcacheSysfs whose stats_total files, dirty_data, state
 //     and block stat lines hold a recorded reading, read by BcacheLayer;
 //   - dm-cache and dm-writecache: a /sys of the lab guest's devices (its
@@ -12,7 +12,7 @@
 // A cell's observation is built from the two readings as CellRunner builds
 // it (orchestrate/cell_runner.cc Observe). The replayed compares (the
 // declarations from LoggedWarmChunks on) are in
-// validity_pitfalls_compare_replay.cc. Test helper; not thread-safe.
+// tests/unit/validity/pitfalls_compare_replay.cc. Test helper; not thread-safe.
 #ifndef TIERBENCH_TESTS_UNIT_VALIDITY_PITFALLS_REPLAY_H_
 #define TIERBENCH_TESTS_UNIT_VALIDITY_PITFALLS_REPLAY_H_
 
@@ -27,9 +27,9 @@
 #include "cache/cell_observation.h"
 #include "cache/dm/dm_cache_layer.h"
 #include "cache/dm/dm_writecache_layer.h"
+#include "db/db_cell.h"
 #include "support/fake_dm.h"
 #include "support/fake_sysfs.h"
-#include "db/db_cell.h"
 #include "util/csv_reader.h"
 #include "util/finding.h"
 #include "util/sysfs.h"

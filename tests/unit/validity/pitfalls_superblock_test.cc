@@ -9,7 +9,7 @@
 // scratch files: its superblocks are what the device guard's probe
 // (DetectSignature, libblkid) finds and the guard refuses. Without
 // make-bcache the second half skips (fails under CI=true, ci_skip.h). The
-// meta-test is in validity_pitfalls_test.cc.
+// meta-test is in tests/unit/validity/pitfalls_test.cc.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -20,12 +20,12 @@
 #include <string>
 #include <vector>
 
-#include "support/ci_skip.h"
 #include "io/device_guard.h"
 #include "lab/lab_runner.h"
+#include "support/ci_skip.h"
+#include "unit/validity/pitfalls_replay.h"
 #include "util/subprocess.h"
 #include "util/units.h"
-#include "unit/validity/pitfalls_replay.h"
 
 namespace tierbench {
 namespace {

@@ -4,13 +4,13 @@
 // valid case where the row's rules stay silent and an invalid one, a documented
 // edit of the recorded text, where they fire (or, for a prevented row, where
 // the protocol's guard refuses or corrects the input). The recorded text goes
-// through tierbench's own readers (validity_pitfalls_replay.h: BcacheLayer, the
-// dm layers, HostSampler). The other rows are in
-// validity_pitfalls_protocol_test.cc (14 to 30 but 18, 20, 21 and 23; X1,
-// X2), validity_pitfalls_db_test.cc (20, 21, X5),
-// validity_pitfalls_latency_test.cc (18, X4) and
-// validity_pitfalls_superblock_test.cc (23). The meta-test here fails when a
-// row of the table has no case.
+// through tierbench's own readers (tests/unit/validity/pitfalls_replay.h:
+// BcacheLayer, the dm layers, HostSampler). The other rows are in
+// tests/unit/validity/pitfalls_protocol_test.cc (14 to 30 but 18, 20, 21 and
+// 23; X1, X2), tests/unit/validity/pitfalls_db_test.cc (20, 21, X5),
+// tests/unit/validity/pitfalls_latency_test.cc (18, X4) and
+// tests/unit/validity/pitfalls_superblock_test.cc (23). The meta-test here
+// fails when a row of the table has no case.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -28,12 +28,12 @@
 #include "orchestrate/compare_options.h"
 #include "orchestrate/compare_setup.h"
 #include "orchestrate/sustained.h"
+#include "unit/validity/pitfalls_replay.h"
 #include "util/csv_reader.h"
 #include "util/errors.h"
 #include "validity/measurement_rules.h"
 #include "validity/rule_table.h"
 #include "validity/setup_rules.h"
-#include "unit/validity/pitfalls_replay.h"
 
 namespace tierbench {
 namespace {

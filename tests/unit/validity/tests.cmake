@@ -1,7 +1,7 @@
 # Unit tests of src/validity: every rule with a valid and an invalid case;
 # the host rules replayed on the kernel text a real lab run recorded
 # (tests/unit/data/lab-kernel/); every pitfall of the rule table on that
-# text (validity_pitfalls_*; the superblock test runs make-bcache, from
+# text (tests/unit/validity/pitfalls_*; the superblock test runs make-bcache, from
 # bcache-tools in scripts/install-deps).
 target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cache_rules_test.cc

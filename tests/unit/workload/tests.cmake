@@ -1,4 +1,4 @@
-# Unit tests of src/workload.
+# Unit tests of src/workload (the runner and its progress line included).
 target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/distribution_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/fio_examples_test.cc
@@ -11,9 +11,11 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/job_options_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/job_result_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/prepared_run_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/progress_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/rate_run_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/rate_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/replay_run_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/runner_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/shipped_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/start_line_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/verify_block_test.cc

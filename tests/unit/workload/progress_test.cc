@@ -1,7 +1,8 @@
-// The progress line's formatting (rate pacing: workload_rate_test.cc).
-#include <gtest/gtest.h>
-
+// The progress line's formatting (rate pacing:
+// tests/unit/workload/rate_test.cc).
 #include "workload/progress.h"
+
+#include <gtest/gtest.h>
 
 namespace tierbench {
 namespace {
