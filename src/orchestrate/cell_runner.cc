@@ -31,6 +31,50 @@ constexpr double kDrainPollSeconds = 1.0;
 // How often the wait for a lagging layer's fold reads its counters.
 constexpr double kFoldPollSeconds = 0.2;
 
+// Watches a lagging layer (bcache folds what it counted every 13.6 s) for
+// its first fold after the reading `since`: its own counters or its fold
+// mark moved (LayerOwnCountersMoved). The one watch of the counters before
+// a cell (CountersAtFold) and after it (step 7).
+class FoldWatch {
+ public:
+  FoldWatch(CacheLayer& layer, LayerCounters since, double lag_s)
+      : layer_(layer),
+        since_(std::move(since)),
+        lag_s_(lag_s),
+        gauges_(layer.GaugeKeys()) {}
+
+  // Reads the counters once, `elapsed_s` after the watch began, unless it
+  // has its reading. The reading is taken at the fold (read once more: a
+  // reading right after it may have caught it half-way, one sysfs file
+  // before it and one after), or, from `lag_s` on, whatever is read then.
+  // True once it has the reading.
+  bool Poll(double elapsed_s) {
+    if (reading_) return true;
+    LayerCounters now = layer_.TakeCounters();
+    if (LayerOwnCountersMoved(since_, now, gauges_)) {
+      reading_ = layer_.TakeCounters();
+    } else if (elapsed_s >= lag_s_) {
+      reading_ = std::move(now);
+    } else {
+      return false;
+    }
+    at_s_ = elapsed_s;
+    return true;
+  }
+  double lag_s() const { return lag_s_; }
+  // After Poll returned true: the reading and when it was taken.
+  const LayerCounters& reading() const { return *reading_; }
+  double at_s() const { return at_s_; }
+
+ private:
+  CacheLayer& layer_;
+  const LayerCounters since_;
+  const double lag_s_;
+  const std::set<std::string> gauges_;
+  std::optional<LayerCounters> reading_;
+  double at_s_ = 0;
+};
+
 CellObservation Observe(const CellRecord& rec) {
   CellObservation o;
   o.layer = rec.mode->layer;
@@ -125,31 +169,41 @@ LayerCounters CellRunner::CountersAtFold(CacheLayer& layer,
                                          const std::string& label) {
   LayerCounters now = layer.TakeCounters();
   if (layer.CounterLagSeconds() <= 0) return now;
-  const std::set<std::string> gauges = layer.GaugeKeys();
   const auto same_io = [](const BlockStat& a, const BlockStat& b) {
     return a.read_ios == b.read_ios && a.write_ios == b.write_ios &&
            a.flush_ios == b.flush_ios;
   };
   auto known = at_fold_.find(&layer);
-  const bool nothing_since_fold =
-      known != at_fold_.end() && same_io(known->second.stack, now.stack);
-  const uint64_t start = Now();
-  double slept_s = 0;
-  while (!nothing_since_fold && !LayerOwnCountersMoved(since, now, gauges)) {
-    const double waited_s =
-        std::max(static_cast<double>(Now() - start) / 1e9, slept_s);
-    if (waited_s >= options_.stats_lag_s) break;
-    Sleep(kFoldPollSeconds);
-    slept_s += kFoldPollSeconds;
-    ThrowIfInterrupted("while waiting for " + layer.layer() +
-                       "'s counters before " + label);
-    now = layer.TakeCounters();
+  if (known == at_fold_.end() || !same_io(known->second.stack, now.stack)) {
+    FoldWatch watch(layer, since, options_.stats_lag_s);
+    WaitUntil(
+        [&watch](double elapsed_s) { return watch.Poll(elapsed_s); },
+        watch.lag_s(), Now(),
+        "while waiting for " + layer.layer() + "'s counters before " + label);
+    now = watch.reading();
   }
-  // A reading right after a fold may have caught it half-way (one sysfs
-  // file before it, one after): read once more.
-  if (!nothing_since_fold) now = layer.TakeCounters();
   at_fold_[&layer] = now;
   return now;
+}
+
+void CellRunner::WaitUntil(const std::function<bool(double elapsed_s)>& done,
+                           double limit_s, uint64_t origin_ns,
+                           const std::string& what) {
+  const auto since_origin_s = [this, origin_ns] {
+    return static_cast<double>(Now() - origin_ns) / 1e9;
+  };
+  const double from_s = since_origin_s();
+  double slept_s = 0;
+  const auto elapsed_s = [&] {
+    return std::max(since_origin_s(), from_s + slept_s);
+  };
+  while (!done(elapsed_s())) {
+    const double step_s =
+        std::min(kFoldPollSeconds, std::max(0.0, limit_s - elapsed_s()));
+    Sleep(step_s);
+    slept_s += step_s;
+    ThrowIfInterrupted(what);
+  }
 }
 
 void CellRunner::Sleep(double seconds) { host_.Sleep(seconds); }
@@ -447,31 +501,16 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
   };
   const std::set<std::string> gauges = layer.GaugeKeys();
   std::optional<LayerCounters> after;
-  std::optional<LayerCounters> at_stop;
+  std::optional<FoldWatch> watch;
   if (lag_s <= 0) {
     after = layer.TakeCounters();
   } else {
-    at_stop = layer.TakeCounters();
+    watch.emplace(layer, layer.TakeCounters(), lag_s);
   }
-  // `elapsed_s`: seconds since the IO stop.
-  const auto check_after = [&](double elapsed_s) {
-    if (after) return;
-    LayerCounters now = layer.TakeCounters();
-    if (elapsed_s >= lag_s) {
-      after = std::move(now);
-    } else if (LayerOwnCountersMoved(*at_stop, now, gauges)) {
-      // A fold after the stop. Read once more: this reading may have
-      // caught the fold half-way (one sysfs file before it, one after).
-      after = layer.TakeCounters();
-    } else {
-      return;
-    }
-    rec.counters_after_s = elapsed_s;
-  };
   int polls = 0;
   const auto on_poll = [&] {
     ++polls;
-    check_after(since_stop_s());
+    if (watch) watch->Poll(since_stop_s());
   };
   Drain(layer, label, options_.drain_after_flush, &rec.drain_after_timed_out,
         &sampler, on_poll);
@@ -485,19 +524,15 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
   // The drain ended before the fold and the lag: wait for either. The
   // time waited counts by the clock or by the sleeps, whichever says more
   // (a test's sleep hook need not move the clock).
-  const double waited_from_s = since_stop_s();
-  double slept_s = 0;
-  while (!after) {
-    const double left_s =
-        lag_s - std::max(since_stop_s(), waited_from_s + slept_s);
-    const double step_s = std::min(kFoldPollSeconds, std::max(0.0, left_s));
-    Sleep(step_s);
-    slept_s += step_s;
-    ThrowIfInterrupted("while waiting for " + layer.layer() +
-                       "'s counters after " + label);
-    check_after(std::max(since_stop_s(), waited_from_s + slept_s));
+  if (watch) {
+    WaitUntil(
+        [&watch](double elapsed_s) { return watch->Poll(elapsed_s); }, lag_s,
+        io_stop_ns,
+        "while waiting for " + layer.layer() + "'s counters after " + label);
+    after = watch->reading();
+    rec.counters_after_s = watch->at_s();
+    at_fold_[&layer] = *after;
   }
-  if (lag_s > 0) at_fold_[&layer] = *after;
   rec.delta = DiffLayerCounters(before, *after, gauges);
   rec.has_counters = true;
   rec.counters_raw_before = before.raw;

@@ -219,6 +219,13 @@ class CellRunner {
   // layer's last reading at a fold.
   LayerCounters CountersAtFold(CacheLayer& layer, const LayerCounters& since,
                                const std::string& label);
+  // Calls `done` with the seconds since `origin_ns` until it returns true,
+  // sleeping kFoldPollSeconds (at most up to `limit_s`) between calls; the
+  // time counts by the clock or by the sleeps since the call, whichever
+  // says more (a test's sleep hook need not move the clock). Throws
+  // InterruptedError, naming `what`, when interrupted.
+  void WaitUntil(const std::function<bool(double elapsed_s)>& done,
+                 double limit_s, uint64_t origin_ns, const std::string& what);
   // The steps of Run (see the header); Run adds cell_wall_s.
   CellRecord RunSteps(const Cell& cell);
 
