@@ -207,4 +207,20 @@ void Target::DropCache() const {
   }
 }
 
+uint64_t TargetSizeBytes(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  uint64_t bytes = 0;
+  struct stat st;
+  if (::fstat(fd, &st) == 0) {
+    if (S_ISBLK(st.st_mode)) {
+      if (::ioctl(fd, BLKGETSIZE64, &bytes) != 0) bytes = 0;
+    } else if (S_ISREG(st.st_mode)) {
+      bytes = static_cast<uint64_t>(st.st_size);
+    }
+  }
+  ::close(fd);
+  return bytes;
+}
+
 }  // namespace tierbench

@@ -68,6 +68,10 @@ class Target {
   std::string path_;
 };
 
+// Size in bytes of a block device or regular file; 0 when it cannot be
+// opened (a file the runner will create).
+uint64_t TargetSizeBytes(const std::string& path);
+
 }  // namespace tierbench
 
 #endif  // TIERBENCH_IO_TARGET_H_

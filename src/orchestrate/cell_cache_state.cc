@@ -51,7 +51,7 @@ Workload PrefillWorkload(const Workload& io, const std::string& device) {
 
 void CellRunner::Prefill(const PreparedWorkload& w, const std::string& device) {
   RunOptions ro;
-  ro.sysfs = sysfs_;
+  ro.sysfs = host_.sysfs;
   ro.progress = !options_.quiet;
   ro.progress_label = "prefill " + w.name;
   if (hooks_.run_workload) {
@@ -60,7 +60,8 @@ void CellRunner::Prefill(const PreparedWorkload& w, const std::string& device) {
   }
   std::optional<PreparedRun>& prefill = PreparedOn(w, device).prefill;
   if (!prefill) {
-    prefill.emplace(PreparedJobs(PrefillWorkload(w.io, device)), "", sysfs_);
+    prefill.emplace(PreparedJobs(PrefillWorkload(w.io, device)), "",
+                    host_.sysfs);
   }
   RunPrepared(*prefill, ro);
 }
@@ -167,7 +168,7 @@ bool CellRunner::WarmUntilSteady(CacheLayer& layer, const std::string& device,
   std::optional<PreparedRun> prepared;
   if (!hooks_.run_workload) prepared.emplace(PreparedOn(w, device).run);
   RunOptions ro;
-  ro.sysfs = sysfs_;
+  ro.sysfs = host_.sysfs;
   ro.destructive = options_.destructive;
   ro.progress = !options_.quiet;
   const std::set<std::string> gauges = layer.GaugeKeys();

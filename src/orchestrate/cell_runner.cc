@@ -31,50 +31,6 @@ constexpr double kDrainPollSeconds = 1.0;
 // How often the wait for a lagging layer's fold reads its counters.
 constexpr double kFoldPollSeconds = 0.2;
 
-// Watches a lagging layer (bcache folds what it counted every 13.6 s) for
-// its first fold after the reading `since`: its own counters or its fold
-// mark moved (LayerOwnCountersMoved). The one watch of the counters before
-// a cell (CountersAtFold) and after it (step 7).
-class FoldWatch {
- public:
-  FoldWatch(CacheLayer& layer, LayerCounters since, double lag_s)
-      : layer_(layer),
-        since_(std::move(since)),
-        lag_s_(lag_s),
-        gauges_(layer.GaugeKeys()) {}
-
-  // Reads the counters once, `elapsed_s` after the watch began, unless it
-  // has its reading. The reading is taken at the fold (read once more: a
-  // reading right after it may have caught it half-way, one sysfs file
-  // before it and one after), or, from `lag_s` on, whatever is read then.
-  // True once it has the reading.
-  bool Poll(double elapsed_s) {
-    if (reading_) return true;
-    LayerCounters now = layer_.TakeCounters();
-    if (LayerOwnCountersMoved(since_, now, gauges_)) {
-      reading_ = layer_.TakeCounters();
-    } else if (elapsed_s >= lag_s_) {
-      reading_ = std::move(now);
-    } else {
-      return false;
-    }
-    at_s_ = elapsed_s;
-    return true;
-  }
-  double lag_s() const { return lag_s_; }
-  // After Poll returned true: the reading and when it was taken.
-  const LayerCounters& reading() const { return *reading_; }
-  double at_s() const { return at_s_; }
-
- private:
-  CacheLayer& layer_;
-  const LayerCounters since_;
-  const double lag_s_;
-  const std::set<std::string> gauges_;
-  std::optional<LayerCounters> reading_;
-  double at_s_ = 0;
-};
-
 CellObservation Observe(const CellRecord& rec) {
   CellObservation o;
   o.layer = rec.mode->layer;
@@ -131,36 +87,55 @@ std::string BlockNameOf(const std::string& path, const Sysfs& os) {
 
 }  // namespace
 
-uint64_t WorkloadRegionBytes(const PreparedWorkload& w) {
-  uint64_t region = 0;
-  if (w.is_db) return 0;
-  for (const JobSpec& j : w.io.jobs) {
-    const uint64_t offset =
-        j.offset.set && !j.offset.is_percent ? j.offset.bytes : 0;
-    if (j.size.set && !j.size.is_percent) {
-      region = std::max(region, offset + j.size.bytes);
+// Watches a lagging layer (bcache folds what it counted every 13.6 s) for
+// its first fold after the reading `since`: its own counters or its fold
+// mark moved (LayerOwnCountersMoved). The one watch of the counters before
+// a cell (CountersAtFold) and after it (step 7).
+class FoldWatch {
+ public:
+  FoldWatch(CacheLayer& layer, LayerCounters since, double lag_s)
+      : layer_(layer),
+        since_(std::move(since)),
+        lag_s_(lag_s),
+        gauges_(layer.GaugeKeys()) {}
+
+  // Reads the counters once, `elapsed_s` after the watch began, unless it
+  // has its reading. The reading is taken at the fold (read once more: a
+  // reading right after it may have caught it half-way, one sysfs file
+  // before it and one after), or, from `lag_s` on, whatever is read then.
+  // True once it has the reading.
+  bool Poll(double elapsed_s) {
+    if (reading_) return true;
+    LayerCounters now = layer_.TakeCounters();
+    if (LayerOwnCountersMoved(since_, now, gauges_)) {
+      reading_ = layer_.TakeCounters();
+    } else if (elapsed_s >= lag_s_) {
+      reading_ = std::move(now);
+    } else {
+      return false;
     }
+    at_s_ = elapsed_s;
+    return true;
   }
-  return region;
-}
+  double lag_s() const { return lag_s_; }
+  // After Poll returned true: the reading and when it was taken.
+  const LayerCounters& reading() const { return *reading_; }
+  double at_s() const { return at_s_; }
+
+ private:
+  CacheLayer& layer_;
+  const LayerCounters since_;
+  const double lag_s_;
+  const std::set<std::string> gauges_;
+  std::optional<LayerCounters> reading_;
+  double at_s_ = 0;
+};
 
 CellRunner::CellRunner(const CompareOptions& options, const CompareSetup& setup,
                        const Host& host, const CompareHooks& hooks)
-    : options_(options),
-      setup_(setup),
-      host_(host),
-      hooks_(hooks),
-      sysfs_(host.sysfs) {}
+    : options_(options), setup_(setup), host_(host), hooks_(hooks) {}
 
 void CellRunner::CloseDb() { db_.Close(); }
-
-double CellRecord::HarnessOverheadPct() const {
-  if (cell_wall_s <= 0 || io_s < 0) return -1;
-  const double overhead = cell_wall_s - io_s - warm_io_s -
-                          std::max(0.0, drain_before_s) -
-                          std::max(0.0, drain_after_s);
-  return 100.0 * std::max(0.0, overhead) / cell_wall_s;
-}
 
 uint64_t CellRunner::Now() const { return host_.Now(); }
 
@@ -176,9 +151,8 @@ LayerCounters CellRunner::CountersAtFold(CacheLayer& layer,
   auto known = at_fold_.find(&layer);
   if (known == at_fold_.end() || !same_io(known->second.stack, now.stack)) {
     FoldWatch watch(layer, since, options_.stats_lag_s);
-    WaitUntil(
-        [&watch](double elapsed_s) { return watch.Poll(elapsed_s); },
-        watch.lag_s(), Now(),
+    WaitForFold(
+        watch, Now(),
         "while waiting for " + layer.layer() + "'s counters before " + label);
     now = watch.reading();
   }
@@ -186,9 +160,8 @@ LayerCounters CellRunner::CountersAtFold(CacheLayer& layer,
   return now;
 }
 
-void CellRunner::WaitUntil(const std::function<bool(double elapsed_s)>& done,
-                           double limit_s, uint64_t origin_ns,
-                           const std::string& what) {
+void CellRunner::WaitForFold(FoldWatch& watch, uint64_t origin_ns,
+                             const std::string& what) {
   const auto since_origin_s = [this, origin_ns] {
     return static_cast<double>(Now() - origin_ns) / 1e9;
   };
@@ -197,9 +170,9 @@ void CellRunner::WaitUntil(const std::function<bool(double elapsed_s)>& done,
   const auto elapsed_s = [&] {
     return std::max(since_origin_s(), from_s + slept_s);
   };
-  while (!done(elapsed_s())) {
+  while (!watch.Poll(elapsed_s())) {
     const double step_s =
-        std::min(kFoldPollSeconds, std::max(0.0, limit_s - elapsed_s()));
+        std::min(kFoldPollSeconds, std::max(0.0, watch.lag_s() - elapsed_s()));
     Sleep(step_s);
     slept_s += step_s;
     ThrowIfInterrupted(what);
@@ -254,19 +227,20 @@ CellRunner::PreparedOnTarget& CellRunner::PreparedOn(
     const std::shared_ptr<const PreparedJobs> jobs =
         w.prepared ? w.prepared : std::make_shared<const PreparedJobs>(w.io);
     it = prepared_
-             .emplace(key,
-                      PreparedOnTarget{PreparedRun(*jobs, target, sysfs_), {}})
+             .emplace(
+                 key,
+                 PreparedOnTarget{PreparedRun(*jobs, target, host_.sysfs), {}})
              .first;
   }
   return it->second;
 }
 
 void CellRunner::DropCaches() {
-  Status s = DropPageCache(sysfs_);
+  Status s = DropPageCache(host_.sysfs);
   if (!s.ok()) {
     throw SysError::From(
         "cannot drop the page cache (" +
-            sysfs_.Path("proc/sys/vm/drop_caches") +
+            host_.sysfs.Path("proc/sys/vm/drop_caches") +
             "); cached reads would measure RAM. Fix: run as root on a "
             "writable /proc",
         s);
@@ -276,12 +250,17 @@ void CellRunner::DropCaches() {
 void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
                                const std::string& target,
                                const std::string& label, CellRecord* rec,
-                               LayerSampler* sampler) {
+                               LayerSampler* sampler,
+                               const DbOnStack* db_stack) {
   uint64_t ramp_ns = 0;
   if (!w.is_db) {
     for (const JobSpec& j : w.io.jobs)
       ramp_ns = std::max(ramp_ns, j.ramp_time_ns);
   }
+  // The workload placed on its target (at its first cell there: the file
+  // plan and the target's inspection), before the measured window.
+  const PreparedRun* prepared =
+      w.is_db || hooks_.run_workload ? nullptr : &PreparedOn(w, target).run;
   // The baseline reading right before the IO; a DB cell first creates and
   // loads its database, so its first reading is the one after 1 s.
   if (sampler != nullptr && !w.is_db) sampler->Take(SeriesPhase::kMeasure);
@@ -290,7 +269,7 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
   // benchmark's first second: its call also restarts the server, and for
   // the first cell of a database on a raw device creates and loads it).
   HostSampler host(
-      sysfs_, BlockNameOf(target, sysfs_),
+      host_.sysfs, BlockNameOf(target, host_.sysfs),
       rec->mode->is_raw() ? std::vector<std::string>{} : rec->stack.members,
       w.is_db);
   host.Begin();
@@ -305,13 +284,13 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
     if (w.is_db) {
       DbCellOptions db;
       db.destructive = options_.destructive;
-      db.os = setup_.os;
+      db.os = host_.sysfs;
       db.on_second = on_second;
-      db.before_run = rec->db_before_run;
-      db.before_clients = rec->db_before_clients;
-      if (rec->layer_for_db != nullptr) {
+      if (db_stack != nullptr) {
+        db.before_run = db_stack->before_run;
+        db.before_clients = db_stack->before_clients;
         // The load's dirty data drained before the measured run.
-        CacheLayer* layer = rec->layer_for_db;
+        CacheLayer* layer = db_stack->layer;
         db.after_load = [this, layer, label, rec] {
           bool timed_out = false;
           rec->drain_load_s = Drain(*layer, label + " (after the load)",
@@ -332,7 +311,7 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
       rec->result.jobs.push_back(std::move(job));
     } else {
       RunOptions ro;
-      ro.sysfs = sysfs_;
+      ro.sysfs = host_.sysfs;
       ro.destructive = options_.destructive;
       ro.progress = !options_.quiet;
       ro.progress_label = label;
@@ -342,7 +321,7 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
         for (JobSpec& j : copy.jobs) j.filename = target;
         rec->result = hooks_.run_workload(copy, ro);
       } else {
-        rec->result = RunPrepared(PreparedOn(w, target).run, ro);
+        rec->result = RunPrepared(*prepared, ro);
       }
     }
   } catch (const RunError& e) {
@@ -431,7 +410,7 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
   if (w.is_db && !hooks_.run_db) {
     DbCellOptions make;
     make.destructive = options_.destructive;
-    make.os = setup_.os;
+    make.os = host_.sysfs;
     db_.Prepare(cell.workload, w.db, stack->device, make);
   }
   PrepareCacheState(layer, stack->device, w, &rec);
@@ -470,22 +449,21 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
   LayerCounters before = prep_io ? CountersAtFold(layer, at_prep_end, label)
                                  : layer.TakeCounters();
   LayerSampler sampler(&layer, &rec.series);
-  rec.layer_for_db = w.is_db ? &layer : nullptr;
   // A DB cell's counters start with its measured run, after the load and
   // the warm-up; on a lagging layer, with its clients (their warm-up
   // included), at the fold after the restart and the page cache warm-up.
   const bool lagging = layer.CounterLagSeconds() > 0;
-  rec.db_before_clients = [this, &before, &layer, &label, lagging] {
+  DbOnStack db_stack;
+  db_stack.layer = &layer;
+  db_stack.before_clients = [this, &before, &layer, &label, lagging] {
     if (lagging) before = CountersAtFold(layer, layer.TakeCounters(), label);
   };
-  rec.db_before_run = [&before, &layer, &rec, lagging] {
+  db_stack.before_run = [&before, &layer, &rec, lagging] {
     if (!lagging) before = layer.TakeCounters();
     rec.state_before = layer.State();
   };
-  RunWorkloadOn(w, rec.target, label, &rec, &sampler);
-  rec.db_before_run = nullptr;
-  rec.db_before_clients = nullptr;
-  rec.layer_for_db = nullptr;
+  RunWorkloadOn(w, rec.target, label, &rec, &sampler,
+                w.is_db ? &db_stack : nullptr);
   const uint64_t io_stop_ns = Now();
   ThrowIfInterrupted("after " + label);
   // Step 6: the drain starts at the IO stop. Step 7, overlapping it: the
@@ -525,9 +503,8 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
   // time waited counts by the clock or by the sleeps, whichever says more
   // (a test's sleep hook need not move the clock).
   if (watch) {
-    WaitUntil(
-        [&watch](double elapsed_s) { return watch->Poll(elapsed_s); }, lag_s,
-        io_stop_ns,
+    WaitForFold(
+        *watch, io_stop_ns,
         "while waiting for " + layer.layer() + "'s counters after " + label);
     after = watch->reading();
     rec.counters_after_s = watch->at_s();

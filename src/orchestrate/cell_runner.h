@@ -61,7 +61,7 @@
 // warm_io_s (prefill passes and warm-up chunks), cell_wall_s (the whole
 // Run); the harness overhead is cell_wall_s - io_s - warm_io_s -
 // drain_before_s - drain_after_s.
-// Per-second picture (orchestrate/cell_series.h): during 2a and 5 the layer
+// Per-second picture (record/cell_series.h): during 2a and 5 the layer
 // is sampled about once a second on this thread (CacheLayer::Sample through
 // RunOptions::on_second), and every poll of step 6 records the dirty bytes.
 // The machine is sampled over the measured window too (HostSampler: CPUs,
@@ -86,11 +86,12 @@
 #include <vector>
 
 #include "cache/cache_layer.h"
-#include "orchestrate/cell_series.h"
-#include "orchestrate/compare_options.h"
-#include "orchestrate/compare_setup.h"
+#include "orchestrate/compare_hooks.h"
 #include "orchestrate/db_keeper.h"
 #include "orchestrate/run_plan.h"
+#include "record/cell_record.h"
+#include "record/compare_options.h"
+#include "record/compare_setup.h"
 #include "util/finding.h"
 #include "util/host.h"
 #include "util/interrupt.h"
@@ -100,77 +101,11 @@
 
 namespace tierbench {
 
+class FoldWatch;  // orchestrate/cell_runner.cc
+
 // Prefill passes of --cache-state warm before a cell gives up waiting for
 // the layer to stop promoting (smq promotes gradually).
 inline constexpr int kMaxWarmPasses = 8;
-
-// Everything recorded about one finished cell.
-struct CellRecord {
-  Cell cell;
-  const ModeSpec* mode = nullptr;
-  const PreparedWorkload* workload = nullptr;
-  std::string target;       // the path the workload ran on
-  std::string cache_state;  // cold|warm|as-is; "" for raw cells
-  // Cache cells: what the layer showed after the mode was applied.
-  LayerReadback readback;
-  StackInfo stack;
-  int warm_passes = 0;  // prefill passes (warm) or chunks (steady)
-  // warm-until-steady: seconds from cold to steady (or to --warm-max), the
-  // share of the last chunk's reads served without the origin (-1: none),
-  // steady reached (-1: n/a).
-  double warm_s = -1;
-  double warm_hit_pct = -1;
-  int warm_steady = -1;
-  // The cache was settled before the run (warmed until steady, or
-  // prefilled until the layer stopped promoting): CellObservation::settled.
-  bool settled = false;
-  std::string state_before;  // the layer's state right before the run
-  bool has_counters = false;
-  LayerDelta delta;
-  // The counters "before" and "after" as the kernel printed them
-  // (LayerCounters::raw), for evidence.jsonl.
-  std::string counters_raw_before, counters_raw_after;
-  double drain_before_s = -1;
-  // DB cells on a stack: the drain of the database load's dirty data
-  // (before the measured run); -1 when none ran.
-  double drain_load_s = -1;
-  CacheLayer* layer_for_db = nullptr;  // the stack's layer while it runs
-  // DB cells on a stack: takes the counters "before" when the measured run
-  // starts (DbCellOptions::before_run), or, on a layer whose counters lag,
-  // at the fold before its clients start (DbCellOptions::before_clients);
-  // empty otherwise.
-  std::function<void()> db_before_run;
-  std::function<void()> db_before_clients;
-  double drain_after_s = -1;
-  bool drain_before_timed_out = false;
-  bool drain_after_timed_out = false;
-  uint64_t dirty_left_after_drain = 0;
-  // Seconds: the measured workload's wall time (its call to its return;
-  // -1 when not run), the IO of prefill passes / warm-up chunks, and the
-  // whole cell.
-  double io_s = -1;
-  double warm_io_s = 0;
-  // Seconds after the IO stop at which the counters "after" were read: 0
-  // when they do not lag; else the first fold seen after the stop, or
-  // --stats-lag.
-  double counters_after_s = 0;
-  double cell_wall_s = -1;
-  RunResult result;
-  DbCellInfo db_info;  // DB workloads
-  // Everything the rules concluded, in rule order (util/finding.h); the
-  // warnings are their texts, the validity follows from their severities.
-  std::vector<Finding> findings;
-  HostEvidence host;  // the machine over the measured window
-  std::string error;  // the workload failed (RunError/DbError)
-  CellSeries series;  // the per-second picture (series.csv)
-
-  const std::string& layer() const { return mode->layer; }
-  std::vector<std::string> Warnings() const { return FindingTexts(findings); }
-  Validity validity() const { return ValidityOf(findings); }
-  // Wall time that was neither IO nor draining, in % of cell_wall_s; -1
-  // when unknown.
-  double HarnessOverheadPct() const;
-};
 
 class CellRunner {
  public:
@@ -197,12 +132,23 @@ class CellRunner {
                bool* timed_out, LayerSampler* sampler = nullptr,
                const std::function<void()>& on_poll = {});
   void DropCaches();
+  // What a DB cell on a stack needs of it while its database runs: the
+  // stack's layer (the load's dirty data drains before the measured run),
+  // and the readings of the counters "before": when the measured run starts
+  // (DbCellOptions::before_run), or, on a layer whose counters lag, at the
+  // fold before its clients start (DbCellOptions::before_clients).
+  struct DbOnStack {
+    CacheLayer* layer = nullptr;
+    std::function<void()> before_run;
+    std::function<void()> before_clients;
+  };
   // Runs the measured workload; `sampler` (may be null for raw cells) is
   // sampled before and about once a second; rec->series.measure_start_ns
-  // is set.
+  // is set. `db_stack`: a DB cell on a stack (null otherwise).
   void RunWorkloadOn(const PreparedWorkload& w, const std::string& target,
                      const std::string& label, CellRecord* rec,
-                     LayerSampler* sampler = nullptr);
+                     LayerSampler* sampler = nullptr,
+                     const DbOnStack* db_stack = nullptr);
   void Prefill(const PreparedWorkload& w, const std::string& device);
   // Step 2a (see the header). Returns false when a chunk failed (recorded
   // in rec->error; the cell is not measured).
@@ -219,13 +165,13 @@ class CellRunner {
   // layer's last reading at a fold.
   LayerCounters CountersAtFold(CacheLayer& layer, const LayerCounters& since,
                                const std::string& label);
-  // Calls `done` with the seconds since `origin_ns` until it returns true,
-  // sleeping kFoldPollSeconds (at most up to `limit_s`) between calls; the
-  // time counts by the clock or by the sleeps since the call, whichever
-  // says more (a test's sleep hook need not move the clock). Throws
-  // InterruptedError, naming `what`, when interrupted.
-  void WaitUntil(const std::function<bool(double elapsed_s)>& done,
-                 double limit_s, uint64_t origin_ns, const std::string& what);
+  // Polls `watch` with the seconds since `origin_ns` until it has its
+  // reading, sleeping kFoldPollSeconds (at most up to the watch's lag)
+  // between polls; the time counts by the clock or by the sleeps since the
+  // call, whichever says more (a test's sleep hook need not move the
+  // clock). Throws InterruptedError, naming `what`, when interrupted.
+  void WaitForFold(FoldWatch& watch, uint64_t origin_ns,
+                   const std::string& what);
   // The steps of Run (see the header); Run adds cell_wall_s.
   CellRecord RunSteps(const Cell& cell);
 
@@ -253,12 +199,7 @@ class CellRunner {
   const CompareSetup& setup_;
   const Host& host_;
   const CompareHooks& hooks_;
-  const Sysfs& sysfs_;  // host_.sysfs
 };
-
-// The bytes of a workload's region: the largest offset + size of its jobs
-// (0 for DB workloads).
-uint64_t WorkloadRegionBytes(const PreparedWorkload& w);
 
 }  // namespace tierbench
 

@@ -8,8 +8,8 @@
 #include <optional>
 
 #include "orchestrate/cell_runner.h"
-#include "orchestrate/compare_setup.h"
 #include "orchestrate/precondition.h"
+#include "orchestrate/prepare_compare.h"
 #include "orchestrate/restore_state.h"
 #include "orchestrate/run_plan.h"
 #include "orchestrate/verify_runner.h"

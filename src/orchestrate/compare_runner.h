@@ -19,7 +19,7 @@
 //   5. runs every cell of the plan (run_plan.h) through CellRunner and
 //      hands each finished cell to the reporters (runs.csv grows, one log
 //      line per cell);
-//   6. compares the finished cells (orchestrate/comparison.h) and tells
+//   6. compares the finished cells (record/comparison.h) and tells
 //      the reporters the end (status, restore outcome; also when the run
 //      stopped early): comparison.csv, the final manifest.json, and when
 //      every cell ran the console table and the HTML report.
@@ -37,9 +37,10 @@
 #include <string>
 #include <vector>
 
-#include "orchestrate/compare_options.h"
-#include "orchestrate/compare_setup.h"
-#include "orchestrate/comparison.h"
+#include "orchestrate/compare_hooks.h"
+#include "orchestrate/prepare_compare.h"
+#include "record/compare_options.h"
+#include "record/comparison.h"
 #include "record/reporter.h"
 #include "util/host.h"
 

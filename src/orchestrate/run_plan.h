@@ -1,11 +1,12 @@
 // The run plan of `tierbench compare`: which cell runs when.
 //
-// A cell is one (mode, workload, repetition). Repetitions are the outer loop,
-// so an interrupted compare has whole rounds over every mode and workload
-// rather than all repetitions of the first modes, and slow drift of the
-// devices (SSD garbage collection, thermal) spreads over all modes instead of
-// biasing one. Within a round, modes run in the order given, and within a
-// mode the workloads in the order given (one mode switch per mode and round).
+// A cell is one (mode, workload, repetition), record/cell.h. Repetitions
+// are the outer loop, so an interrupted compare has whole rounds over every
+// mode and workload rather than all repetitions of the first modes, and slow
+// drift of the devices (SSD garbage collection, thermal) spreads over all modes
+// instead of biasing one. Within a round, modes run in the order given, and
+// within a mode the workloads in the order given (one mode switch per mode and
+// round).
 //
 // Thread-safety: pure functions.
 #ifndef TIERBENCH_ORCHESTRATE_RUN_PLAN_H_
@@ -15,23 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "record/cell.h"
+
 namespace tierbench {
-
-// How the cache is prepared before each cache cell (--cache-state):
-// cold (emptied), warm (prefilled by read passes over the region), as-is,
-// or warm-until-steady (emptied, then the cell's own workload runs in chunks
-// until IOPS and the read hit ratio are steady, orchestrate/steady_state.h).
-enum class CacheState { kCold, kWarm, kAsIs, kWarmUntilSteady };
-// "cold" | "warm" | "as-is" | "warm-until-steady".
-const char* CacheStateName(CacheState s);
-// Parses the names above; false for anything else.
-bool ParseCacheState(const std::string& text, CacheState* out);
-
-struct Cell {
-  size_t mode = 0;      // index into the mode list
-  size_t workload = 0;  // index into the workload list
-  int repetition = 1;   // 1-based
-};
 
 // All cells in run order; empty when any count is 0.
 std::vector<Cell> BuildRunPlan(size_t modes, size_t workloads, int repeat);

@@ -4,8 +4,8 @@
 
 #include "cache/queue_settings.h"
 #include "io/device_guard.h"
-#include "orchestrate/compare_setup.h"
 #include "orchestrate/host_sampler.h"
+#include "orchestrate/prepare_compare.h"
 #include "validity/setup_rules.h"
 
 namespace tierbench {

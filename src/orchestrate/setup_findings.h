@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "orchestrate/compare_options.h"
+#include "record/compare_options.h"
 #include "util/sysfs.h"
 
 namespace tierbench {

@@ -1,5 +1,5 @@
-// ComparisonRow: one line of comparison.csv as orchestrate computes it
-// (orchestrate/comparison.h) and the reporters write it: a mode x workload x
+// ComparisonRow: one line of comparison.csv as the cells' records give it
+// (record/comparison.h) and the reporters write it: a mode x workload x
 // job x direction summarised over its repetitions and set against each raw
 // baseline, the HDD and the SSD, in one VsBaseline each. Numbers only,
 // std::optional where a figure is unknown; no text.

@@ -134,7 +134,7 @@ struct CompareEnd {
   RestoreOutcome restore;
   // compare --verify: one per stack checked (empty without --verify).
   std::vector<VerifyOutcome> verify;
-  // The run-level validity findings per workload (orchestrate/comparison.h
+  // The run-level validity findings per workload (record/comparison.h
   // WorkloadFindings), already in `comparison`; runs.csv adds them to the
   // cells of those workloads.
   std::map<std::string, std::vector<Finding>> workload_findings;

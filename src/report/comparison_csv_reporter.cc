@@ -2,7 +2,8 @@
 
 #include <sstream>
 
-#include "orchestrate/compare_setup.h"
+#include "record/compare_options.h"
+#include "record/compare_setup.h"
 #include "report/column_table.h"
 #include "util/csv_writer.h"
 

@@ -1,5 +1,5 @@
 // comparison.csv of a compare run: one row per mode x workload x job x
-// direction (orchestrate/comparison.h), written at the end, also after an
+// direction (record/comparison.h), written at the end, also after an
 // interruption (from the finished cells). Its columns are ONE table of
 // {name, value} entries (comparison_csv_reporter.cc), so the header cannot
 // drift from the values; results/README.md documents each.
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "orchestrate/comparison.h"
+#include "record/comparison.h"
 #include "record/reporter.h"
 #include "util/result_dir.h"
 

@@ -5,11 +5,12 @@
 #include <filesystem>
 #include <string>
 
-#include "orchestrate/cell_runner.h"
-#include "orchestrate/compare_setup.h"
 #include "present/run_folder.h"
 #include "present/series_file.h"
 #include "present/verdict.h"
+#include "record/cell_record.h"
+#include "record/compare_options.h"
+#include "record/compare_setup.h"
 #include "util/log.h"
 #include "util/units.h"
 

@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-#include "orchestrate/comparison.h"
+#include "record/comparison.h"
 #include "record/reporter.h"
 
 namespace tierbench {

@@ -2,8 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "orchestrate/cell_runner.h"
-#include "orchestrate/compare_setup.h"
+#include "record/cell_record.h"
+#include "record/compare_options.h"
+#include "record/compare_setup.h"
 
 namespace tierbench {
 

@@ -1,7 +1,8 @@
 #include "report/html_report_reporter.h"
 
-#include "orchestrate/compare_setup.h"
 #include "present/pages/report_writer.h"
+#include "record/compare_options.h"
+#include "record/compare_setup.h"
 #include "util/log.h"
 
 namespace tierbench {

@@ -10,7 +10,8 @@
 
 #include "cache/queue_settings.h"
 #include "io/device_guard.h"
-#include "orchestrate/cell_runner.h"
+#include "io/target.h"
+#include "record/cell_record.h"
 #include "util/clock.h"
 #include "util/cpu_latency.h"
 #include "workload/job_file_cpu.h"

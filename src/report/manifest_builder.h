@@ -30,7 +30,8 @@
 #include <string>
 #include <vector>
 
-#include "orchestrate/compare_setup.h"
+#include "record/compare_options.h"
+#include "record/compare_setup.h"
 #include "record/reporter.h"
 
 namespace tierbench {

@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "cache/registry/layer_kinds.h"
-#include "orchestrate/cell_runner.h"
-#include "orchestrate/sustained.h"
+#include "record/cell_record.h"
+#include "record/sustained.h"
 #include "report/column_table.h"
 #include "report/result_columns.h"
 
@@ -321,7 +321,8 @@ const ColumnTable<SeriesLine>& SeriesColumns() {
       {"t_s", [](L l) { return CsvNumber(l.row.t_s, 1); }},
       {"read_iops", [](L l) { return CsvCount(l.row.read_iops); }},
       {"write_iops", [](L l) { return CsvCount(l.row.write_iops); }},
-      {"hit_ratio_pct", [](L l) { return CsvOptional(l.row.hit_ratio_pct, 1); }},
+      {"hit_ratio_pct",
+       [](L l) { return CsvOptional(l.row.hit_ratio_pct, 1); }},
       {"dirty_bytes", [](L l) { return CsvCount(l.row.dirty_bytes); }},
   });
   return kColumns;

@@ -11,7 +11,7 @@
 //               the values; results/README.md documents each.
 //   series.csv  one row per cell and second (and per drain poll): the
 //               per-second IOPS, hit ratio and dirty data
-//               (orchestrate/cell_series.h SeriesRows), columns from one
+//               (record/cell_series.h SeriesRows), columns from one
 //               {name, value} table as well.
 // Both are written with their header at the start and rewritten whole
 // (temporary file + rename) after every cell, so an interrupted compare

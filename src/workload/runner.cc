@@ -78,6 +78,15 @@ uint64_t FileBytesNow(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
 }
 
+// A job's file opened for its IO: for writing when the job writes, with
+// O_DIRECT when it says direct=1.
+std::unique_ptr<Target> OpenTarget(const PreparedRun::File& file,
+                                   const JobSpec& spec) {
+  auto target = std::make_unique<Target>();
+  target->Open(file.plan.path, PatternWrites(spec.rw), spec.direct);
+  return target;
+}
+
 // The checks of one job that may change between runs, without writing
 // anything; opens its targets that need no lay-out and adds the others to
 // *layouts (path -> bytes).
@@ -98,9 +107,7 @@ JobTargets OpenJob(const PreparedRun::Job& job, const RunOptions& options,
         uint64_t& size = (*layouts)[file.plan.path];
         size = std::max(size, file.bytes);
       } else {
-        targets[c][f] = std::make_unique<Target>();
-        targets[c][f]->Open(file.plan.path, PatternWrites(spec.rw),
-                            spec.direct);
+        targets[c][f] = OpenTarget(file, spec);
       }
     }
   }
@@ -259,11 +266,7 @@ RunResult RunPrepared(const PreparedRun& run, const RunOptions& options) {
     for (size_t c = 0; c < job.clone_files.size(); ++c) {
       for (size_t f = 0; f < job.clone_files[c].size(); ++f) {
         std::unique_ptr<Target>& target = targets[j][c][f];
-        if (!target) {
-          target = std::make_unique<Target>();
-          target->Open(job.clone_files[c][f].plan.path,
-                       PatternWrites(job.spec.rw), job.spec.direct);
-        }
+        if (!target) target = OpenTarget(job.clone_files[c][f], job.spec);
         target->DropCache();  // fio's invalidate=1
       }
     }

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "orchestrate/compare_options.h"
+#include "record/compare_options.h"
 
 namespace tierbench {
 

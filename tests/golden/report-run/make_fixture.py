@@ -5,7 +5,7 @@ figures: raw HDD
 and SSD, four bcache modes and one dm-cache mode, three workloads (one with a
 read and a write series), three repetitions, one failed cell, warnings, cells
 judged invalid (the bcache caching modes' cold reads on randread-4k) and
-groups within noise. comparison.csv follows orchestrate/comparison.cc
+groups within noise. comparison.csv follows record/comparison.cc
 (median, min, max, spread, change vs HDD/SSD, position, noise = min-max
 ranges overlap, iops_sustained = IOs / (runtime + drain_after_s), its median
 and change vs HDD/SSD), and the 95% confidence intervals independently of
@@ -172,7 +172,7 @@ with open(os.path.join(OUT, "runs.csv"), "w", newline="") as f:
     out.writerow(["schema_version"] + LEAD + RUN_RESULT_COLS + TIMING + COUNTERS)
     for r in rows: out.writerow(["7"] + r)
 
-# comparison.csv, as orchestrate/comparison.cc computes it.
+# comparison.csv, as record/comparison.cc computes it.
 H = ["mode", "layer", "baseline", "workload", "job", "direction", "unit", "n", "valid",
      "invalid_reasons", "iops_median",
      "iops_min", "iops_max", "iops_spread_pct", "iops_sustained_median", "iops_sustained_vs_hdd_pct",
@@ -251,7 +251,7 @@ with open(os.path.join(OUT, "comparison.csv"), "w", newline="") as f:
     out.writerow(["schema_version"] + H)
     for c in comp: out.writerow(["5"] + c)
 
-# series.csv, as orchestrate/cell_series.cc writes it: per cell and second
+# series.csv, as record/cell_series.cc writes it: per cell and second
 # of the 30 s window the IOs (summing to runs.csv's ios), the layer's hit
 # ratio and dirty data; per drain poll the dirty data. Cache modes warm up
 # (IOPS rise over the first seconds); writeback modes gather dirty data and

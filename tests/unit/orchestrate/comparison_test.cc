@@ -3,7 +3,7 @@
 // table's "within noise", cell order; and comparison.csv as compare writes
 // it from the committed fixture's runs.csv, byte for byte the fixture's
 // comparison.csv (computed by make_fixture.py with SciPy).
-#include "orchestrate/comparison.h"
+#include "record/comparison.h"
 
 #include <gtest/gtest.h>
 

@@ -10,12 +10,12 @@
 #include <fstream>
 #include <sstream>
 
-#include "support/fake_sysfs.h"
 #include "db/db_cell.h"
-#include "orchestrate/cell_series.h"
 #include "orchestrate/compare_runner.h"
+#include "record/cell_series.h"
 #include "report/reporters.h"
 #include "report/runs_csv_reporter.h"
+#include "support/fake_sysfs.h"
 #include "util/clock.h"
 #include "util/csv_reader.h"
 #include "util/csv_writer.h"

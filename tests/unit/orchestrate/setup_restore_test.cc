@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "orchestrate/compare_runner.h"
-#include "orchestrate/compare_setup.h"
+#include "orchestrate/prepare_compare.h"
 #include "orchestrate/restore_state.h"
 #include "report/reporters.h"
 #include "unit/orchestrate/protocol_fixture.h"

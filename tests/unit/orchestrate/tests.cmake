@@ -7,7 +7,6 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/protocol_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/series_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/setup_restore_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/sustained_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/verify_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/working_set_test.cc
 )

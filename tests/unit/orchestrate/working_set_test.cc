@@ -2,6 +2,8 @@
 // --cache-state warm-until-steady, and both through a whole compare over
 // the fake bcache sysfs (the workload runs are replaced by a hook that
 // records what each run was asked to do).
+#include "orchestrate/working_set.h"
+
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -11,12 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "support/fake_sysfs.h"
 #include "orchestrate/compare_runner.h"
-#include "orchestrate/compare_setup.h"
+#include "orchestrate/prepare_compare.h"
 #include "orchestrate/steady_state.h"
-#include "orchestrate/working_set.h"
 #include "report/reporters.h"
+#include "support/fake_sysfs.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 

@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "orchestrate/cell_runner.h"
-#include "orchestrate/compare_options.h"
-#include "orchestrate/compare_setup.h"
+#include "record/cell_record.h"
+#include "record/compare_options.h"
+#include "record/compare_setup.h"
 #include "report/manifest_builder.h"
 #include "util/sysfs.h"
 

@@ -26,7 +26,7 @@
 #include "cache/registry/layer_registry.h"
 #include "cache/registry/mode_file.h"
 #include "io/device_guard.h"
-#include "orchestrate/compare_setup.h"
+#include "orchestrate/prepare_compare.h"
 #include "orchestrate/setup_findings.h"
 #include "unit/validity/pitfalls_replay.h"
 #include "util/csv_reader.h"

@@ -1,12 +1,12 @@
-#include "orchestrate/comparison.h"
+#include "record/comparison.h"
 
 #include <algorithm>
 #include <map>
 #include <tuple>
 #include <utility>
 
-#include "orchestrate/cell_runner.h"
-#include "orchestrate/sustained.h"
+#include "record/cell_record.h"
+#include "record/sustained.h"
 #include "stats/aggregate.h"
 #include "validity/run_rules.h"
 

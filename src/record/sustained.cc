@@ -1,4 +1,4 @@
-#include "orchestrate/sustained.h"
+#include "record/sustained.h"
 
 namespace tierbench {
 

@@ -21,8 +21,8 @@
 // caches apart) to every row of such a workload.
 //
 // Thread-safety: pure functions.
-#ifndef TIERBENCH_ORCHESTRATE_COMPARISON_H_
-#define TIERBENCH_ORCHESTRATE_COMPARISON_H_
+#ifndef TIERBENCH_RECORD_COMPARISON_H_
+#define TIERBENCH_RECORD_COMPARISON_H_
 
 #include <map>
 #include <optional>
@@ -75,7 +75,7 @@ std::vector<ComparisonRow> Compare(const std::vector<MeasuredRow>& rows);
 std::map<std::string, std::vector<Finding>> WorkloadFindings(
     const std::vector<ComparisonRow>& rows);
 
-struct CellRecord;  // orchestrate/cell_runner.h
+struct CellRecord;  // record/cell_record.h
 
 // The comparison inputs of a finished cell (empty for a failed one): one
 // per job without error and reported direction.
@@ -83,4 +83,4 @@ std::vector<MeasuredRow> MeasuredRowsOf(const CellRecord& rec);
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_ORCHESTRATE_COMPARISON_H_
+#endif  // TIERBENCH_RECORD_COMPARISON_H_

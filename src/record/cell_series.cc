@@ -1,4 +1,4 @@
-#include "orchestrate/cell_series.h"
+#include "record/cell_series.h"
 
 #include <algorithm>
 

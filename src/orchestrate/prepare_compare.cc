@@ -1,4 +1,4 @@
-#include "orchestrate/compare_setup.h"
+#include "orchestrate/prepare_compare.h"
 
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -12,6 +12,7 @@
 #include <set>
 
 #include "cache/registry/mode_file.h"
+#include "io/target.h"
 #include "orchestrate/restore_state.h"
 #include "orchestrate/setup_findings.h"
 #include "orchestrate/working_set.h"
@@ -402,12 +403,6 @@ void CheckPrecondition(const CompareOptions& o, const CompareSetup& setup) {
 
 }  // namespace
 
-bool PreparedWorkload::Writes() const {
-  if (is_db) return true;
-  return std::any_of(io.jobs.begin(), io.jobs.end(),
-                     [](const JobSpec& j) { return PatternWrites(j.rw); });
-}
-
 std::string DefaultRunId() {
   const std::string stamp = FormatUtcNow("%Y%m%dT%H%M%SZ");
   char host[256] = "host";
@@ -415,30 +410,6 @@ std::string DefaultRunId() {
   std::string h = host;
   h = h.substr(0, h.find('.'));
   return stamp + "-" + h;
-}
-
-uint64_t TargetSizeBytes(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  uint64_t bytes = 0;
-  struct stat st;
-  if (::fstat(fd, &st) == 0) {
-    if (S_ISBLK(st.st_mode)) {
-      if (::ioctl(fd, BLKGETSIZE64, &bytes) != 0) bytes = 0;
-    } else if (S_ISREG(st.st_mode)) {
-      bytes = static_cast<uint64_t>(st.st_size);
-    }
-  }
-  ::close(fd);
-  return bytes;
-}
-
-const CompareStack* CompareSetup::StackFor(const ModeSpec& mode) const {
-  if (mode.is_raw()) return nullptr;
-  for (const CompareStack& s : stacks) {
-    if (s.layer->layer() == mode.layer) return &s;
-  }
-  return nullptr;
 }
 
 CompareSetup PrepareCompare(const CompareOptions& o, const Host& host) {

@@ -1,23 +1,18 @@
-// The inputs of `tierbench compare` (its command-line options, one field
-// each) and the seams tests use to run the whole protocol without a real
-// cache layer, root or PostgreSQL.
-#ifndef TIERBENCH_ORCHESTRATE_COMPARE_OPTIONS_H_
-#define TIERBENCH_ORCHESTRATE_COMPARE_OPTIONS_H_
+// The inputs of `tierbench compare`: its command-line options, one field
+// each. The protocol reads them (orchestrate/), the reporters record them
+// (the manifest, the console's notes). The test seams of the protocol are
+// orchestrate/compare_hooks.h.
+#ifndef TIERBENCH_RECORD_COMPARE_OPTIONS_H_
+#define TIERBENCH_RECORD_COMPARE_OPTIONS_H_
 
-#include <functional>
+#include <cstdint>
 #include <map>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "cache/registry/layer_registry.h"
-#include "db/db_cell.h"
-#include "orchestrate/run_plan.h"
-#include "util/sysfs.h"
+#include "record/cell.h"
 #include "workload/job_file.h"
-#include "workload/job_result.h"
-#include "workload/runner.h"
 
 namespace tierbench {
 
@@ -86,31 +81,6 @@ struct CompareOptions {
   std::string command_line;  // for the manifest
 };
 
-// The engines' and the protocol's test seams. The machine itself (sysfs,
-// device-mapper, lvm, the clock) is the Host handed to CompareRunner
-// (util/host.h), not a hook. Defaults are the real ones.
-struct CompareHooks {
-  // Runs a fio workload of the compare: a cell's measured run, prefill pass
-  // or warm-up chunk (every job's filename set to the cell's target), or a
-  // --precondition pass. Default: RunPrepared on the cell's workload
-  // prepared once per target (orchestrate/cell_runner.h); RunWorkload for
-  // --precondition (workload/runner.h).
-  std::function<RunResult(const Workload&, const RunOptions&)> run_workload;
-  // Default: RunDbCell (db/db_cell.h).
-  std::function<JobResult(const DbWorkload&, const std::string& device,
-                          const DbCellOptions&, DbCellInfo*)>
-      run_db;
-  // Called after each finished cell with its index (tests use it to raise
-  // an interrupt or fail mid-run). May be empty.
-  std::function<void(size_t cell_index)> after_cell;
-  // --verify: called after each step of a stack's data check (tests use it
-  // to change a block behind the cache). May be empty.
-  std::function<void(const std::string& device, const std::string& step)>
-      after_verify_step;
-  // --verify: the nonce mixed into every block's seed; default: random.
-  std::optional<uint64_t> verify_nonce;
-};
-
 }  // namespace tierbench
 
-#endif  // TIERBENCH_ORCHESTRATE_COMPARE_OPTIONS_H_
+#endif  // TIERBENCH_RECORD_COMPARE_OPTIONS_H_

@@ -10,12 +10,12 @@
 // end up clean), the cell failed or the job has no runtime.
 //
 // Thread-safety: pure functions.
-#ifndef TIERBENCH_ORCHESTRATE_SUSTAINED_H_
-#define TIERBENCH_ORCHESTRATE_SUSTAINED_H_
+#ifndef TIERBENCH_RECORD_SUSTAINED_H_
+#define TIERBENCH_RECORD_SUSTAINED_H_
 
 #include <optional>
 
-#include "orchestrate/cell_runner.h"
+#include "record/cell_record.h"
 #include "workload/job_result.h"
 
 namespace tierbench {
@@ -32,4 +32,4 @@ std::optional<double> CellSustainedIops(const CellRecord& rec,
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_ORCHESTRATE_SUSTAINED_H_
+#endif  // TIERBENCH_RECORD_SUSTAINED_H_

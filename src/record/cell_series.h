@@ -26,8 +26,8 @@
 // LayerSampler takes the samples: it never throws (a failed read leaves a
 // gap and is counted), so a sysfs hiccup cannot stop a running workload.
 // Value types and pure functions are thread-safe; LayerSampler is not.
-#ifndef TIERBENCH_ORCHESTRATE_CELL_SERIES_H_
-#define TIERBENCH_ORCHESTRATE_CELL_SERIES_H_
+#ifndef TIERBENCH_RECORD_CELL_SERIES_H_
+#define TIERBENCH_RECORD_CELL_SERIES_H_
 
 #include <cstdint>
 #include <optional>
@@ -97,4 +97,4 @@ class LayerSampler {
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_ORCHESTRATE_CELL_SERIES_H_
+#endif  // TIERBENCH_RECORD_CELL_SERIES_H_

@@ -1,14 +1,15 @@
-// iops_sustained (orchestrate/sustained.h) on fixed figures: IOs over
+// iops_sustained (record/sustained.h) on fixed figures: IOs over
 // runtime + time to clean, the burst itself when nothing was dirty and for
 // raw cells, empty when the drain timed out or the cell failed; its median
 // and change vs the baselines in the comparison; and the harness overhead
 // of a cell.
+#include "record/sustained.h"
+
 #include <gtest/gtest.h>
 
 #include "cache/mode_spec.h"
-#include "orchestrate/cell_runner.h"
-#include "orchestrate/comparison.h"
-#include "orchestrate/sustained.h"
+#include "record/cell_record.h"
+#include "record/comparison.h"
 
 namespace tierbench {
 namespace {
