@@ -12,8 +12,15 @@
 #include "cli/option_values.h"
 #include "lab/lab_dilation.h"
 #include "lab/lab_layers.h"
+#include "lab/lab_parts.h"
 #include "lab/lab_power_cut.h"
 #include "lab/lab_runner.h"
+#include "present/pages/report_writer.h"
+#include "present/run_folder.h"
+#include "present/series_file.h"
+#include "present/verdict.h"
+#include "report/console_table_reporter.h"
+#include "util/clock.h"
 #include "util/errors.h"
 #include "util/log.h"
 
@@ -30,8 +37,9 @@ namespace fs = std::filesystem;
 //   randwrite-4k   random writes: writeback absorbs them, writethrough
 //                  does not; time to clean is the debt.
 // The raw HDD and SSD frame both. lvmcache's writeback joins when --layers
-// has lvmcache. --full adds the rest of the story (about 5 minutes more
-// under TCG, measured in results/benchmarks.md):
+// has lvmcache. --full adds the rest of the story (in one guest about 7
+// minutes more under TCG; ./scripts/demo runs it over --guests 4, about a
+// minute more; results/benchmarks.md):
 //   anandtech-mix      the desktop mix of seed 001;
 //   pgbench-tpcb-demo  seed 001's finding on bcache: writeback commits on
 //                      the SSD, none, writethrough and writearound on the
@@ -104,6 +112,7 @@ struct LabArgs {
   bool power_cut = false;
   std::string accel = "auto", dilation = "auto";
   bool kvm = false;  // --kvm: --accel kvm
+  int guests = 1;    // --guests: the cells split over guests side by side
   // Options of the compare scenario, which --power-cut refuses.
   std::vector<CLI::Option*> compare_only;
 };
@@ -144,6 +153,80 @@ void RunPowerCut(LabArgs& a) {
   o.hdd_bytes_per_sec = SizeOption("--hdd-bw", a.hdd_bw);
   o.ssd_bytes_per_sec = SizeOption("--ssd-bw", a.ssd_bw);
   LabPowerCut(o, std::cout).Run();
+}
+
+// Says whether the figures are in dilated time, and by how much.
+void DilationNotice(const LabOutcome& r) {
+  if (r.dilation.factor > 1) {
+    const std::string f = FormatLabDilationFactor(r.dilation.factor);
+    LogNotice(
+        "lab: figures are in dilated time: the guest's CPU and disks "
+        "both ran " +
+        f +
+        "x slower than this host with the real disks, so IOPS, tps "
+        "and MB/s are 1/" +
+        f + " of the real machine's and latencies " + f +
+        "x; ratios between modes hold (label lab.dilation=" + f + "; " +
+        r.run_dir + "/lab/dilation.txt)");
+  } else {
+    LogNotice(
+        "lab: figures are not dilated (lab.dilation=1.00): the "
+        "guest's CPU ran " +
+        FormatLabDilationFactor(r.dilation.slowdown) +
+        "x slower than this host against real-speed disks, so "
+        "CPU-bound cells measure the emulator");
+  }
+}
+
+// --guests N: the parts side by side, merged into one run folder whose
+// verdict and comparison table end the output (lab/lab_parts.h).
+void RunLabInParts(const LabOptions& o, const std::vector<LabPart>& parts) {
+  const std::string run_id =
+      o.run_id.empty() ? FormatUtcNow("lab-%Y%m%d-%H%M%S") : o.run_id;
+  std::string plan;
+  for (const LabPart& p : parts) {
+    char cost[32];
+    std::snprintf(cost, sizeof cost, "%.0f", p.cost);
+    plan += (plan.empty() ? "" : "; ") + p.name + " (" +
+            std::to_string(p.cells) + " cells, about " + cost + " s)";
+  }
+  LogNotice("lab: " + std::to_string(parts.size()) +
+            " guests side by side, merged into " + o.results_dir + "/" +
+            run_id + "/: " + plan);
+  const LabPartsOutcome r = RunLabParts(
+      parts, RunOrderOf(o), o.results_dir, run_id,
+      [](const std::string& line) { std::cout << line << std::endl; });
+  const std::string& run_dir = r.merged.run_dir;
+  const ReportFiles files = WriteReport(run_dir, "", /*force=*/true);
+  std::cout << "\n=== The " << parts.size() << " parts merged: one run folder, "
+            << run_dir << " ===\n\n";
+  try {
+    const RunFolder run = RunFolder::Read(run_dir);
+    std::string note;
+    const std::optional<SeriesFile> series = SeriesFile::Read(run_dir, &note);
+    std::cout << VerdictText(BuildVerdict(run, series ? &*series : nullptr))
+              << "\n";
+  } catch (const std::exception& e) {
+    LogWarning(std::string("no verdict: ") + e.what());
+  }
+  PrintComparisonTable(r.merged.comparison, std::cout);
+  std::cout << "\nResults: " << run_dir << "/comparison.csv\n"
+            << "         " << run_dir << "/runs.csv\n"
+            << "         " << run_dir << "/manifest.json\n"
+            << "Report:  " << files.html << "\n"
+            << "Summary: " << files.summary << "\n";
+  std::cout.flush();
+  DilationNotice(r.parts.front());
+  double longest = 0;
+  for (const LabOutcome& p : r.parts)
+    longest = std::max(longest, p.guest_seconds);
+  char secs[32];
+  std::snprintf(secs, sizeof(secs), "%.0f", longest);
+  LogNotice("lab: done; the longest guest ran " + std::string(secs) +
+            " s (guest kernel " + r.parts.front().kernel_release + ", " +
+            (r.parts.front().kvm ? "KVM" : "TCG") + "). Results: " + run_dir +
+            "/ (runs.csv, comparison.csv, manifest.json; parts/<part>/lab/ "
+            "holds each guest's stack.txt, dmesg.txt, compare.log)");
 }
 
 // --accel, --kvm and --dilation into the options; ConfigError for a bad
@@ -282,6 +365,19 @@ void RunLab(LabArgs& a) {
   pass("--working-set", a.working_set);
   o.compare_args.insert(o.compare_args.end(), a.extra.begin(), a.extra.end());
 
+  if (a.guests > 1) {
+    if (o.interrupt_compare || !o.guest_tests.empty() || o.loop_stack) {
+      throw ConfigError(
+          "--guests splits a compare over guests; the test aids "
+          "(--interrupt-compare, --guest-tests, --loop-stack) need one. Fix: "
+          "drop --guests");
+    }
+    const std::vector<LabPart> parts = SplitLabRun(o, a.guests);
+    if (parts.size() > 1) {
+      RunLabInParts(o, parts);
+      return;
+    }
+  }
   LabRunner runner(
       o, [](const std::string& line) { std::cout << line << std::endl; });
   LabOutcome r = runner.Run();
@@ -315,25 +411,7 @@ void RunLab(LabArgs& a) {
               " every knob (" + r.run_dir +
               "/lab/knobs-before.txt = knobs-after.txt)");
   }
-  if (r.dilation.factor > 1) {
-    const std::string f = FormatLabDilationFactor(r.dilation.factor);
-    LogNotice(
-        "lab: figures are in dilated time: the guest's CPU and disks "
-        "both ran " +
-        f +
-        "x slower than this host with the real disks, so IOPS, tps "
-        "and MB/s are 1/" +
-        f + " of the real machine's and latencies " + f +
-        "x; ratios between modes hold (label lab.dilation=" + f + "; " +
-        r.run_dir + "/lab/dilation.txt)");
-  } else {
-    LogNotice(
-        "lab: figures are not dilated (lab.dilation=1.00): the "
-        "guest's CPU ran " +
-        FormatLabDilationFactor(r.dilation.slowdown) +
-        "x slower than this host against real-speed disks, so "
-        "CPU-bound cells measure the emulator");
-  }
+  DilationNotice(r);
   char secs[32];
   std::snprintf(secs, sizeof(secs), "%.0f", r.guest_seconds);
   LogNotice("lab: done in " + std::string(secs) + " s (guest kernel " +
@@ -365,8 +443,9 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--full", args->full,
                 "With --quick: also anandtech-mix (raw HDD and SSD and the "
                 "writeback modes) and seed 001's pgbench-tpcb-demo on bcache "
-                "none, writethrough, writearound and writeback (about 5 "
-                "minutes more under TCG)");
+                "none, writethrough, writearound and writeback (in one guest "
+                "about 7 minutes more under TCG; ./scripts/demo runs it with "
+                "--guests 4)");
   args->layers_option =
       cmd->add_option("--layers", args->layers,
                       "Stacks to build and compare, comma-separated, in this "
@@ -445,6 +524,18 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
          "host's balance exactly: under TCG S is 15-35, and the HDD does a "
          "few IOPS); off: F = 1; or a number in [1, 1000]")
       ->capture_default_str();
+  cmd->add_option(
+         "--guests", args->guests,
+         "Split the cells over N guests that run side by side, then merge "
+         "them into one run folder (one verdict and table; parts/ keeps each "
+         "guest's run). The cells wait on the dilated disks, not on this "
+         "host's CPU, so N guests take about as long as the longest: one per "
+         "layer and kind (fio, DB), costliest first, the raw baselines with "
+         "a stack's guest; every guest gets the first one's dilation; the last "
+         "--guests given counts")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 8))
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   cmd->add_flag("--keep", o.keep,
                 "Keep the temporary directory (HDD image, tars, console.log)");
   cmd->add_option("--timeout", o.timeout_s,
@@ -499,7 +590,7 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
         "--ramp-time", "--size", "--repeat", "--cache-state", "--working-set",
         "--stats-lag", "--dilation", "--compare-arg", "--interrupt-compare",
         "--interrupt-signal", "--guest-tests", "--guest-tests-filter",
-        "--loop-stack"}) {
+        "--loop-stack", "--guests"}) {
     args->compare_only.push_back(cmd->get_option(name));
   }
   cmd->callback([args, exit_code]() {

@@ -47,6 +47,9 @@ std::vector<std::string> QemuArgv(const LabMachine& m) {
                                    "-append",
                                    "console=ttyS0 quiet loglevel=3 panic=-1"};
   if (!m.extra_append.empty()) argv.back() += " " + m.extra_append;
+  if (m.nice > 0) {
+    argv.insert(argv.begin(), {"nice", "-n", std::to_string(m.nice)});
+  }
   if (m.kvm) {
     argv.insert(argv.end(), {"-accel", "kvm", "-cpu", "host"});
   }

@@ -34,6 +34,9 @@ struct LabMachine {
   std::string initrd;
   uint64_t memory_mib = 2048;
   int cpus = 2;
+  // > 0: QEMU runs under `nice -n N` (lab/lab_parts.h: the guests without
+  // DB cells yield the host's CPU to the ones with them).
+  int nice = 0;
   bool kvm = false;  // -accel kvm -cpu host instead of TCG
   // -qmp unix:<path>,server=on,wait=off when not empty.
   std::string qmp_socket;

@@ -266,6 +266,7 @@ LabOutcome LabRunner::Run() {
               std::to_string(r.host_ns / 1000000) + " ms); dilation " + f +
               ": HDD " + std::to_string(r.effective.hdd_iops) + " IOPS, SSD " +
               std::to_string(r.effective.ssd_iops) + " IOPS in force");
+    if (o.on_dilation) o.on_dilation(r);
     return answer;
   };
   const LabBootResult boot = BootLabGuest(machine, boot_options, console, out_);

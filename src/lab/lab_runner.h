@@ -91,6 +91,9 @@ struct LabOptions {
   std::string bucket = "64k";      // make-bcache --bucket
   uint64_t memory_mib = 2048;
   int cpus = 2;
+  // > 0: QEMU runs at this niceness (lab/lab_parts.h sets it for the
+  // guests without DB cells); 0: as tierbench.
+  int qemu_nice = 0;
   LabAccel accel = LabAccel::kAuto;
   // The disks' limits above are the real machine's; the guest gets them
   // divided by the factor this decides (lab/lab_dilation.h). The power cut
@@ -130,6 +133,10 @@ struct LabOptions {
   // (`losetup -a` after down) and lab/loop-stack-exit-code (0; 1 up failed,
   // 2 the compare failed, 3 down failed). Not 0 fails the lab.
   bool loop_stack = false;
+  // Called once, from Run()'s thread, when the guest has timed its CPU and
+  // the dilation is in force (lab/lab_parts.h starts its other guests with
+  // the same factor). May be empty.
+  std::function<void(const LabHandshakeResult&)> on_dilation;
 };
 
 struct LabOutcome {

@@ -147,6 +147,7 @@ LabMachine LabWorkspace::Machine(const LabGuest& guest, bool kvm) const {
   m.initrd = guest.initrd;
   m.memory_mib = o.memory_mib;
   m.cpus = o.cpus;
+  m.nice = o.qemu_nice;
   m.kvm = kvm;
   m.hdd = {hdd_image_,
            o.hdd_iops,

@@ -6,6 +6,8 @@
 // deliberately large ratios.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -107,15 +109,23 @@ TEST(LabDm, WarmDmCacheWritebackAndWritecacheBeatTheOrigin) {
 // origin's 155 (writes to unpromoted blocks go to the origin, promotions on
 // top). tierbench must flag such a cell instead of presenting it as the
 // cache's speed.
-TEST(LabDm, ColdDmCacheCellIsFlagged) {
+// The same run is split over two guests (--guests 2, lab/lab_parts.h):
+// dm-cache with the raw HDD in one, dm-writecache in the other, side by
+// side with the lab's dilation, merged into one run folder whose
+// comparison sets the second guest's cell against the first guest's HDD.
+TEST(LabDm, ColdDmCacheCellIsFlaggedInARunSplitOverTwoGuests) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
   ASSERT_FALSE(dir.path().empty());
-  std::vector<std::string> args = {kUndilated,
+  std::vector<std::string> args = {"--dilation=auto",
+                                   "--guests",
+                                   "2",
                                    "--layers",
-                                   "dm-cache",
+                                   "dm-cache,dm-writecache",
                                    "--modes",
+                                   Mode("hdd"),
                                    Mode("dm-cache-writeback"),
+                                   Mode("dm-writecache"),
                                    "--workloads",
                                    Workload("randwrite-4k"),
                                    "--cache-state",
@@ -129,14 +139,47 @@ TEST(LabDm, ColdDmCacheCellIsFlagged) {
                                    "--run-id",
                                    "lab-dm-cold"};
   TIERBENCH_RUN_LAB(args, 0);
-  std::vector<CsvRow> rows = ReadCsv(dir.path() + "/lab-dm-cold/runs.csv");
+  const std::string run = dir.path() + "/lab-dm-cold";
+  std::vector<CsvRow> rows = ReadCsv(run + "/runs.csv");
+  const CsvRow* hdd = Find(rows, "hdd", "randwrite-4k", "write");
   const CsvRow* wb = Find(rows, "dm-cache-writeback", "randwrite-4k", "write");
-  ASSERT_NE(wb, nullptr) << output;
+  const CsvRow* wc = Find(rows, "dm-writecache", "randwrite-4k", "write");
+  ASSERT_TRUE(hdd && wb && wc) << output;
   const std::string warnings = Get(*wb, "warnings");
   EXPECT_NE(warnings.find("missed the cache"), std::string::npos) << warnings;
   EXPECT_NE(warnings.find("measured the origin"), std::string::npos)
       << warnings;
   EXPECT_GT(Num(*wb, "write_misses"), Num(*wb, "write_hits")) << warnings;
+  // One run folder: one run id, the parts named in the manifest, each
+  // guest's own run kept under parts/.
+  for (const CsvRow& r : rows) EXPECT_EQ(Get(r, "run_id"), "lab-dm-cold");
+  const nlohmann::json m =
+      nlohmann::json::parse(ReadText(run + "/manifest.json"));
+  ASSERT_EQ(m["lab_parts"].size(), 2u) << m.dump(2);
+  const nlohmann::json& first = m["lab_parts"][0];
+  const nlohmann::json& second = m["lab_parts"][1];
+  EXPECT_EQ(first["name"], "p1-dm-cache+raw");
+  EXPECT_EQ(second["name"], "p2-dm-writecache");
+  // The second guest started with the first one's factor, fixed: the same
+  // disk limits in both.
+  EXPECT_EQ(first["labels"]["lab.dilation_mode"], "auto");
+  EXPECT_EQ(second["labels"]["lab.dilation_mode"],
+            first["labels"]["lab.dilation"]);
+  for (const char* l : {"lab.dilation", "lab.hdd_iops", "lab.ssd_iops"})
+    EXPECT_EQ(second["labels"][l], first["labels"][l]) << l;
+  for (const char* p : {"p1-dm-cache+raw", "p2-dm-writecache"}) {
+    EXPECT_TRUE(std::filesystem::exists(run + "/parts/" + p + "/lab/stack.txt"))
+        << p;
+  }
+  // The merged comparison sets dm-writecache (second guest) against the
+  // HDD (first guest), and the report was written from the merged folder.
+  std::vector<CsvRow> cmp = ReadCsv(run + "/comparison.csv");
+  const CsvRow* wc_row = Find(cmp, "dm-writecache", "randwrite-4k", "write");
+  ASSERT_NE(wc_row, nullptr) << output;
+  EXPECT_GT(Num(*wc_row, "iops_vs_hdd_pct"), 0);
+  EXPECT_TRUE(std::filesystem::exists(run + "/report.html"));
+  EXPECT_NE(ReadText(run + "/summary.md").find("randwrite-4k"),
+            std::string::npos);
 }
 
 // SIGTERM while a dm-cache mode is switched: the original table (mode,

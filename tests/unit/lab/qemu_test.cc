@@ -259,5 +259,16 @@ TEST(LabRunnerTest, ExpectedInterruptExitCodes) {
   EXPECT_EQ(ExpectedInterruptExitCode("HUP"), -1);
 }
 
+// --guests: a guest without DB cells runs QEMU under nice; 0 runs it as is.
+TEST(QemuArgv, NiceRunsQemuUnderNice) {
+  LabMachine m = Machine();
+  EXPECT_EQ(QemuArgv(m).front(), m.qemu);
+  m.nice = 5;
+  const std::vector<std::string> argv = QemuArgv(m);
+  ASSERT_GE(argv.size(), 4u);
+  EXPECT_EQ(std::vector<std::string>(argv.begin(), argv.begin() + 4),
+            (std::vector<std::string>{"nice", "-n", "5", m.qemu}));
+}
+
 }  // namespace
 }  // namespace tierbench
