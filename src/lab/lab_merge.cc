@@ -262,7 +262,10 @@ json MergeManifests(const std::vector<LabPartRun>& parts,
       if (!merged["devices"].contains(it.key())) {
         merged["devices"][it.key()] = it.value();
       } else if (it.value().is_array()) {
-        AppendNew(&merged["devices"][it.key()], it.value(), "");
+        // One entry per stack device (each guest built its own, with its
+        // own description): the first part's.
+        AppendNew(&merged["devices"][it.key()], it.value(),
+                  it.key() == "stacks" ? "device" : "");
       }
     }
     const json original = m.value("original_settings", json::object());

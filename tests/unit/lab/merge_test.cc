@@ -4,6 +4,7 @@
 // part's own comparison again, and `tierbench report` reads it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -154,6 +155,13 @@ TEST(LabMergeTest, ManifestNamesEveryPartAndAddsTheirCells) {
   EXPECT_EQ(m["lab_parts"][0]["command_line"], db["command_line"]);
   EXPECT_EQ(m["lab_parts"][1]["labels"], fio["labels"]);
   EXPECT_EQ(m["restore"]["ok"], true);
+  // bcache0 in both guests: one entry per stack device.
+  std::vector<std::string> stacks;
+  for (const auto& st : m["devices"]["stacks"]) stacks.push_back(st["device"]);
+  std::sort(stacks.begin(), stacks.end());
+  EXPECT_EQ(stacks,
+            (std::vector<std::string>{"/dev/bcache0", "/dev/mapper/tb-dmcache",
+                                      "/dev/mapper/tb-writecache"}));
   EXPECT_EQ(m["start_time"], std::min(fio["start_time"].get<std::string>(),
                                       db["start_time"].get<std::string>()));
 }
