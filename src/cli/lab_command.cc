@@ -29,9 +29,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// What --quick runs (the demo): the two questions users ask first, each
-// in the modes that answer it, warmed until steady (compare's default) in
-// the dilated lab (lab's default), within the demo's 10-minute budget:
+// What --quick runs (the demo's first part; ./scripts/demo adds --full
+// --guests 4): the two questions users ask first, each in the modes that
+// answer it, warmed until steady (compare's default) in the dilated lab
+// (lab's default):
 //   randread-zipf  skewed random reads: read caching pays (bcache writeback,
 //                  dm-cache writeback; dm-writecache caches no reads);
 //   randwrite-4k   random writes: writeback absorbs them, writethrough
@@ -377,6 +378,9 @@ void RunLab(LabArgs& a) {
       RunLabInParts(o, parts);
       return;
     }
+    LogNotice("lab: --guests " + std::to_string(a.guests) +
+              ": the run has one part (one stack's cells, or none), so it "
+              "runs in one guest");
   }
   LabRunner runner(
       o, [](const std::string& line) { std::cout << line << std::endl; });

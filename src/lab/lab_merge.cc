@@ -5,11 +5,10 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <sstream>
+#include <tuple>
 #include <utility>
 
-#include "lab/lab_boot.h"
 #include "present/run_folder.h"
 #include "record/comparison.h"
 #include "report/comparison_csv_reporter.h"
@@ -67,9 +66,11 @@ class NameOrder {
 struct RunOrder {
   explicit RunOrder(const LabRunOrder& o)
       : modes(o.modes), workloads(o.workloads) {}
+  // A --working-set copy ("w@25%") goes where its workload goes.
   RowKey Key(int repetition, const std::string& mode,
              const std::string& workload) const {
-    return {repetition, modes.Of(mode), workloads.Of(workload)};
+    return {repetition, modes.Of(mode),
+            workloads.Of(workload.substr(0, workload.find('@')))};
   }
   NameOrder modes, workloads;
 };
@@ -133,8 +134,9 @@ std::string MergeCsv(const std::vector<LabPartRun>& parts,
   return out.str();
 }
 
+// evidence.jsonl's lines (they carry no run id), ordered like the rows.
 std::string MergeEvidence(const std::vector<LabPartRun>& parts,
-                          const std::string& run_id, const RunOrder& order) {
+                          const RunOrder& order) {
   std::vector<std::pair<RowKey, std::string>> lines;
   for (const LabPartRun& part : parts) {
     std::istringstream in(ReadPartFile(part, "evidence.jsonl"));
@@ -144,11 +146,11 @@ std::string MergeEvidence(const std::vector<LabPartRun>& parts,
       json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
       if (j.is_discarded() || !j.is_object()) {
         throw ConfigError(
-            "A lab part's evidence.jsonl has a line that is "
-            "not a JSON object. Part: " +
-            part.name + "; Fix: run the lab again");
+            "A lab part's evidence.jsonl has a line that is not a JSON "
+            "object. Path: " +
+            (fs::path(part.run_dir) / "evidence.jsonl").string() +
+            "; Fix: run the lab again");
       }
-      if (j.contains("run_id")) j["run_id"] = run_id;
       const int rep = j.value("repetition", 0);
       const std::string mode = j.value("mode", "");
       lines.push_back(
@@ -336,6 +338,10 @@ MergedLabRun MergeLabParts(const std::vector<LabPartRun>& parts,
     throw ConfigError("No lab parts to merge. Fix: run the lab first");
   }
   const RunOrder order(run_order);
+  if (fs::exists(fs::path(run_dir) / "runs.csv")) {
+    throw ConfigError("The merged lab run folder holds a run already. Path: " +
+                      run_dir + "; Fix: another --run-id");
+  }
   // Everything is read and merged before anything is written.
   std::vector<json> manifests;
   for (const LabPartRun& part : parts) {
@@ -343,15 +349,15 @@ MergedLabRun MergeLabParts(const std::vector<LabPartRun>& parts,
                          /*allow_exceptions=*/false);
     if (m.is_discarded() || !m.is_object()) {
       throw ConfigError(
-          "A lab part's manifest.json is not a JSON object. "
-          "Part: " +
-          part.name + "; Fix: run the lab again");
+          "A lab part's manifest.json is not a JSON object. Path: " +
+          (fs::path(part.run_dir) / "manifest.json").string() +
+          "; Fix: run the lab again");
     }
     manifests.push_back(std::move(m));
   }
   const std::string runs = MergeCsv(parts, "runs.csv", run_id, order);
   const std::string series = MergeCsv(parts, "series.csv", run_id, order);
-  const std::string evidence = MergeEvidence(parts, run_id, order);
+  const std::string evidence = MergeEvidence(parts, order);
   const CsvDocument runs_doc = CsvDocument::Parse(runs, "merged runs.csv");
   MergedLabRun merged;
   merged.run_dir = run_dir;

@@ -9,7 +9,8 @@
 //                          repetition, then mode, then workload, in the
 //                          run's order (`order`; stable: a cell's rows
 //                          keep their order);
-//   evidence.jsonl         the same for its lines;
+//   evidence.jsonl         every part's lines, in the same order (they
+//                          carry no run id);
 //   comparison.csv         computed again over the merged runs.csv
 //                          (record/comparison.h Compare, from the columns
 //                          the comparison needs: figures, the unit's

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "cache/registry/mode_file.h"
+#include "db/db_workload.h"
 #include "util/errors.h"
 #include "util/strings.h"
 
@@ -47,16 +48,13 @@ WorkloadInfo ReadWorkloadInfo(const std::string& file) {
   WorkloadInfo w;
   w.file = file;
   w.name = fs::path(file).stem().string();
-  if (fs::path(file).extension() != ".json") return w;
+  w.db = IsDbWorkloadFile(file);
+  if (!w.db) return w;
+  // A DB workload is named by its "name", as compare names it.
   std::ifstream in(file);
   const nlohmann::json j =
       nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) {
-    throw ConfigError("Cannot read the workload file as JSON. Path: " + file +
-                      "; Fix: a DB workload file (README \"DB workloads\")");
-  }
-  w.db = j.value("kind", "") == "pgbench";
-  w.name = j.value("name", w.name);
+  if (j.is_object()) w.name = j.value("name", w.name);
   return w;
 }
 
@@ -84,13 +82,22 @@ std::map<std::string, std::vector<std::string>> TakeWorkloadModes(
       continue;
     }
     const size_t eq = value.find('=');
-    if (eq == std::string::npos) {
+    const std::string name = value.substr(0, eq);
+    if (eq == std::string::npos || name.empty()) {
       throw ConfigError("Bad value for --workload-modes: '" + value +
                         "'. Fix: WORKLOAD=MODE,MODE...");
     }
-    std::vector<std::string>& modes = out[value.substr(0, eq)];
+    if (out.count(name)) {
+      throw ConfigError("--workload-modes names workload " + name +
+                        " twice. Fix: one --workload-modes per workload");
+    }
+    std::vector<std::string>& modes = out[name];
     for (const std::string& m : SplitTrimmed(value.substr(eq + 1), ','))
       if (!m.empty()) modes.push_back(m);
+    if (modes.empty()) {
+      throw ConfigError("--workload-modes " + name +
+                        "= lists no mode. Fix: WORKLOAD=MODE,MODE...");
+    }
   }
   *args = std::move(kept);
   return out;
@@ -103,10 +110,10 @@ struct Unit {
   std::map<std::string, std::set<std::string>> modes_of;  // workload -> modes
   int cells = 0;
   double cost = 0;
-  int half = 0;  // a DB unit cut in two: 1 or 2 (see SplitDbUnits)
-  std::string Name() const {
-    return layer + (db ? "-db" : "") + (half ? std::to_string(half) : "");
-  }
+  // A DB unit cut in two (SplitDbUnits): "1" or "2", a half of a half
+  // "1.2"; "" when whole.
+  std::string half;
+  std::string Name() const { return layer + (db ? "-db" : "") + half; }
 };
 
 // The unit's modes in the run's order.
@@ -136,7 +143,9 @@ void SplitDbUnits(std::vector<Unit>* units, const std::vector<ModeInfo>& modes,
       const Unit u = (*units)[i];
       const std::vector<std::string> names = ModesOf(u, modes);
       if (!u.db || u.cost <= share || names.size() < 2) continue;
-      Unit a{u.layer, true, {}, 0, 0, 1}, b{u.layer, true, {}, 0, 0, 2};
+      const std::string tag = u.half.empty() ? "" : u.half + ".";
+      Unit a{u.layer, true, {}, 0, 0, tag + "1"};
+      Unit b{u.layer, true, {}, 0, 0, tag + "2"};
       const double per_cell = u.cost / u.cells;
       for (const auto& [w, ms] : u.modes_of) {
         for (size_t k = 0; k < names.size(); ++k) {
@@ -191,6 +200,16 @@ std::vector<LabPart> SplitLabRun(const LabOptions& o, int guests) {
           "Workload: " +
           name + "; Fix: one of the --workloads' names");
     }
+    for (const std::string& m : list) {
+      const bool loaded =
+          std::any_of(modes.begin(), modes.end(),
+                      [&m](const ModeInfo& x) { return x.name == m; });
+      if (!loaded) {
+        throw ConfigError("--workload-modes " + name +
+                          "= names a mode that is not loaded. Mode: " + m +
+                          "; Fix: one of the --modes' names");
+      }
+    }
   }
 
   // Units, in first-seen order.
@@ -198,7 +217,7 @@ std::vector<LabPart> SplitLabRun(const LabOptions& o, int guests) {
   const auto unit_of = [&units](const std::string& layer, bool db) -> Unit& {
     for (Unit& u : units)
       if (u.layer == layer && u.db == db) return u;
-    units.push_back(Unit{layer, db, {}, 0, 0, 0});
+    units.push_back(Unit{layer, db, {}, 0, 0, ""});
     return units.back();
   };
   for (const WorkloadInfo& w : workloads) {
@@ -371,7 +390,15 @@ LabPartsOutcome RunLabParts(
       cv.notify_all();
     };
   }
-  std::vector<std::thread> threads;
+  // Joins every started thread on every way out (starting one may throw).
+  struct Joiner {
+    std::vector<std::thread> threads;
+    ~Joiner() {
+      for (std::thread& t : threads)
+        if (t.joinable()) t.join();
+    }
+  } joiner;
+  std::vector<std::thread>& threads = joiner.threads;
   threads.emplace_back([&, first]() mutable {
     run(0, std::move(first));
     std::lock_guard<std::mutex> lock(mu);
@@ -398,9 +425,11 @@ LabPartsOutcome RunLabParts(
     if (e) std::rethrow_exception(e);
   if (!start_others) {
     throw SysError(
-        "The first lab guest ended before it timed its CPU, so "
-        "the other parts did not start. Part: " +
-        parts[0].name + "; Fix: see its lab/console.log");
+        "The first lab guest ended before it timed its CPU, so the other "
+        "parts did not start. Part: " +
+        parts_dir + "/" + parts[0].name +
+        "; Fix: run again with --keep and read the guest's console.log in "
+        "the kept temporary directory");
   }
   LabPartsOutcome result;
   std::vector<LabPartRun> runs;

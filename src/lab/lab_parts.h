@@ -14,15 +14,15 @@
 // cell with its warm-up ~35 s, a DB cell ~75 s in the lab). A DB unit that
 // alone costs more than a guest's fair share (all units' cost / N) is cut
 // in two, its modes dealt alternately (none, writethrough | writeback,
-// writearound), each half loading its own database, until none does or
-// every half has one mode. The units go to the guests, costliest first,
-// each to the guest with the least cost so far (longest processing time
-// first); a raw unit goes with a guest that builds a stack, so every part
-// has one. A part gets its units' layers, mode files and workload files,
-// and --workload-modes entries that name exactly its cells; the other
-// compare arguments pass unchanged. Beside parts with DB cells, the parts
-// without run their QEMU at niceness 5: a DB cell in writeback is bound by
-// the emulated CPU, the fio cells wait on their throttled disks.
+// writearound; named db1 and db2, a half of a half db1.2), each half
+// loading its own database, until none does or every half has one mode. The
+// units go to the guests, costliest first, each to the guest with the least
+// cost so far (longest processing time first); a raw unit goes with a guest
+// that builds a stack, so every part has one. A part gets its units' layers,
+// mode files and workload files, and --workload-modes entries that name exactly
+// its cells; the other compare arguments pass unchanged. Beside parts with DB
+// cells, the parts without run their QEMU at niceness 5: a DB cell in writeback
+// is bound by the emulated CPU, the fio cells wait on their throttled disks.
 //
 // RunLabParts runs each part as a LabRunner in its own thread, into
 // <results>/<run-id>/parts/<part>/, the parts with DB cells first, then
@@ -71,9 +71,10 @@ struct LabPartsOutcome {
 LabRunOrder RunOrderOf(const LabOptions& o);
 
 // Runs `parts` side by side and merges them into <results>/<run_id>, rows
-// in `order`. `out` gets every part's progress lines, prefixed
-// "[<part>] ". ConfigError when <results>/<run_id> exists (nothing
-// started).
+// in `order`. `out` gets every part's guest output (the compare's notices,
+// tables and verdict), prefixed "[<part>] "; the lab's own notices
+// (booting, the dilation) go to the log unprefixed, one per guest.
+// ConfigError when <results>/<run_id> exists (nothing started).
 LabPartsOutcome RunLabParts(const std::vector<LabPart>& parts,
                             const LabRunOrder& order,
                             const std::string& results_dir,

@@ -166,5 +166,53 @@ TEST(LabPartsTest, AnUnknownWorkloadInWorkloadModesIsRefused) {
   }
 }
 
+// compare's own checks of --workload-modes, before any guest boots: a
+// workload named twice, an empty list, a mode not loaded; both spellings.
+TEST(LabPartsTest, BadWorkloadModesAreRefused) {
+  const struct {
+    std::vector<std::string> args;
+    std::string says;
+  } cases[] = {
+      {{"--workload-modes", "randread-zipf=hdd"}, "twice"},
+      {{"--workload-modes=anandtech-mix=ssd", "--workload-modes",
+        "anandtech-mix=hdd"},
+       "twice"},
+      {{"--workload-modes=nosuch=hdd"}, "unknown workload"},
+  };
+  for (const auto& c : cases) {
+    LabOptions o = QuickFull();
+    o.compare_args.insert(o.compare_args.end(), c.args.begin(), c.args.end());
+    try {
+      SplitLabRun(o, 4);
+      ADD_FAILURE() << "split with " << c.args.back();
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(c.says), std::string::npos)
+          << e.what();
+    }
+  }
+  LabOptions empty = QuickFull();
+  empty.compare_args = {"--workload-modes", "randread-zipf="};
+  EXPECT_THROW(SplitLabRun(empty, 4), ConfigError);
+  LabOptions unknown_mode = QuickFull();
+  unknown_mode.compare_args = {"--workload-modes",
+                               "randread-zipf=hdd,dm-nosuch"};
+  try {
+    SplitLabRun(unknown_mode, 4);
+    ADD_FAILURE() << "split with an unknown mode";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("dm-nosuch"), std::string::npos)
+        << e.what();
+  }
+}
+
+// Cut again and again (8 guests), every DB half keeps a name of its own.
+TEST(LabPartsTest, PartNamesAreDistinct) {
+  for (int guests = 2; guests <= 8; ++guests) {
+    std::set<std::string> names;
+    for (const LabPart& p : SplitLabRun(QuickFull(), guests))
+      EXPECT_TRUE(names.insert(p.name).second) << p.name << " " << guests;
+  }
+}
+
 }  // namespace
 }  // namespace tierbench
