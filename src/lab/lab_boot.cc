@@ -81,8 +81,8 @@ LabBootResult BootLabGuest(const LabMachine& m, const LabBootOptions& options,
       case LabConsoleLine::Kind::kStep: {
         // The seconds since QEMU started: where a lab run's time goes.
         char at[32];
-        std::snprintf(at, sizeof at, "lab: guest at %.0f s: ", elapsed_s());
-        LogNotice(at + c.text);
+        std::snprintf(at, sizeof at, "guest at %.0f s: ", elapsed_s());
+        LogNotice(options.notice_prefix + at + c.text);
         break;
       }
       case LabConsoleLine::Kind::kOut:

@@ -46,6 +46,8 @@ struct LabBootOptions {
   // (without newline). Unset: no handshake expected.
   std::function<std::string(const std::string&)> answer_calibration;
   uint64_t handshake_timeout_s = 300;
+  // How the guest's stage notices begin ("lab: ", LabNoticePrefix).
+  std::string notice_prefix = "lab: ";
 };
 
 struct LabBootResult {

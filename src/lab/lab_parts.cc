@@ -16,6 +16,7 @@
 #include "cache/registry/mode_file.h"
 #include "db/db_workload.h"
 #include "util/errors.h"
+#include "util/log.h"
 #include "util/strings.h"
 
 namespace tierbench {
@@ -366,6 +367,7 @@ LabPartsOutcome RunLabParts(
   const auto run = [&](size_t k, LabOptions opts) {
     opts.results_dir = parts_dir;
     opts.run_id = parts[k].name;
+    opts.log_label = parts[k].name;
     const std::string prefix = "[" + parts[k].name + "] ";
     try {
       LabRunner runner(std::move(opts),
@@ -421,8 +423,30 @@ LabPartsOutcome RunLabParts(
     }
   }
   for (std::thread& t : threads) t.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
+  const auto failed =
+      std::find_if(errors.begin(), errors.end(),
+                   [](const std::exception_ptr& e) { return e; });
+  if (failed != errors.end()) {
+    // What the parts that wrote a run folder measured is kept: merged, as
+    // far as they got (their manifests' status says so), before the error.
+    std::vector<LabPartRun> written;
+    for (size_t k = 0; k < n; ++k) {
+      const std::string dir = parts_dir + "/" + parts[k].name;
+      if (fs::exists(dir + "/manifest.json", ec))
+        written.push_back({parts[k].name, dir});
+    }
+    if (!written.empty()) {
+      try {
+        MergeLabParts(written, run_dir, run_id, order);
+        LogNotice("lab: merged the " + std::to_string(written.size()) +
+                  " parts that wrote a run folder into " + run_dir);
+      } catch (const std::exception& e) {
+        LogWarning(std::string("lab: the parts that ran were not merged: ") +
+                   e.what());
+      }
+    }
+    std::rethrow_exception(*failed);
+  }
   if (!start_others) {
     throw SysError(
         "The first lab guest ended before it timed its CPU, so the other "

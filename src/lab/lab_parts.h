@@ -31,8 +31,10 @@
 // fixed (so every part's disks have the same limits and the raw baselines
 // of one part frame the cache cells of another), and at once with off or a
 // given factor. Then the parts are merged
-// (MergeLabParts). A part that fails fails the run after the others ended;
-// its error is the one thrown (the first part's first).
+// (MergeLabParts). A part that fails fails the run after the others ended:
+// the parts that wrote a run folder (a failed compare writes one) are
+// merged as far as they got, then its error is thrown (the first part's
+// first).
 //
 // Errors: ConfigError (a mode or workload file that cannot be read, or a
 // --workload-modes entry naming an unknown workload), and whatever
@@ -72,8 +74,8 @@ LabRunOrder RunOrderOf(const LabOptions& o);
 
 // Runs `parts` side by side and merges them into <results>/<run_id>, rows
 // in `order`. `out` gets every part's guest output (the compare's notices,
-// tables and verdict), prefixed "[<part>] "; the lab's own notices
-// (booting, the dilation) go to the log unprefixed, one per guest.
+// tables and verdict), prefixed "[<part>] "; the lab's own notices name
+// the part too ("lab [<part>]: booting ...", LabOptions::log_label).
 // ConfigError when <results>/<run_id> exists (nothing started).
 LabPartsOutcome RunLabParts(const std::vector<LabPart>& parts,
                             const LabRunOrder& order,

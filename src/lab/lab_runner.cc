@@ -188,7 +188,7 @@ LabOutcome LabRunner::Run() {
   const std::string& tmp = ws.dir();
   LabMachine machine = ws.Machine(guest, accel.kvm);
   machine.qmp_socket = ws.qmp_socket();
-  NoticeLabDriveCache(machine);
+  NoticeLabDriveCache(machine, LabNoticePrefix(o));
   const std::string in_dir = ws.in_dir();
   MakeLabDirs(in_dir + "/modes");
   MakeLabDirs(in_dir + "/workloads");
@@ -245,22 +245,25 @@ LabOutcome LabRunner::Run() {
   }
   LabHandshake handshake(o.dilation, host_loop, LabRealLimits(o),
                          QmpThrottleControl(machine.qmp_socket));
-  LogNotice("lab: booting kernel " + guest.kernel_release + " in QEMU (" +
-            (accel.kvm ? "KVM" : "TCG") + ", " + std::to_string(o.cpus) +
-            " CPUs, " + std::to_string(o.memory_mib) + " MiB); HDD " +
-            FormatBytes(o.hdd_bytes) + " at " + std::to_string(o.hdd_iops) +
-            " IOPS, SSD " + FormatBytes(o.ssd_bytes) + " at " +
-            std::to_string(o.ssd_iops) + " IOPS, divided by the dilation (" +
-            LabDilationName(o.dilation) + ") once the guest has timed its CPU");
+  LogNotice(LabNoticePrefix(o) + "booting kernel " + guest.kernel_release +
+            " in QEMU (" + (accel.kvm ? "KVM" : "TCG") + ", " +
+            std::to_string(o.cpus) + " CPUs, " + std::to_string(o.memory_mib) +
+            " MiB); HDD " + FormatBytes(o.hdd_bytes) + " at " +
+            std::to_string(o.hdd_iops) + " IOPS, SSD " +
+            FormatBytes(o.ssd_bytes) + " at " + std::to_string(o.ssd_iops) +
+            " IOPS, divided by the dilation (" + LabDilationName(o.dilation) +
+            ") once the guest has timed its CPU");
   std::ofstream console(tmp + "/console.log");
   LabBootOptions boot_options;
   boot_options.timeout_s = o.timeout_s;
   boot_options.handshake_timeout_s = kHandshakeTimeoutS;
+  boot_options.notice_prefix = LabNoticePrefix(o);
   boot_options.answer_calibration = [&](const std::string& payload) {
     const std::string answer = handshake.Answer(payload);
     const LabHandshakeResult& r = handshake.result();
     const std::string f = FormatLabDilationFactor(r.factor);
-    LogNotice("lab: guest CPU " + FormatLabDilationFactor(r.slowdown) +
+    LogNotice(LabNoticePrefix(o) + "guest CPU " +
+              FormatLabDilationFactor(r.slowdown) +
               "x slower than the host (calibration loop " +
               std::to_string(r.guest_ns / 1000000) + " ms against " +
               std::to_string(r.host_ns / 1000000) + " ms); dilation " + f +
@@ -375,6 +378,10 @@ LabOutcome LabRunner::Run() {
                        done_rc);
   }
   return outcome;
+}
+
+std::string LabNoticePrefix(const LabOptions& o) {
+  return o.log_label.empty() ? "lab: " : "lab [" + o.log_label + "]: ";
 }
 
 int ExpectedInterruptExitCode(const std::string& signal) {

@@ -133,6 +133,9 @@ struct LabOptions {
   // (`losetup -a` after down) and lab/loop-stack-exit-code (0; 1 up failed,
   // 2 the compare failed, 3 down failed). Not 0 fails the lab.
   bool loop_stack = false;
+  // Names this guest in the lab's own notices ("lab [p1-bcache-db1]:
+  // booting ..."; lab/lab_parts.h sets it per guest); empty: "lab: ...".
+  std::string log_label;
   // Called once, from Run()'s thread, when the guest has timed its CPU and
   // the dilation is in force (lab/lab_parts.h starts its other guests with
   // the same factor). May be empty.
@@ -159,6 +162,10 @@ struct LabOutcome {
   // loop_stack only: lab/loop-stack-exit-code (-1: not run).
   int loop_stack_exit_code = -1;
 };
+
+// "lab: " or, with a log_label, "lab [LABEL]: ": how the lab's own notices
+// of `o`'s guest begin.
+std::string LabNoticePrefix(const LabOptions& o);
 
 // The exit status the interrupted compare must end with for `signal`
 // (LabOptions::interrupt_signal); -1 for an unknown name.

@@ -91,7 +91,8 @@ LabWorkspace::~LabWorkspace() {
   std::error_code ec;
   fs::remove(ssd_image_, ec);
   if (options_.keep) {
-    LogNotice("lab: kept " + dir_ + " (--keep); the SSD image was removed");
+    LogNotice(LabNoticePrefix(options_) + "kept " + dir_ +
+              " (--keep); the SSD image was removed");
   } else {
     fs::remove_all(dir_, ec);
   }
@@ -181,14 +182,14 @@ LabAccelChoice ChooseLabAccelFor(const LabOptions& o, const LabGuest& guest) {
   probe.cpus = o.cpus;
   SystemLabAccelHost host(LabCacheDir(o) + "/kvm-probe.txt", probe);
   LabAccelChoice c = ChooseLabAccel(o.accel, guest.kernel_release, host);
-  LogNotice("lab: accelerator " + c.how);
+  LogNotice(LabNoticePrefix(o) + "accelerator " + c.how);
   return c;
 }
 
-void NoticeLabDriveCache(const LabMachine& m) {
+void NoticeLabDriveCache(const LabMachine& m, const std::string& prefix) {
   for (const LabDrive* d : {&m.hdd, &m.ssd}) {
     if (d->direct_io) continue;
-    LogNotice("lab: " + std::string(d == &m.hdd ? "HDD" : "SSD") +
+    LogNotice(prefix + std::string(d == &m.hdd ? "HDD" : "SSD") +
               " image's directory refuses O_DIRECT: QEMU caches it "
               "(cache=writeback; label lab." +
               (d == &m.hdd ? "hdd" : "ssd") + "_cache). Image: " + d->image +

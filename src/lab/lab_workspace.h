@@ -80,7 +80,8 @@ LabAccelChoice ChooseLabAccelFor(const LabOptions& options,
 
 // One notice line per emulated disk of `m` whose image QEMU caches
 // (cache=writeback: its directory refused O_DIRECT), naming the fix.
-void NoticeLabDriveCache(const LabMachine& m);
+void NoticeLabDriveCache(const LabMachine& m,
+                         const std::string& prefix = "lab: ");
 
 // Where the built guest and the KVM probe's answer are kept:
 // LabOptions::cache_dir, else <dir of the tierbench binary>/lab.

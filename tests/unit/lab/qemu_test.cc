@@ -1,13 +1,12 @@
 // Unit tests of the lab's QEMU command line, console protocol, knob
 // comparison and lab.conf (lab/lab_qemu.h, lab/lab_runner.h).
-#include "lab/lab_qemu.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
 
 #include "lab/lab_layers.h"
+#include "lab/lab_qemu.h"
 #include "lab/lab_runner.h"
 
 namespace tierbench {
@@ -268,6 +267,14 @@ TEST(QemuArgv, NiceRunsQemuUnderNice) {
   ASSERT_GE(argv.size(), 4u);
   EXPECT_EQ(std::vector<std::string>(argv.begin(), argv.begin() + 4),
             (std::vector<std::string>{"nice", "-n", "5", m.qemu}));
+}
+
+// --guests: each guest's own notices name its part.
+TEST(LabRunnerTest, NoticePrefixNamesThePart) {
+  LabOptions o;
+  EXPECT_EQ(LabNoticePrefix(o), "lab: ");
+  o.log_label = "p1-bcache-db1";
+  EXPECT_EQ(LabNoticePrefix(o), "lab [p1-bcache-db1]: ");
 }
 
 }  // namespace
