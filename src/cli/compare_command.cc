@@ -101,29 +101,8 @@ void Run(CompareArgs& a, int* exit_code) {
     o.overrides.time_based = true;
   }
   for (const std::string& l : a.labels) LabelOption(l, &o.labels);
-  for (const std::string& wm : a.workload_modes) {
-    const size_t eq = wm.find('=');
-    std::vector<std::string> modes;
-    if (eq != std::string::npos) {
-      size_t start = eq + 1;
-      while (start <= wm.size()) {
-        size_t comma = wm.find(',', start);
-        if (comma == std::string::npos) comma = wm.size();
-        if (comma > start) modes.push_back(wm.substr(start, comma - start));
-        start = comma + 1;
-      }
-    }
-    if (eq == std::string::npos || eq == 0 || modes.empty()) {
-      throw ConfigError("Bad value for --workload-modes: '" + wm +
-                        "'. Fix: WORKLOAD=MODE,MODE..., e.g. "
-                        "--workload-modes pgbench-tpcb=hdd,ssd,writeback,none");
-    }
-    if (!o.workload_modes.emplace(wm.substr(0, eq), modes).second) {
-      throw ConfigError("--workload-modes: '" + wm.substr(0, eq) +
-                        "' is given twice. Fix: one --workload-modes per "
-                        "workload");
-    }
-  }
+  for (const std::string& wm : a.workload_modes)
+    AddWorkloadModes(wm, &o.workload_modes);
   if (a.verify_option != nullptr && a.verify_option->count() > 0) {
     o.verify_bytes = SizeOption("--verify", a.verify);
     if (o.verify_bytes == 0 || o.verify_bytes % 4096 != 0) {

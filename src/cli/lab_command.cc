@@ -16,9 +16,6 @@
 #include "lab/lab_power_cut.h"
 #include "lab/lab_runner.h"
 #include "present/pages/report_writer.h"
-#include "present/run_folder.h"
-#include "present/series_file.h"
-#include "present/verdict.h"
 #include "report/console_table_reporter.h"
 #include "util/clock.h"
 #include "util/errors.h"
@@ -201,20 +198,8 @@ void RunLabInParts(const LabOptions& o, const std::vector<LabPart>& parts) {
   const ReportFiles files = WriteReport(run_dir, "", /*force=*/true);
   std::cout << "\n=== The " << parts.size() << " parts merged: one run folder, "
             << run_dir << " ===\n\n";
-  try {
-    const RunFolder run = RunFolder::Read(run_dir);
-    std::string note;
-    const std::optional<SeriesFile> series = SeriesFile::Read(run_dir, &note);
-    std::cout << VerdictText(BuildVerdict(run, series ? &*series : nullptr))
-              << "\n";
-  } catch (const std::exception& e) {
-    LogWarning(std::string("no verdict: ") + e.what());
-  }
-  PrintComparisonTable(r.merged.comparison, std::cout);
-  std::cout << "\nResults: " << run_dir << "/comparison.csv\n"
-            << "         " << run_dir << "/runs.csv\n"
-            << "         " << run_dir << "/manifest.json\n"
-            << "Report:  " << files.html << "\n"
+  PrintVerdictAndTable(run_dir, r.merged.comparison, std::cout);
+  std::cout << "Report:  " << files.html << "\n"
             << "Summary: " << files.summary << "\n";
   std::cout.flush();
   DilationNotice(r.parts.front());

@@ -246,7 +246,8 @@ json MergeManifests(const std::vector<LabPartRun>& parts,
   json modes = json::array();
   json workloads = json::array();
   json failures = json::array();
-  bool restore_attempted = false, restore_ok = true, complete = true;
+  bool restore_attempted = false, restore_ok = true;
+  std::string status = "complete";
   json cells = {{"planned", 0}, {"finished", 0}, {"failed", 0}};
   for (size_t p = 0; p < manifests.size(); ++p) {
     const json& m = manifests[p];
@@ -285,7 +286,9 @@ json MergeManifests(const std::vector<LabPartRun>& parts,
     const json c = m.value("cells", json::object());
     for (const char* k : {"planned", "finished", "failed"})
       cells[k] = cells[k].get<int64_t>() + c.value(k, int64_t{0});
-    complete &= m.value("status", "") == "complete";
+    const std::string part_status = m.value("status", "");
+    if (status == "complete" && part_status != "complete")
+      status = part_status.empty() ? "incomplete" : part_status;
     if (m.value("start_time", "") < merged.value("start_time", ""))
       merged["start_time"] = m["start_time"];
     if (m.value("end_time", "") > merged.value("end_time", ""))
@@ -311,16 +314,8 @@ json MergeManifests(const std::vector<LabPartRun>& parts,
   merged["modes"] = modes;
   merged["workloads"] = workloads;
   merged["cells"] = cells;
-  merged["status"] =
-      complete ? merged.value("status", "complete") : std::string("incomplete");
-  if (!complete) {
-    for (const json& m : manifests) {
-      if (m.value("status", "") != "complete") {
-        merged["status"] = m.value("status", "incomplete");
-        break;
-      }
-    }
-  }
+  // "complete" when every part's is, else the first other part status.
+  merged["status"] = status;
   merged["restore"] = {{"attempted", restore_attempted},
                        {"ok", restore_attempted ? json(restore_ok) : json()},
                        {"failures", failures}};

@@ -4,10 +4,8 @@
 #include <condition_variable>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <thread>
@@ -15,9 +13,9 @@
 
 #include "cache/registry/mode_file.h"
 #include "db/db_workload.h"
+#include "record/compare_options.h"
 #include "util/errors.h"
 #include "util/log.h"
-#include "util/strings.h"
 
 namespace tierbench {
 namespace {
@@ -48,14 +46,10 @@ struct WorkloadInfo {
 WorkloadInfo ReadWorkloadInfo(const std::string& file) {
   WorkloadInfo w;
   w.file = file;
-  w.name = fs::path(file).stem().string();
   w.db = IsDbWorkloadFile(file);
-  if (!w.db) return w;
-  // A DB workload is named by its "name", as compare names it.
-  std::ifstream in(file);
-  const nlohmann::json j =
-      nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (j.is_object()) w.name = j.value("name", w.name);
+  // Named as compare names them: a DB workload by its "name", a job file by
+  // its stem.
+  w.name = w.db ? LoadDbWorkload(file).name : fs::path(file).stem().string();
   return w;
 }
 
@@ -82,23 +76,7 @@ std::map<std::string, std::vector<std::string>> TakeWorkloadModes(
       kept.push_back(a);
       continue;
     }
-    const size_t eq = value.find('=');
-    const std::string name = value.substr(0, eq);
-    if (eq == std::string::npos || name.empty()) {
-      throw ConfigError("Bad value for --workload-modes: '" + value +
-                        "'. Fix: WORKLOAD=MODE,MODE...");
-    }
-    if (out.count(name)) {
-      throw ConfigError("--workload-modes names workload " + name +
-                        " twice. Fix: one --workload-modes per workload");
-    }
-    std::vector<std::string>& modes = out[name];
-    for (const std::string& m : SplitTrimmed(value.substr(eq + 1), ','))
-      if (!m.empty()) modes.push_back(m);
-    if (modes.empty()) {
-      throw ConfigError("--workload-modes " + name +
-                        "= lists no mode. Fix: WORKLOAD=MODE,MODE...");
-    }
+    AddWorkloadModes(value, &out);
   }
   *args = std::move(kept);
   return out;

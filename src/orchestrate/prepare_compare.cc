@@ -1,8 +1,5 @@
 #include "orchestrate/prepare_compare.h"
 
-#include <fcntl.h>
-#include <linux/fs.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 

@@ -13,7 +13,6 @@
 #define TIERBENCH_ORCHESTRATE_RUN_PLAN_H_
 
 #include <cstddef>
-#include <string>
 #include <vector>
 
 #include "record/cell.h"

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <set>
 
-#include "orchestrate/prepare_compare.h"
+#include "record/compare_setup.h"
 #include "util/errors.h"
 #include "util/strings.h"
 #include "util/units.h"

@@ -81,6 +81,13 @@ struct CompareOptions {
   std::string command_line;  // for the manifest
 };
 
+// Adds one --workload-modes value ("WORKLOAD=MODE,MODE...") to `out`.
+// ConfigError (one line with the fix) for a value without a workload or
+// modes, and for a workload given twice. Shared by compare's and the lab's
+// option parsing.
+void AddWorkloadModes(const std::string& value,
+                      std::map<std::string, std::vector<std::string>>* out);
+
 }  // namespace tierbench
 
 #endif  // TIERBENCH_RECORD_COMPARE_OPTIONS_H_

@@ -210,6 +210,27 @@ void ConsoleTableReporter::OnVerifyStep(const VerifyStep& step) {
   }
 }
 
+void PrintVerdictAndTable(const std::string& run_dir,
+                          const std::vector<ComparisonRow>& rows,
+                          std::ostream& out) {
+  const auto path = [&run_dir](const char* file) {
+    return (std::filesystem::path(run_dir) / file).string();
+  };
+  // The verdict first, from the files just written (present/verdict.h).
+  try {
+    const RunFolder run = RunFolder::Read(run_dir);
+    std::string note;
+    const std::optional<SeriesFile> series = SeriesFile::Read(run_dir, &note);
+    out << VerdictText(BuildVerdict(run, series ? &*series : nullptr)) << "\n";
+  } catch (const std::exception& e) {
+    LogWarning(std::string("no verdict: ") + e.what());
+  }
+  PrintComparisonTable(rows, out);
+  out << "\nResults: " << path("comparison.csv") << "\n"
+      << "         " << path("runs.csv") << "\n"
+      << "         " << path("manifest.json") << "\n";
+}
+
 void ConsoleTableReporter::OnCompareEnd(const CompareEnd& end) {
   for (const VerifyOutcome& v : end.verify) {
     out_ << (v.verified() ? "Verified: " : "VERIFY FAILED: ") << v.device
@@ -222,23 +243,8 @@ void ConsoleTableReporter::OnCompareEnd(const CompareEnd& end) {
          << "\n";
   }
   if (!end.all_cells_ran) return;
-  const auto path = [this](const char* file) {
-    return (std::filesystem::path(run_dir_) / file).string();
-  };
   out_ << "\n";
-  // The verdict first, from the files just written (present/verdict.h).
-  try {
-    const RunFolder run = RunFolder::Read(run_dir_);
-    std::string note;
-    const std::optional<SeriesFile> series = SeriesFile::Read(run_dir_, &note);
-    out_ << VerdictText(BuildVerdict(run, series ? &*series : nullptr)) << "\n";
-  } catch (const std::exception& e) {
-    LogWarning(std::string("no verdict: ") + e.what());
-  }
-  PrintComparisonTable(end.comparison, out_);
-  out_ << "\nResults: " << path("comparison.csv") << "\n"
-       << "         " << path("runs.csv") << "\n"
-       << "         " << path("manifest.json") << "\n";
+  PrintVerdictAndTable(run_dir_, end.comparison, out_);
   restore_warning_ = !end.restore.ok;
 }
 

@@ -39,6 +39,14 @@ namespace tierbench {
 void PrintComparisonTable(const std::vector<ComparisonRow>& rows,
                           std::ostream& out);
 
+// What a finished run ends with on the console: the verdict of the run
+// folder `run_dir` (present/verdict.h; a warning when it cannot be read),
+// the comparison table of `rows` and the paths of the result files. Also
+// `tierbench lab --guests` after its merge.
+void PrintVerdictAndTable(const std::string& run_dir,
+                          const std::vector<ComparisonRow>& rows,
+                          std::ostream& out);
+
 class ConsoleTableReporter : public Reporter {
  public:
   explicit ConsoleTableReporter(std::ostream& out) : out_(out) {}
