@@ -83,6 +83,7 @@ int main(int argc, char** argv) {
   RegisterReportCommand(app, &exit_code);
   RegisterReplayLogCommand(app, &exit_code);
   RegisterCalibrateCpuCommand(app, &exit_code);
+  RegisterCheckBlocksCommand(app, &exit_code);
 
   InstallInterruptHandlers();
   if (argc > 1) {

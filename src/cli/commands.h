@@ -21,6 +21,8 @@ void RegisterRestoreCommand(CLI::App& app, int* exit_code);
 void RegisterReplayLogCommand(CLI::App& app, int* exit_code);
 // Hidden: the lab's CPU calibration loop (lab/lab_cpu_loop.h).
 void RegisterCalibrateCpuCommand(CLI::App& app, int* exit_code);
+// Hidden: the fault scenario's block checker (workload/block_check.h).
+void RegisterCheckBlocksCommand(CLI::App& app, int* exit_code);
 
 }  // namespace tierbench
 

@@ -1,7 +1,8 @@
 // `tierbench lab`: the comparison on real kernel caches (bcache, dm-cache,
 // dm-writecache) inside a QEMU guest (lab/lab_runner.h), for machines whose
 // kernel has none of them; with --power-cut, the power cut of
-// lab/lab_power_cut.h instead.
+// lab/lab_power_cut.h instead, and with --fault, the cache or origin failure
+// of lab/lab_fault.h.
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -11,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/option_values.h"
 #include "lab/lab_dilation.h"
+#include "lab/lab_fault.h"
 #include "lab/lab_layers.h"
 #include "lab/lab_parts.h"
 #include "lab/lab_power_cut.h"
@@ -108,6 +110,8 @@ struct LabArgs {
   std::string working_set;
   std::vector<std::string> extra;
   bool power_cut = false;
+  std::string fault;       // --fault KIND ("" when not given)
+  uint64_t fault_mib = 8;  // --fault-size, MiB
   std::string accel = "auto", dilation = "auto";
   bool kvm = false;  // --kvm: --accel kvm
   int guests = 1;    // --guests: the cells split over guests side by side
@@ -151,6 +155,45 @@ void RunPowerCut(LabArgs& a) {
   o.hdd_bytes_per_sec = SizeOption("--hdd-bw", a.hdd_bw);
   o.ssd_bytes_per_sec = SizeOption("--ssd-bw", a.ssd_bw);
   LabPowerCut(o, std::cout).Run();
+}
+
+// --fault: the machine, path and layer options only, like --power-cut.
+void RunFault(LabArgs& a) {
+  LabOptions& o = a.options;
+  if (a.power_cut) {
+    throw ConfigError(
+        "--fault and --power-cut are two scenarios of their own. Fix: run "
+        "them one after the other");
+  }
+  for (const CLI::Option* opt : a.compare_only) {
+    if (opt->count() > 0) {
+      throw ConfigError("--fault does not take " + opt->get_name() +
+                        " (an option of the compare). Fix: drop " +
+                        opt->get_name() + ", or drop --fault");
+    }
+  }
+  o.layers = FaultLayers();
+  if (a.layers_option != nullptr && a.layers_option->count() > 0) {
+    Status s = ParseLabLayers(a.layers, &o.layers);
+    if (!s.ok()) {
+      throw ConfigError("Bad value for --layers with --fault: '" + a.layers +
+                        "': " + s.message() +
+                        ". Fix: e.g. --layers bcache,dm-writecache");
+    }
+  }
+  Status s = CheckFault(a.fault, o.layers);
+  if (!s.ok()) {
+    throw ConfigError("Bad --fault " + a.fault + " --layers " +
+                      (a.layers.empty() ? "(default)" : a.layers) + ": " +
+                      s.message() +
+                      ". Fix: --fault cache-fail|origin-errors on bcache, "
+                      "dm-cache or dm-writecache");
+  }
+  o.hdd_bytes = SizeOption("--hdd-size", a.hdd_size);
+  o.ssd_bytes = SizeOption("--ssd-size", a.ssd_size);
+  o.hdd_bytes_per_sec = SizeOption("--hdd-bw", a.hdd_bw);
+  o.ssd_bytes_per_sec = SizeOption("--ssd-bw", a.ssd_bw);
+  LabFault(o, a.fault, a.fault_mib, std::cout).Run();
 }
 
 // Says whether the figures are in dilated time, and by how much.
@@ -224,6 +267,10 @@ void ParseMachineOptions(LabArgs& a) {
 
 void RunLab(LabArgs& a) {
   ParseMachineOptions(a);
+  if (!a.fault.empty()) {
+    RunFault(a);
+    return;
+  }
   if (a.power_cut) {
     RunPowerCut(a);
     return;
@@ -574,6 +621,22 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
       "dirty, boot again on the same disks, put the stack back and check "
       "every acknowledged write (power-cut.csv). Takes the machine options "
       "(--layers, --hdd-*, --ssd-*, --memory, ...), none of the compare's");
+  cmd->add_option(
+         "--fault", args->fault,
+         "Instead of the compare: per layer (default bcache,dm-cache,"
+         "dm-writecache; not lvmcache) hold --fault-size MiB of acknowledged "
+         "writes dirty in writeback, then switch the cache device "
+         "(cache-fail) or the origin (origin-errors) to the dm error target "
+         "under a writer, and record what the writer saw, which blocks read "
+         "back intact, stale, with an error or corrupt through the stack, "
+         "after the layer's recovery path and on the bare origin "
+         "(fault.csv). Takes the machine options, none of the compare's")
+      ->check(CLI::IsMember(FaultKinds()));
+  cmd->add_option("--fault-size", args->fault_mib,
+                  "MiB held dirty per layer with --fault (and written again "
+                  "by the writer)")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
   for (const char* name :
        {"--quick", "--full", "--modes", "--workloads", "--runtime",
         "--ramp-time", "--size", "--repeat", "--cache-state", "--working-set",

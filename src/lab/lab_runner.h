@@ -30,7 +30,8 @@
 //   PART_BCACHE=1 PART_DMCACHE=2 PART_WRITECACHE=3 PART_RAW=4
 //   DMCACHE_META_SECTORS=32768  (metadata part at the start of vdb2)
 //   SCENARIO=power-cut POWER_CUT_PHASE=write|recover  (lab/lab_power_cut.h
-//     only; absent: the compare below)
+//     only), SCENARIO=fault FAULT=cache-fail|origin-errors FAULT_MIB=N
+//     (lab/lab_fault.h only); absent: the compare below
 //   CALIBRATE=on CALIBRATE_REPEAT=N ANSWER_TIMEOUT_S=N  (the compare only:
 //     the guest runs `tierbench calibrate-cpu --repeat N --parts`, prints
 //     "@@LAB:calib ..." and waits at most ANSWER_TIMEOUT_S for the host's

@@ -13,12 +13,6 @@
 namespace tierbench {
 namespace {
 
-const std::string* Find(const PowerCutRecord& record, const std::string& layer,
-                        const std::string& key) {
-  auto it = record.find(layer + "." + key);
-  return it == record.end() ? nullptr : &it->second;
-}
-
 // The params of a `dmsetup table|status` line "<start> <length> <target>
 // <params...>" of target `target`; false when it is not one.
 bool DmParams(const std::string& line, const std::string& target,
@@ -38,6 +32,13 @@ std::string KiB(uint64_t bytes) {
 }
 
 }  // namespace
+
+const std::string* FindRecordLine(const PowerCutRecord& record,
+                                  const std::string& layer,
+                                  const std::string& key) {
+  auto it = record.find(layer + "." + key);
+  return it == record.end() ? nullptr : &it->second;
+}
 
 std::string PowerCutJobText(bool verify_only) {
   return VerifiedWriteJobText("power-cut", 0, kPowerCutBytes, verify_only);
@@ -126,7 +127,7 @@ Status PowerCutDirtyAtCut(const std::string& layer,
                           const PowerCutRecord& record, uint64_t* bytes,
                           std::string* text) {
   if (layer == kLabLayerBcache) {
-    const std::string* dirty = Find(record, layer, "dirty");
+    const std::string* dirty = FindRecordLine(record, layer, "dirty");
     if (dirty == nullptr) {
       return Status::InvalidArgument("no " + layer + ".dirty line");
     }
@@ -138,7 +139,7 @@ Status PowerCutDirtyAtCut(const std::string& layer,
     *text = *dirty;
     return Status::Ok();
   }
-  const std::string* status = Find(record, layer, "status");
+  const std::string* status = FindRecordLine(record, layer, "status");
   if (status == nullptr) {
     return Status::InvalidArgument("no " + layer + ".status line");
   }
@@ -156,7 +157,7 @@ Status PowerCutDirtyAtCut(const std::string& layer,
     return Status::Ok();
   }
   if (layer == kLabLayerWritecache) {
-    const std::string* table = Find(record, layer, "table");
+    const std::string* table = FindRecordLine(record, layer, "table");
     DmWritecacheStatus st;
     DmWritecacheTable t;
     std::string table_params;
@@ -188,7 +189,8 @@ Status PowerCutLayerFromGuest(const std::string& layer,
   PowerCutLayer l;
   l.layer = layer;
   l.block_bytes = kPowerCutBlockBytes;
-  if (const std::string* d = Find(record, layer, "device")) l.device = *d;
+  if (const std::string* d = FindRecordLine(record, layer, "device"))
+    l.device = *d;
   PowerCutJobReport write, origin, verify;
   const struct {
     const char* name;
@@ -214,7 +216,7 @@ Status PowerCutLayerFromGuest(const std::string& layer,
       PowerCutDirtyAtCut(layer, record, &l.dirty_bytes_at_cut, &l.dirty_at_cut);
   if (!s.ok()) return s;
   l.blocks_origin_lacked = origin.verify_errors;
-  const std::string* ms = Find(record, layer, "recovery_ms");
+  const std::string* ms = FindRecordLine(record, layer, "recovery_ms");
   if (ms == nullptr || ms->empty()) {
     return Status::InvalidArgument("no " + layer + ".recovery_ms line");
   }
@@ -236,7 +238,7 @@ Status LogReplayFromGuest(
     const std::function<std::string(const std::string&)>& read_json,
     std::vector<LogReplayMark>* out) {
   out->clear();
-  const std::string* marks = Find(record, layer, "lr_marks");
+  const std::string* marks = FindRecordLine(record, layer, "lr_marks");
   if (marks == nullptr || *marks != std::to_string(rounds)) {
     return Status::InvalidArgument(
         layer + ".lr_marks is '" + (marks ? *marks : std::string("missing")) +
@@ -248,7 +250,7 @@ Status LogReplayFromGuest(
     m.layer = layer;
     m.mark = "r" + std::to_string(k);
     const std::string key = "lr_m" + std::to_string(k) + "_replay";
-    const std::string* replay = Find(record, layer, key);
+    const std::string* replay = FindRecordLine(record, layer, key);
     // "replay-log: 1234 of 2345 entries replayed onto ..."
     const std::string prefix = "replay-log: ";
     if (replay == nullptr || replay->rfind(prefix, 0) != 0) {
@@ -257,8 +259,8 @@ Status LogReplayFromGuest(
     }
     m.entries_replayed =
         std::strtoull(replay->c_str() + prefix.size(), nullptr, 10);
-    if (const std::string* st =
-            Find(record, layer, "lr_m" + std::to_string(k) + "_state")) {
+    if (const std::string* st = FindRecordLine(
+            record, layer, "lr_m" + std::to_string(k) + "_state")) {
       m.state_after_replay = *st;
     }
     m.blocks_expected = per_round * static_cast<uint64_t>(k + 1);

@@ -57,6 +57,11 @@ std::string LogReplayJobText(int round, bool verify_only);
 using PowerCutRecord = std::map<std::string, std::string>;
 PowerCutRecord ParsePowerCutRecord(const std::string& text);
 
+// The value of "<layer>.<key>", nullptr when the record has none.
+const std::string* FindRecordLine(const PowerCutRecord& record,
+                                  const std::string& layer,
+                                  const std::string& key);
+
 // The one job of a `tierbench run --output-format json` report.
 struct PowerCutJobReport {
   uint64_t write_ios = 0;  // write.total_ios

@@ -14,6 +14,8 @@
 //   an error or an interrupt, from the finished cells); Finalize last.
 //   `tierbench lab --power-cut`: OnPowerCut once, with every layer's
 //   outcome (report/power_cut_reporter.h).
+//   `tierbench lab --fault`: OnFault once, with every layer's outcome
+//   (report/fault_reporter.h).
 //   A reporter handles the events that concern it; the others do nothing.
 // The records of the events sit here, beside the interface (google/
 // benchmark's BenchmarkReporter and its Run): what orchestrate produces and
@@ -42,6 +44,7 @@ namespace tierbench {
 struct CellRecord;
 struct CompareOptions;
 struct CompareSetup;
+struct FaultRun;
 struct PowerCutRun;
 class Sysfs;
 
@@ -158,6 +161,7 @@ class Reporter {
   virtual void OnCompareEnd(const CompareEnd& /*end*/) {}
   // `tierbench lab --power-cut`: the power cut and its recovery.
   virtual void OnPowerCut(const PowerCutRun& /*run*/) {}
+  virtual void OnFault(const FaultRun& /*run*/) {}
   // After every reporter's last other event.
   virtual void Finalize() {}
 };

@@ -1,7 +1,6 @@
 #include "report/power_cut_reporter.h"
 
 #include <cstdio>
-#include <fstream>
 #include <utility>
 
 #include "report/column_table.h"
@@ -59,18 +58,6 @@ const ColumnTable<LogReplayMark>& ReplayTable() {
       {"result", [](const LogReplayMark& m) { return LogReplayVerdict(m); }},
   });
   return table;
-}
-
-// Writes `csv` to `path`; SysError naming it when that fails.
-void WriteCsvFile(const CsvTable& csv, const std::string& path) {
-  std::ofstream file(path);
-  csv.Write(file);
-  file.flush();
-  if (!file) {
-    throw SysError("Cannot write " + path.substr(path.rfind('/') + 1) +
-                   ". Path: " + path +
-                   "; Fix: check that the results directory is writable");
-  }
 }
 
 }  // namespace
@@ -147,13 +134,13 @@ void PowerCutReporter::OnPowerCut(const PowerCutRun& run) {
     values.push_back(CsvNumber(run.cut_after_s, 1));
     csv.AddRow(std::move(values));
   }
-  WriteCsvFile(csv, run_dir_ + "/power-cut.csv");
+  csv.WriteFile(run_dir_ + "/power-cut.csv");
   if (!run.log_replay.empty()) {
     CsvTable replay(LogReplayCsvColumns(), kLogReplayCsvSchemaVersion);
     for (const LogReplayMark& m : run.log_replay) {
       replay.AddRow(ReplayTable().Values(m));
     }
-    WriteCsvFile(replay, run_dir_ + "/log-replay.csv");
+    replay.WriteFile(run_dir_ + "/log-replay.csv");
   }
   for (const PowerCutLayer& l : run.layers) {
     console_ << PowerCutConsoleLine(l) << "\n";

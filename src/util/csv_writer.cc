@@ -2,8 +2,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <stdexcept>
 #include <utility>
+
+#include "util/errors.h"
 
 namespace tierbench {
 
@@ -69,6 +72,17 @@ std::string JoinWarnings(const std::vector<std::string>& warnings) {
   std::string out;
   for (const std::string& w : warnings) out += (out.empty() ? "" : ";") + w;
   return out;
+}
+
+void CsvTable::WriteFile(const std::string& path) const {
+  std::ofstream file(path);
+  Write(file);
+  file.flush();
+  if (!file) {
+    throw SysError("Cannot write " + path.substr(path.rfind('/') + 1) +
+                   ". Path: " + path +
+                   "; Fix: check that the results directory is writable");
+  }
 }
 
 }  // namespace tierbench

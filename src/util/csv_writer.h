@@ -39,6 +39,9 @@ class CsvTable {
 
   // Writes the header line ("schema_version,<columns...>") and every row.
   void Write(std::ostream& out) const;
+  // Writes the table to the file `path` (replacing it); throws SysError
+  // naming the file and the fix when it cannot be written.
+  void WriteFile(const std::string& path) const;
 
   // One field escaped per RFC 4180 (see above).
   static std::string Escape(std::string_view field);

@@ -16,6 +16,7 @@
 #include "present/merged_runs.h"
 #include "present/run_folder.h"
 #include "report/comparison_csv_reporter.h"
+#include "report/fault_reporter.h"
 #include "report/manifest_builder.h"
 #include "report/power_cut_reporter.h"
 #include "report/result_columns.h"
@@ -43,6 +44,7 @@ const std::map<std::string, int>& WriterVersions() {
       {"manifest.json", kManifestSchemaVersion},
       {"merged.csv", kMergedCsvSchemaVersion},
       {"power-cut.csv", kPowerCutCsvSchemaVersion},
+      {"fault.csv", kFaultCsvSchemaVersion},
       {"log-replay.csv", kLogReplayCsvSchemaVersion},
   };
   return kVersions;
@@ -193,6 +195,37 @@ TEST(SchemaDocsTest, ReadmeStatesTheOtherFormatsVersions) {
   ASSERT_TRUE(std::regex_search(
       doc, m, std::regex(R"(\| `schema_version` \| must be `(\d+)` \|)")));
   EXPECT_EQ(std::stoi(m[1]), kModeSchemaVersion) << m.str();
+}
+
+}  // namespace
+}  // namespace tierbench
+
+namespace tierbench {
+namespace {
+
+// Every column fault.csv writes has a row in results/README.md's fault.csv
+// table (alone or in a group such as `stack_intact`, `stack_stale`, ...),
+// and the table names no column the writer lacks.
+TEST(SchemaDocsTest, FaultCsvColumnsAreTheDocumentedOnes) {
+  const std::string doc = ReadDoc("results/README.md");
+  const size_t start = doc.find("## fault.csv (schema_version");
+  ASSERT_NE(start, std::string::npos);
+  const size_t end = doc.find("\n## ", start + 1);
+  const std::string table = doc.substr(start, end - start);
+  std::set<std::string> documented;
+  const std::regex cell("`([a-z_]+)`");
+  std::istringstream lines(table);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("| `", 0) != 0) continue;
+    const std::string first = line.substr(0, line.find(" |", 2));
+    for (std::sregex_iterator it(first.begin(), first.end(), cell), e; it != e;
+         ++it) {
+      documented.insert((*it)[1]);
+    }
+  }
+  std::set<std::string> written = {"schema_version"};
+  for (const std::string& c : FaultCsvColumns()) written.insert(c);
+  EXPECT_EQ(documented, written);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 # Unit tests of src/workload (the runner and its progress line included).
 target_sources(tierbench_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/block_check_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/distribution_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/fio_examples_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/io_pattern_test.cc

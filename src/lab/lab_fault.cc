@@ -1,0 +1,167 @@
+#include "lab/lab_fault.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <utility>
+
+#include "lab/fault_record.h"
+#include "lab/lab_boot.h"
+#include "lab/lab_guest.h"
+#include "lab/lab_layers.h"
+#include "lab/lab_workspace.h"
+#include "lab/power_cut_record.h"
+#include "util/clock.h"
+#include "util/errors.h"
+#include "util/log.h"
+#include "util/units.h"
+
+namespace tierbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Join(const std::vector<std::string>& v, const char* sep) {
+  std::string out;
+  for (const std::string& s : v) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> FaultKinds() {
+  return {"cache-fail", "origin-errors"};
+}
+
+std::vector<std::string> FaultLayers() {
+  return {kLabLayerBcache, kLabLayerDmCache, kLabLayerWritecache};
+}
+
+Status CheckFault(const std::string& kind,
+                  const std::vector<std::string>& layers) {
+  const std::vector<std::string> kinds = FaultKinds();
+  if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
+    return Status::InvalidArgument("fault '" + kind + "' is not one of " +
+                                   Join(kinds, ", "));
+  }
+  Status s = CheckLabLayers(layers);
+  if (!s.ok()) return s;
+  const std::vector<std::string> ok = FaultLayers();
+  for (const std::string& l : layers) {
+    if (std::find(ok.begin(), ok.end(), l) == ok.end()) {
+      return Status::InvalidArgument(
+          "layer '" + l +
+          "' has no fault scenario (its cache is an LVM cachevol the lab "
+          "cannot switch to an error target); layers with one: " +
+          Join(ok, ", "));
+    }
+  }
+  return Status::Ok();
+}
+
+std::string FaultConfText(const LabOptions& options, const std::string& run_id,
+                          const std::string& kind, uint64_t mib) {
+  return LabConfText(options, run_id) + "SCENARIO=fault\nFAULT=" + kind +
+         "\nFAULT_MIB=" + std::to_string(mib) + "\n";
+}
+
+LabFault::LabFault(LabOptions options, std::string kind, uint64_t mib,
+                   std::ostream& console)
+    : options_(std::move(options)),
+      kind_(std::move(kind)),
+      mib_(mib),
+      console_(console) {}
+
+FaultRun LabFault::Run() {
+  const LabOptions& o = options_;
+  Status ok = CheckFault(kind_, o.layers);
+  if (!ok.ok()) {
+    throw ConfigError("Bad --fault: " + ok.message() +
+                      ". Fix: --fault cache-fail|origin-errors with --layers "
+                      "from " +
+                      Join(FaultLayers(), ","));
+  }
+  const std::string run_id =
+      o.run_id.empty() ? FormatUtcNow("lab-fault-%Y%m%d-%H%M%S") : o.run_id;
+  const std::string run_dir = CheckLabRunStart(o.results_dir, run_id, o.qemu);
+
+  const LabGuest guest = EnsureLabGuest(o);
+  const LabAccelChoice accel = ChooseLabAccelFor(o, guest);
+  LabWorkspace ws(o);
+  const std::string in = ws.in_dir();
+  const std::string script = LabScriptsDir(o) + "/fault";
+  std::error_code ec;
+  fs::copy_file(script, in + "/fault", fs::copy_options::overwrite_existing,
+                ec);
+  if (ec) {
+    throw SysError("Cannot copy the fault scenario. Path: " + script +
+                   "; SysErr: " + ec.message() +
+                   "; Fix: pass --guest-scripts <source tree>/scripts/lab");
+  }
+  WriteLabTextFile(in + "/lab.conf", FaultConfText(o, run_id, kind_, mib_));
+  ws.PackInput();
+  const LabMachine machine = ws.Machine(guest, accel.kvm);
+  NoticeLabDriveCache(machine);
+  LogNotice("lab: fault " + kind_ + " on " + Join(o.layers, ", ") + " (" +
+            std::to_string(mib_) + " MiB dirty each); booting kernel " +
+            guest.kernel_release + " in QEMU (" + (accel.kvm ? "KVM" : "TCG") +
+            "); undilated");
+  LabBootOptions boot_options;
+  boot_options.timeout_s = o.timeout_s;
+  const std::string console_log = ws.dir() + "/console.log";
+  LabBootResult boot;
+  {
+    std::ofstream log(console_log);
+    boot = BootLabGuest(
+        machine, boot_options, log,
+        [this](const std::string& l) { console_ << l << std::endl; });
+  }
+  ws.StoreResults(boot.done_rc >= 0, run_dir);
+  MakeLabDirs(run_dir + "/lab");
+  fs::copy_file(console_log, run_dir + "/lab/console.log",
+                fs::copy_options::overwrite_existing, ec);
+  const std::string where = "; Tail: " + JoinLabTail(boot.tail) +
+                            "; Console: " + run_dir + "/lab/console.log";
+  if (!boot.guest_failure.empty()) {
+    throw SysError("The fault guest failed: " + boot.guest_failure + where);
+  }
+  if (boot.timed_out) {
+    throw SysError(
+        "The fault guest timed out. Timeout: " + std::to_string(o.timeout_s) +
+        " s" + where + "; Fix: raise --timeout");
+  }
+  if (boot.done_rc != 0) {
+    throw SysError("The fault guest did not finish. DoneCode: " +
+                   std::to_string(boot.done_rc) + where);
+  }
+
+  FaultRun run;
+  run.run_dir = run_dir;
+  run.fault = kind_;
+  run.guest_seconds = boot.seconds;
+  const std::string lab = run_dir + "/lab/";
+  const PowerCutRecord record =
+      ParsePowerCutRecord(ReadLabTextFile(lab + "fault.txt"));
+  for (const std::string& layer : o.layers) {
+    FaultLayer row;
+    Status s = FaultLayerFromGuest(layer, record, &row);
+    if (!s.ok()) {
+      throw SysError("The fault guest left incomplete results: " + s.message() +
+                     ". Files: " + lab + "fault.txt, fault/" + where);
+    }
+    run.layers.push_back(row);
+  }
+  FaultReporter reporter(run_dir, console_);
+  reporter.OnFault(run);
+  reporter.Finalize();
+  char secs[32];
+  std::snprintf(secs, sizeof(secs), "%.0f", run.guest_seconds);
+  LogNotice("lab: fault done in " + std::string(secs) + " s (kernel " +
+            guest.kernel_release + "). Results: " + run_dir +
+            "/fault.csv (lab/ holds fault.txt, fault/*-dmesg.txt, "
+            "console.log)");
+  return run;
+}
+
+}  // namespace tierbench
