@@ -13,6 +13,7 @@
 #include "cli/option_values.h"
 #include "lab/lab_dilation.h"
 #include "lab/lab_fault.h"
+#include "lab/lab_fill.h"
 #include "lab/lab_layers.h"
 #include "lab/lab_parts.h"
 #include "lab/lab_power_cut.h"
@@ -112,6 +113,9 @@ struct LabArgs {
   bool power_cut = false;
   std::string fault;       // --fault KIND ("" when not given)
   uint64_t fault_mib = 8;  // --fault-size, MiB
+  std::string scenario;    // --scenario fill ("" when not given)
+  FillOptions fill;        // --fill-runtime, --fill-rate, --fill-drain
+  CLI::Option* ssd_size_option = nullptr;
   std::string accel = "auto", dilation = "auto";
   bool kvm = false;  // --kvm: --accel kvm
   int guests = 1;    // --guests: the cells split over guests side by side
@@ -130,58 +134,64 @@ std::vector<std::string> ShippedModes(const std::string& dir) {
   return files;
 }
 
-// --power-cut: the machine, path and layer options only.
-void RunPowerCut(LabArgs& a) {
+// The options of a scenario other than the compare (`flag`: --power-cut,
+// --fault, --scenario fill): the compare's own are refused, --layers
+// (default `layers`) is parsed, and the disk sizes and limits are read;
+// --ssd-size keeps `ssd_default` unless given.
+void ScenarioOptions(LabArgs& a, const std::string& flag,
+                     std::vector<std::string> layers, uint64_t ssd_default) {
   LabOptions& o = a.options;
   for (const CLI::Option* opt : a.compare_only) {
     if (opt->count() > 0) {
-      throw ConfigError("--power-cut does not take " + opt->get_name() +
+      throw ConfigError(flag + " does not take " + opt->get_name() +
                         " (an option of the compare). Fix: drop " +
-                        opt->get_name() + ", or drop --power-cut");
+                        opt->get_name() + ", or drop " + flag);
     }
   }
-  o.layers = PowerCutLayers();
+  o.layers = std::move(layers);
   if (a.layers_option != nullptr && a.layers_option->count() > 0) {
     Status s = ParseLabLayers(a.layers, &o.layers);
-    if (s.ok()) s = CheckPowerCutLayers(o.layers);
     if (!s.ok()) {
-      throw ConfigError("Bad value for --layers with --power-cut: '" +
+      throw ConfigError("Bad value for --layers with " + flag + ": '" +
                         a.layers + "': " + s.message() +
                         ". Fix: e.g. --layers bcache,dm-writecache");
     }
   }
   o.hdd_bytes = SizeOption("--hdd-size", a.hdd_size);
-  o.ssd_bytes = SizeOption("--ssd-size", a.ssd_size);
+  o.ssd_bytes = a.ssd_size_option != nullptr && a.ssd_size_option->count() > 0
+                    ? SizeOption("--ssd-size", a.ssd_size)
+                    : ssd_default;
   o.hdd_bytes_per_sec = SizeOption("--hdd-bw", a.hdd_bw);
   o.ssd_bytes_per_sec = SizeOption("--ssd-bw", a.ssd_bw);
-  LabPowerCut(o, std::cout).Run();
+}
+
+// Refuses two scenarios in one run.
+void OneScenario(const LabArgs& a) {
+  if (int(a.power_cut) + int(!a.fault.empty()) + int(!a.scenario.empty()) > 1) {
+    throw ConfigError(
+        "--power-cut, --fault and --scenario fill are scenarios of their "
+        "own. Fix: run them one after the other");
+  }
+}
+
+// --power-cut: the machine, path and layer options only.
+void RunPowerCut(LabArgs& a) {
+  ScenarioOptions(a, "--power-cut", PowerCutLayers(),
+                  SizeOption("--ssd-size", a.ssd_size));
+  Status s = CheckPowerCutLayers(a.options.layers);
+  if (!s.ok()) {
+    throw ConfigError("Bad value for --layers with --power-cut: '" + a.layers +
+                      "': " + s.message() +
+                      ". Fix: e.g. --layers bcache,dm-writecache");
+  }
+  LabPowerCut(a.options, std::cout).Run();
 }
 
 // --fault: the machine, path and layer options only, like --power-cut.
 void RunFault(LabArgs& a) {
-  LabOptions& o = a.options;
-  if (a.power_cut) {
-    throw ConfigError(
-        "--fault and --power-cut are two scenarios of their own. Fix: run "
-        "them one after the other");
-  }
-  for (const CLI::Option* opt : a.compare_only) {
-    if (opt->count() > 0) {
-      throw ConfigError("--fault does not take " + opt->get_name() +
-                        " (an option of the compare). Fix: drop " +
-                        opt->get_name() + ", or drop --fault");
-    }
-  }
-  o.layers = FaultLayers();
-  if (a.layers_option != nullptr && a.layers_option->count() > 0) {
-    Status s = ParseLabLayers(a.layers, &o.layers);
-    if (!s.ok()) {
-      throw ConfigError("Bad value for --layers with --fault: '" + a.layers +
-                        "': " + s.message() +
-                        ". Fix: e.g. --layers bcache,dm-writecache");
-    }
-  }
-  Status s = CheckFault(a.fault, o.layers);
+  ScenarioOptions(a, "--fault", FaultLayers(),
+                  SizeOption("--ssd-size", a.ssd_size));
+  Status s = CheckFault(a.fault, a.options.layers);
   if (!s.ok()) {
     throw ConfigError("Bad --fault " + a.fault + " --layers " +
                       (a.layers.empty() ? "(default)" : a.layers) + ": " +
@@ -189,11 +199,22 @@ void RunFault(LabArgs& a) {
                       ". Fix: --fault cache-fail|origin-errors on bcache, "
                       "dm-cache or dm-writecache");
   }
-  o.hdd_bytes = SizeOption("--hdd-size", a.hdd_size);
-  o.ssd_bytes = SizeOption("--ssd-size", a.ssd_size);
-  o.hdd_bytes_per_sec = SizeOption("--hdd-bw", a.hdd_bw);
-  o.ssd_bytes_per_sec = SizeOption("--ssd-bw", a.ssd_bw);
-  LabFault(o, a.fault, a.fault_mib, std::cout).Run();
+  LabFault(a.options, a.fault, a.fault_mib, std::cout).Run();
+}
+
+// --scenario fill: the machine, path and layer options only; the SSD is
+// sized for 64 MiB caches unless --ssd-size says otherwise.
+void RunFill(LabArgs& a) {
+  ScenarioOptions(a, "--scenario fill", FillLayers(),
+                  LabSsdBytesForCache(kFillMinCacheBytes));
+  uint64_t cache_bytes = 0;
+  Status s = CheckFill(a.options.ssd_bytes, a.options.layers, &cache_bytes);
+  if (!s.ok()) {
+    throw ConfigError("Bad --scenario fill: " + s.message() +
+                      ". Fix: a larger --ssd-size, or --layers from "
+                      "bcache,dm-cache,dm-writecache");
+  }
+  LabFill(a.options, a.fill, std::cout).Run();
 }
 
 // Says whether the figures are in dilated time, and by how much.
@@ -267,6 +288,11 @@ void ParseMachineOptions(LabArgs& a) {
 
 void RunLab(LabArgs& a) {
   ParseMachineOptions(a);
+  OneScenario(a);
+  if (!a.scenario.empty()) {
+    RunFill(a);
+    return;
+  }
   if (!a.fault.empty()) {
     RunFault(a);
     return;
@@ -519,11 +545,13 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
                   "HDD image size (four equal regions: bcache backing, "
                   "dm-cache origin, dm-writecache origin, raw baseline)")
       ->capture_default_str();
-  cmd->add_option("--ssd-size", args->ssd_size,
-                  "SSD image size (four regions: bcache cache, dm-cache "
-                  "metadata + cache, dm-writecache cache, raw baseline; "
-                  "every layer gets the same cache size)")
-      ->capture_default_str();
+  args->ssd_size_option =
+      cmd->add_option("--ssd-size", args->ssd_size,
+                      "SSD image size (four regions: bcache cache, dm-cache "
+                      "metadata + cache, dm-writecache cache, raw baseline; "
+                      "every layer gets the same cache size; --scenario "
+                      "fill: 273M, 64 MiB caches)")
+          ->capture_default_str();
   cmd->add_option("--hdd-iops", o.hdd_iops, "HDD IOPS limit")
       ->capture_default_str();
   cmd->add_option("--hdd-bw", args->hdd_bw, "HDD bytes/s limit (0: none)")
@@ -636,6 +664,31 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
                   "MiB held dirty per layer with --fault (and written again "
                   "by the writer)")
       ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  cmd->add_option(
+         "--scenario", args->scenario,
+         "fill: instead of the compare, the writeback cliff. Per layer "
+         "(default bcache,dm-cache,dm-writecache) in writeback with its own "
+         "dirty limits, --fill-rate 4k random writes for --fill-runtime "
+         "seconds over a region larger than the cache (64 MiB by default: "
+         "the SSD is sized for it), then --fill-drain seconds watched: "
+         "time to the cliff against the one the cache size and the rate "
+         "predict, IOPS before, at and after it, p99 at it, and the time to "
+         "recover (fill.csv, fill-series.csv, charts/fill.svg). Takes the "
+         "machine options, none of the compare's")
+      ->check(CLI::IsMember({"fill"}));
+  cmd->add_option("--fill-runtime", args->fill.runtime_s,
+                  "With --scenario fill: seconds of writes per layer")
+      ->check(CLI::Range(5, 600))
+      ->capture_default_str();
+  cmd->add_option("--fill-rate", args->fill.rate_iops,
+                  "With --scenario fill: the writes' rate (IOPS)")
+      ->check(CLI::Range(100, 1000000))
+      ->capture_default_str();
+  cmd->add_option("--fill-drain", args->fill.drain_s,
+                  "With --scenario fill: seconds the writeback is watched "
+                  "after the writes")
+      ->check(CLI::Range(0, 3600))
       ->capture_default_str();
   for (const char* name :
        {"--quick", "--full", "--modes", "--workloads", "--runtime",

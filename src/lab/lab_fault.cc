@@ -107,34 +107,9 @@ FaultRun LabFault::Run() {
             std::to_string(mib_) + " MiB dirty each); booting kernel " +
             guest.kernel_release + " in QEMU (" + (accel.kvm ? "KVM" : "TCG") +
             "); undilated");
-  LabBootOptions boot_options;
-  boot_options.timeout_s = o.timeout_s;
-  const std::string console_log = ws.dir() + "/console.log";
-  LabBootResult boot;
-  {
-    std::ofstream log(console_log);
-    boot = BootLabGuest(
-        machine, boot_options, log,
-        [this](const std::string& l) { console_ << l << std::endl; });
-  }
-  ws.StoreResults(boot.done_rc >= 0, run_dir);
-  MakeLabDirs(run_dir + "/lab");
-  fs::copy_file(console_log, run_dir + "/lab/console.log",
-                fs::copy_options::overwrite_existing, ec);
-  const std::string where = "; Tail: " + JoinLabTail(boot.tail) +
-                            "; Console: " + run_dir + "/lab/console.log";
-  if (!boot.guest_failure.empty()) {
-    throw SysError("The fault guest failed: " + boot.guest_failure + where);
-  }
-  if (boot.timed_out) {
-    throw SysError(
-        "The fault guest timed out. Timeout: " + std::to_string(o.timeout_s) +
-        " s" + where + "; Fix: raise --timeout");
-  }
-  if (boot.done_rc != 0) {
-    throw SysError("The fault guest did not finish. DoneCode: " +
-                   std::to_string(boot.done_rc) + where);
-  }
+  const LabBootResult boot =
+      BootScenarioGuest(ws, machine, o.timeout_s, run_dir, "fault", console_);
+  const std::string where = "; Console: " + run_dir + "/lab/console.log";
 
   FaultRun run;
   run.run_dir = run_dir;

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <filesystem>
+#include <fstream>
 #include <vector>
 
 #include "lab/lab_accel.h"
@@ -207,6 +208,45 @@ LabGuest EnsureLabGuest(const LabOptions& o) {
   const std::string self = LabSelfExecutable();
   return LabGuestCache(LabCacheDir(o), LabScriptsDir(o), self)
       .Ensure([](const std::string& line) { LogNotice("lab: " + line); });
+}
+
+LabBootResult BootScenarioGuest(const LabWorkspace& ws,
+                                const LabMachine& machine, uint64_t timeout_s,
+                                const std::string& run_dir,
+                                const std::string& what,
+                                std::ostream& console) {
+  LabBootOptions boot_options;
+  boot_options.timeout_s = timeout_s;
+  const std::string console_log = ws.dir() + "/console.log";
+  LabBootResult boot;
+  {
+    std::ofstream log(console_log);
+    boot = BootLabGuest(
+        machine, boot_options, log,
+        [&console](const std::string& l) { console << l << std::endl; });
+  }
+  ws.StoreResults(boot.done_rc >= 0, run_dir);
+  MakeLabDirs(run_dir + "/lab");
+  std::error_code ec;
+  std::filesystem::copy_file(console_log, run_dir + "/lab/console.log",
+                             std::filesystem::copy_options::overwrite_existing,
+                             ec);
+  const std::string where = "; Tail: " + JoinLabTail(boot.tail) +
+                            "; Console: " + run_dir + "/lab/console.log";
+  if (!boot.guest_failure.empty()) {
+    throw SysError("The " + what + " guest failed: " + boot.guest_failure +
+                   where);
+  }
+  if (boot.timed_out) {
+    throw SysError("The " + what +
+                   " guest timed out. Timeout: " + std::to_string(timeout_s) +
+                   " s" + where + "; Fix: raise --timeout");
+  }
+  if (boot.done_rc != 0) {
+    throw SysError("The " + what + " guest did not finish. DoneCode: " +
+                   std::to_string(boot.done_rc) + where);
+  }
+  return boot;
 }
 
 }  // namespace tierbench

@@ -16,9 +16,11 @@
 #ifndef TIERBENCH_LAB_LAB_WORKSPACE_H_
 #define TIERBENCH_LAB_LAB_WORKSPACE_H_
 
+#include <ostream>
 #include <string>
 
 #include "lab/lab_accel.h"
+#include "lab/lab_boot.h"
 #include "lab/lab_guest.h"
 #include "lab/lab_qemu.h"
 #include "lab/lab_runner.h"
@@ -67,6 +69,17 @@ class LabWorkspace {
   std::string ssd_image_;
   std::string out_image_;
 };
+
+// Boots the one guest of a single-boot scenario (the fault, the fill) on
+// `ws`'s packed input with `machine`: its console to <ws>/console.log and
+// its step lines to `console`; then stores its results into `run_dir`
+// (lab/ with console.log). Throws SysError naming the scenario (`what`),
+// the console's tail and the log when the guest failed, timed out or did
+// not finish; returns the boot otherwise.
+LabBootResult BootScenarioGuest(const LabWorkspace& ws,
+                                const LabMachine& machine, uint64_t timeout_s,
+                                const std::string& run_dir,
+                                const std::string& what, std::ostream& console);
 
 // The lab guest for the running tierbench (LabGuestCache::Ensure with the
 // cache and scripts directories of `options`); progress goes to LogNotice.

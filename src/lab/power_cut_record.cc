@@ -13,8 +13,13 @@
 namespace tierbench {
 namespace {
 
-// The params of a `dmsetup table|status` line "<start> <length> <target>
-// <params...>" of target `target`; false when it is not one.
+std::string KiB(uint64_t bytes) {
+  return bytes % 1024 == 0 ? std::to_string(bytes / 1024) + " KiB"
+                           : std::to_string(bytes) + " B";
+}
+
+}  // namespace
+
 bool DmParams(const std::string& line, const std::string& target,
               std::string* params) {
   std::vector<std::string> words = SplitDmWords(line);
@@ -25,13 +30,6 @@ bool DmParams(const std::string& line, const std::string& target,
   }
   return true;
 }
-
-std::string KiB(uint64_t bytes) {
-  return bytes % 1024 == 0 ? std::to_string(bytes / 1024) + " KiB"
-                           : std::to_string(bytes) + " B";
-}
-
-}  // namespace
 
 const std::string* FindRecordLine(const PowerCutRecord& record,
                                   const std::string& layer,

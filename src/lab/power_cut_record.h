@@ -57,6 +57,11 @@ std::string LogReplayJobText(int round, bool verify_only);
 using PowerCutRecord = std::map<std::string, std::string>;
 PowerCutRecord ParsePowerCutRecord(const std::string& text);
 
+// The params of a `dmsetup table|status` line "<start> <length> <target>
+// <params...>" of target `target`; false when it is not one.
+bool DmParams(const std::string& line, const std::string& target,
+              std::string* params);
+
 // The value of "<layer>.<key>", nullptr when the record has none.
 const std::string* FindRecordLine(const PowerCutRecord& record,
                                   const std::string& layer,

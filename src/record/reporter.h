@@ -16,6 +16,7 @@
 //   outcome (report/power_cut_reporter.h).
 //   `tierbench lab --fault`: OnFault once, with every layer's outcome
 //   (report/fault_reporter.h).
+//   `tierbench lab --scenario fill`: OnFill once (report/fill_reporter.h).
 //   A reporter handles the events that concern it; the others do nothing.
 // The records of the events sit here, beside the interface (google/
 // benchmark's BenchmarkReporter and its Run): what orchestrate produces and
@@ -45,6 +46,7 @@ struct CellRecord;
 struct CompareOptions;
 struct CompareSetup;
 struct FaultRun;
+struct FillRun;
 struct PowerCutRun;
 class Sysfs;
 
@@ -162,6 +164,7 @@ class Reporter {
   // `tierbench lab --power-cut`: the power cut and its recovery.
   virtual void OnPowerCut(const PowerCutRun& /*run*/) {}
   virtual void OnFault(const FaultRun& /*run*/) {}
+  virtual void OnFill(const FillRun& /*run*/) {}
   // After every reporter's last other event.
   virtual void Finalize() {}
 };

@@ -84,7 +84,11 @@ json DirectionJson(const JobResult& job, IoDir d) {
   json series = json::array();
   for (size_t t = 0; t < s.series.points().size(); ++t) {
     const TimeSeries::Point& p = s.series.points()[t];
-    series.push_back({{"t", t}, {"ios", p.ios}, {"bytes", p.bytes}});
+    json point = {{"t", t}, {"ios", p.ios}, {"bytes", p.bytes}};
+    // tierbench's addition: the second's p99 latency (total, submit to
+    // completion) from its log histogram (stats/time_series.h).
+    if (!p.latency.empty()) point["p99_ns"] = p.LatencyPercentileNs(99);
+    series.push_back(point);
   }
   j["series"] = series;
   return j;

@@ -1,16 +1,53 @@
 #include "stats/time_series.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "util/units.h"
 
 namespace tierbench {
 
-void TimeSeries::Add(uint64_t elapsed_ns, uint64_t bytes) {
+namespace {
+
+// 4 buckets per octave up to 2^48 ns (three days).
+constexpr size_t kLatencyBuckets = 4 * 48;
+
+size_t LatencyBucket(uint64_t ns) {
+  const double b = std::floor(4.0 * std::log2(static_cast<double>(ns)));
+  if (b < 0) return 0;
+  return std::min(static_cast<size_t>(b), kLatencyBuckets - 1);
+}
+
+}  // namespace
+
+uint64_t TimeSeries::Point::LatencyPercentileNs(double pct) const {
+  uint64_t total = 0;
+  for (uint32_t c : latency) total += c;
+  if (total == 0) return 0;
+  // The smallest bucket whose cumulative count reaches pct of the total.
+  const double want = pct / 100.0 * static_cast<double>(total);
+  uint64_t seen = 0;
+  for (size_t b = 0; b < latency.size(); ++b) {
+    seen += latency[b];
+    if (static_cast<double>(seen) >= want && latency[b] > 0) {
+      return static_cast<uint64_t>(
+          std::ceil(std::exp2(static_cast<double>(b + 1) / 4.0)));
+    }
+  }
+  return static_cast<uint64_t>(
+      std::ceil(std::exp2(static_cast<double>(latency.size()) / 4.0)));
+}
+
+void TimeSeries::Add(uint64_t elapsed_ns, uint64_t bytes, uint64_t latency_ns) {
   const size_t second = static_cast<size_t>(elapsed_ns / kNsPerSec);
   if (second >= points_.size()) points_.resize(second + 1);
-  ++points_[second].ios;
-  points_[second].bytes += bytes;
+  Point& p = points_[second];
+  ++p.ios;
+  p.bytes += bytes;
+  if (latency_ns > 0) {
+    if (p.latency.empty()) p.latency.assign(kLatencyBuckets, 0);
+    ++p.latency[LatencyBucket(latency_ns)];
+  }
 }
 
 void TimeSeries::Merge(const TimeSeries& other) {
@@ -18,8 +55,15 @@ void TimeSeries::Merge(const TimeSeries& other) {
     points_.resize(other.points_.size());
   }
   for (size_t i = 0; i < other.points_.size(); ++i) {
-    points_[i].ios += other.points_[i].ios;
-    points_[i].bytes += other.points_[i].bytes;
+    const Point& o = other.points_[i];
+    Point& p = points_[i];
+    p.ios += o.ios;
+    p.bytes += o.bytes;
+    if (!o.latency.empty()) {
+      if (p.latency.empty()) p.latency.assign(kLatencyBuckets, 0);
+      for (size_t b = 0; b < o.latency.size(); ++b)
+        p.latency[b] += o.latency[b];
+    }
   }
 }
 

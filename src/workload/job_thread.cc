@@ -422,7 +422,7 @@ void JobThread::Complete(IoRequest* req, uint64_t now) {
     st.sched_lat.Add(static_cast<double>(sched_lat));
     st.sched_lat_hist.Add(sched_lat);
   }
-  st.series.Add(now - measure_start_ns_, req->length);
+  st.series.Add(now - measure_start_ns_, req->length, lat);
   last_completion_ns_ = now;
 }
 

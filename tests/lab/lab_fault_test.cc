@@ -114,7 +114,7 @@ TEST(LabFault, RefusesOtherLayersAndCompareOptions) {
       {{"--fault", "cache-fail", "--dilation", "4"},
        "--fault does not take --dilation"},
       {{"--fault", "cache-fail", "--power-cut"},
-       "--fault and --power-cut are two scenarios"},
+       "scenarios of their own"},
       {{"--fault", "cache-unplug"}, "--fault"},
       {{"--fault", "cache-fail", "--fault-size", "100"}, "--fault-size"},
   };

@@ -54,5 +54,46 @@ TEST(LabLvm, LvmcacheModesReadBackAndTheLvIsRestored) {
       << ReadText(lab + "compare.log");
 }
 
+// SIGINT in the middle of a warm compare on lvmcache: the warm-up changes
+// the LV through lvchange; compare puts the LV's mode, policy and settings
+// back by itself before it exits 130.
+TEST(LabLvm, InterruptedWarmCompareRestoresTheLv) {
+  TIERBENCH_REQUIRE_LAB();
+  ScratchDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  const std::vector<std::string> args = {kUndilated,
+                                         "--cache-state",
+                                         "warm",
+                                         "--interrupt-compare",
+                                         "--interrupt-signal",
+                                         "INT",
+                                         "--layers",
+                                         "lvmcache",
+                                         "--modes",
+                                         Mode("lvmcache-writeback"),
+                                         "--workloads",
+                                         Workload("randwrite-4k"),
+                                         "--runtime",
+                                         "30",
+                                         "--size",
+                                         "64M",
+                                         "--results",
+                                         dir.path(),
+                                         "--run-id",
+                                         "lab-lvm-interrupt"};
+  TIERBENCH_RUN_LAB(args, 0);
+  const std::string lab = dir.path() + "/lab-lvm-interrupt/lab/";
+  EXPECT_EQ(ReadText(lab + "compare-exit-code"), "130\n")
+      << ReadText(lab + "compare.log");
+  const std::string before = ReadText(lab + "knobs-before.txt");
+  ASSERT_NE(before.find("lvm:tbvg/main=writethrough"), std::string::npos)
+      << before;
+  // Mid-run the LV really was changed...
+  EXPECT_NE(ReadText(lab + "knobs-during.txt"), before);
+  // ...and afterwards LVM's metadata and the dm table are the original.
+  EXPECT_EQ(ReadText(lab + "knobs-after.txt"), before)
+      << ReadText(lab + "compare.log");
+}
+
 }  // namespace
 }  // namespace tierbench::labtest

@@ -5,6 +5,7 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/dilation_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/disk_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/fault_record_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/fill_record_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/handshake_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/layers_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/merge_test.cc

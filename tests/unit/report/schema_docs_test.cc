@@ -17,6 +17,7 @@
 #include "present/run_folder.h"
 #include "report/comparison_csv_reporter.h"
 #include "report/fault_reporter.h"
+#include "report/fill_reporter.h"
 #include "report/manifest_builder.h"
 #include "report/power_cut_reporter.h"
 #include "report/result_columns.h"
@@ -45,6 +46,8 @@ const std::map<std::string, int>& WriterVersions() {
       {"merged.csv", kMergedCsvSchemaVersion},
       {"power-cut.csv", kPowerCutCsvSchemaVersion},
       {"fault.csv", kFaultCsvSchemaVersion},
+      {"fill.csv", kFillCsvSchemaVersion},
+      {"fill-series.csv", kFillSeriesCsvSchemaVersion},
       {"log-replay.csv", kLogReplayCsvSchemaVersion},
   };
   return kVersions;
@@ -203,17 +206,20 @@ TEST(SchemaDocsTest, ReadmeStatesTheOtherFormatsVersions) {
 namespace tierbench {
 namespace {
 
-// Every column fault.csv writes has a row in results/README.md's fault.csv
-// table (alone or in a group such as `stack_intact`, `stack_stale`, ...),
-// and the table names no column the writer lacks.
-TEST(SchemaDocsTest, FaultCsvColumnsAreTheDocumentedOnes) {
+// Every column fault.csv, fill.csv and fill-series.csv write has a row in
+// results/README.md's table of the file (alone or in a group such as
+// `stack_intact`, `stack_stale`, ...), and the table names no column the
+// writer lacks.
+// The columns results/README.md's table of `file` names.
+std::set<std::string> DocumentedColumns(const std::string& file) {
   const std::string doc = ReadDoc("results/README.md");
-  const size_t start = doc.find("## fault.csv (schema_version");
-  ASSERT_NE(start, std::string::npos);
+  const size_t start = doc.find("## " + file + " (schema_version");
+  EXPECT_NE(start, std::string::npos) << file;
+  if (start == std::string::npos) return {};
   const size_t end = doc.find("\n## ", start + 1);
   const std::string table = doc.substr(start, end - start);
   std::set<std::string> documented;
-  const std::regex cell("`([a-z_]+)`");
+  const std::regex cell("`([a-z0-9_]+)`");
   std::istringstream lines(table);
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind("| `", 0) != 0) continue;
@@ -223,9 +229,20 @@ TEST(SchemaDocsTest, FaultCsvColumnsAreTheDocumentedOnes) {
       documented.insert((*it)[1]);
     }
   }
-  std::set<std::string> written = {"schema_version"};
-  for (const std::string& c : FaultCsvColumns()) written.insert(c);
-  EXPECT_EQ(documented, written);
+  return documented;
+}
+
+std::set<std::string> Written(const std::vector<std::string>& columns) {
+  std::set<std::string> out = {"schema_version"};
+  out.insert(columns.begin(), columns.end());
+  return out;
+}
+
+TEST(SchemaDocsTest, FaultAndFillColumnsAreTheDocumentedOnes) {
+  EXPECT_EQ(DocumentedColumns("fault.csv"), Written(FaultCsvColumns()));
+  EXPECT_EQ(DocumentedColumns("fill.csv"), Written(FillCsvColumns()));
+  EXPECT_EQ(DocumentedColumns("fill-series.csv"),
+            Written(FillSeriesCsvColumns()));
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // TimeSeries: per-second bucketing, merge, and IOPS/bandwidth statistics
 // over complete seconds only.
+#include "stats/time_series.h"
+
 #include <gtest/gtest.h>
 
-#include "stats/time_series.h"
 #include "util/units.h"
 
 namespace tierbench {
@@ -64,6 +65,39 @@ TEST(TimeSeriesTest, MergeSumsElementWise) {
   TimeSeries empty;
   b.Merge(empty);
   EXPECT_EQ(b.points().size(), 3u);
+}
+
+}  // namespace
+}  // namespace tierbench
+
+namespace tierbench {
+namespace {
+
+TEST(TimeSeriesLatency, EachSecondKeepsItsOwnP99WithinABucket) {
+  TimeSeries s;
+  // Second 0: 99 IOs at 100 us and one at 50 ms; second 1: all at 20 ms.
+  for (int i = 0; i < 99; ++i) s.Add(1000, 4096, 100000);
+  s.Add(2000, 4096, 50000000);
+  for (int i = 0; i < 100; ++i) s.Add(1000000000 + i, 4096, 20000000);
+  // An IO without a latency counts as an IO only.
+  s.Add(1500000000, 4096);
+  ASSERT_EQ(s.points().size(), 2u);
+  EXPECT_EQ(s.points()[1].ios, 101u);
+  const uint64_t p99_0 = s.points()[0].LatencyPercentileNs(99);
+  EXPECT_GE(p99_0, 100000u);
+  EXPECT_LE(p99_0, 119000u);  // the bucket's upper edge: < 19 % above
+  EXPECT_GE(s.points()[0].LatencyPercentileNs(100), 50000000u);
+  const uint64_t p99_1 = s.points()[1].LatencyPercentileNs(99);
+  EXPECT_GE(p99_1, 20000000u);
+  EXPECT_LE(p99_1, 23800000u);
+  // Merged series add their histograms.
+  TimeSeries other;
+  for (int i = 0; i < 300; ++i) other.Add(5000, 4096, 60000000);
+  s.Merge(other);
+  EXPECT_GE(s.points()[0].LatencyPercentileNs(50), 60000000u);
+  TimeSeries none;
+  none.Add(0, 4096);
+  EXPECT_EQ(none.points()[0].LatencyPercentileNs(99), 0u);
 }
 
 }  // namespace

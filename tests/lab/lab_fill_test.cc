@@ -1,0 +1,109 @@
+// Lab test of `tierbench lab --scenario fill` (issue 29 part 2): the
+// writeback cliff on real bcache and dm-writecache, 64 MiB caches written
+// at 2000 4k IOPS past their dirty limits, the HDD at 150 IOPS. Plus the
+// input it refuses, which needs no guest.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "lab_test_util.h"
+
+namespace tierbench::labtest {
+namespace {
+
+TEST(LabFill, WritebackCliffOnBcacheAndDmWritecache) {
+  TIERBENCH_REQUIRE_LAB();
+  ScratchDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  // The recovery takes minutes at 150 IOPS (measured: bcache waits its 30 s
+  // writeback_delay first); a short watch keeps the suite's time.
+  std::vector<std::string> args = {
+      "--scenario",   "fill",    "--layers",  "bcache,dm-writecache",
+      "--fill-drain", "3",       "--results", dir.path(),
+      "--run-id",     "lab-fill"};
+  TIERBENCH_RUN_LAB(args, 0);
+  const std::string run = dir.path() + "/lab-fill/";
+  std::vector<CsvRow> rows = ReadCsv(run + "fill.csv");
+  ASSERT_EQ(rows.size(), 2u) << output;
+  const char* layers[] = {"bcache", "dm-writecache"};
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const CsvRow& r = rows[i];
+    SCOPED_TRACE(layers[i]);
+    EXPECT_EQ(Get(r, "schema_version"), "1");
+    EXPECT_EQ(Get(r, "layer"), layers[i]);
+    EXPECT_GE(Num(r, "cache_bytes"), 63.0 * (1 << 20));
+    EXPECT_EQ(Get(r, "cliff"), "1") << output;
+    // The cliff: the writes fell from the rate to the HDD's pace.
+    const double before = Num(r, "iops_before");
+    const double after = Num(r, "iops_after");
+    EXPECT_GT(before, 1500);  // the job's 2000, less what TCG loses
+    EXPECT_LT(after, before / 2);
+    // It came when the layer's limit was full at the rate before it:
+    // within 25 % of the limit over the write rate.
+    const double t = Num(r, "time_to_cliff_s");
+    const double predicted = Num(r, "predicted_time_to_cliff_s");
+    EXPECT_GT(predicted, 2);
+    EXPECT_LE(std::fabs(t - predicted), 0.25 * predicted)
+        << "cliff at " << t << " s, predicted " << predicted << " s";
+    // Writes waited at the cliff.
+    EXPECT_GT(Num(r, "p99_at_cliff_us"), Num(r, "p99_before_us"));
+    EXPECT_GT(Num(r, "dirty_at_cliff_bytes"), 0.5 * Num(r, "limit_bytes"));
+    EXPECT_NE(output.find("fill: " + std::string(layers[i]) + " ("),
+              std::string::npos)
+        << output;
+  }
+  // Per second, both layers: IOPS and p99 while writing, dirty bytes
+  // throughout; the chart of IOPS and dirty data over time.
+  std::vector<CsvRow> seconds = ReadCsv(run + "fill-series.csv");
+  size_t fill_rows = 0, drain_rows = 0;
+  for (const CsvRow& s : seconds) {
+    SCOPED_TRACE(Get(s, "layer") + " " + Get(s, "t_s"));
+    EXPECT_TRUE(Has(s, "dirty_bytes"));
+    if (Get(s, "phase") == "fill") {
+      ++fill_rows;
+      EXPECT_GE(Num(s, "write_iops"), 0);
+      EXPECT_GT(Num(s, "write_p99_us"), 0);
+    } else {
+      ++drain_rows;
+      EXPECT_EQ(Get(s, "write_iops"), "");
+    }
+  }
+  EXPECT_GE(fill_rows, 2u * 14);
+  EXPECT_GE(drain_rows, 2u);
+  const std::string svg = ReadText(run + "charts/fill.svg");
+  EXPECT_NE(svg.find("<svg"), std::string::npos);
+  EXPECT_NE(svg.find("series-dirty"), std::string::npos);
+  EXPECT_NE(svg.find("dm-writecache"), std::string::npos);
+}
+
+// Refused before any guest boots: one line naming the option and the fix.
+TEST(LabFill, RefusesSmallCachesAndCompareOptions) {
+  ScratchDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  struct Case {
+    std::vector<std::string> args;
+    std::string named;
+  } cases[] = {
+      {{"--ssd-size", "200M"}, "under the fill scenario's 64 MiB"},
+      {{"--layers", "lvmcache"}, "'lvmcache' has no fill scenario"},
+      {{"--modes", Mode("writeback")}, "--scenario fill does not take --modes"},
+      {{"--fault", "cache-fail"}, "scenarios of their own"},
+      {{"--fill-rate", "10"}, "--fill-rate"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"--scenario", "fill", "--results",
+                                     dir.path()};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    std::string output;
+    const int rc = RunLab(args, &output);
+    SCOPED_TRACE(c.args[0]);
+    EXPECT_EQ(rc, 2) << output;
+    EXPECT_NE(output.find(c.named), std::string::npos) << output;
+    EXPECT_EQ(output.find("booting"), std::string::npos) << output;
+  }
+}
+
+}  // namespace
+}  // namespace tierbench::labtest
