@@ -66,7 +66,11 @@ void Run(const CheckBlocksArgs& a) {
   region.offset = Size("--offset", a.offset);
   region.bytes = Size("--size", a.size);
   const uint64_t block = Size("--block-size", a.block_size);
-  region.block_bytes = block > (64u << 20) ? 0 : static_cast<uint32_t>(block);
+  if (block > (64u << 20)) {
+    throw ConfigError("Bad --block-size " + a.block_size +
+                      ": over 64 MiB. Fix: a block size of 4k to 64M");
+  }
+  region.block_bytes = static_cast<uint32_t>(block);
   Status ok = CheckBlockRegion(region);
   if (!ok.ok()) {
     throw ConfigError("Bad region: " + ok.message() +
@@ -75,7 +79,9 @@ void Run(const CheckBlocksArgs& a) {
   }
   const TargetInfo info = Target::Inspect(a.device, Sysfs());
   if (!info.exists) {
-    throw ConfigError("--device " + a.device + " does not exist");
+    throw ConfigError("--device " + a.device +
+                      " does not exist. Fix: pass an existing block device "
+                      "or file");
   }
   const uint64_t shift = Size("--shift", a.shift);
   if (write && shift != 0) {
@@ -106,7 +112,8 @@ void Run(const CheckBlocksArgs& a) {
                         (write ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC);
   if (fd < 0) {
     throw SysError("Cannot open --device " + a.device + ": " +
-                   std::strerror(errno));
+                   std::strerror(errno) +
+                   ". Fix: run as root, on a device that accepts O_DIRECT");
   }
   if (write && !a.repeat_until.empty()) {
     // One pass after another on the one descriptor (as an application

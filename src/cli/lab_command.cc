@@ -116,6 +116,9 @@ struct LabArgs {
   std::string scenario;    // --scenario fill ("" when not given)
   FillOptions fill;        // --fill-runtime, --fill-rate, --fill-drain
   CLI::Option* ssd_size_option = nullptr;
+  // Options of one scenario each, refused without it.
+  CLI::Option* fault_size_option = nullptr;
+  std::vector<CLI::Option*> fill_only;
   std::string accel = "auto", dilation = "auto";
   bool kvm = false;  // --kvm: --accel kvm
   int guests = 1;    // --guests: the cells split over guests side by side
@@ -165,12 +168,26 @@ void ScenarioOptions(LabArgs& a, const std::string& flag,
   o.ssd_bytes_per_sec = SizeOption("--ssd-bw", a.ssd_bw);
 }
 
-// Refuses two scenarios in one run.
+// Refuses two scenarios in one run, and a scenario's options without it.
 void OneScenario(const LabArgs& a) {
   if (int(a.power_cut) + int(!a.fault.empty()) + int(!a.scenario.empty()) > 1) {
     throw ConfigError(
         "--power-cut, --fault and --scenario fill are scenarios of their "
         "own. Fix: run them one after the other");
+  }
+  if (a.fault.empty() && a.fault_size_option != nullptr &&
+      a.fault_size_option->count() > 0) {
+    throw ConfigError(
+        "--fault-size is an option of --fault. Fix: add --fault "
+        "cache-fail|origin-errors, or drop --fault-size");
+  }
+  for (const CLI::Option* opt : a.fill_only) {
+    if (a.scenario.empty() && opt->count() > 0) {
+      throw ConfigError(opt->get_name() +
+                        " is an option of --scenario fill. Fix: add "
+                        "--scenario fill, or drop " +
+                        opt->get_name());
+    }
   }
 }
 
@@ -192,12 +209,14 @@ void RunFault(LabArgs& a) {
   ScenarioOptions(a, "--fault", FaultLayers(),
                   SizeOption("--ssd-size", a.ssd_size));
   Status s = CheckFault(a.fault, a.options.layers);
+  if (s.ok()) s = CheckFaultSize(a.options.ssd_bytes, a.fault_mib);
   if (!s.ok()) {
     throw ConfigError("Bad --fault " + a.fault + " --layers " +
                       (a.layers.empty() ? "(default)" : a.layers) + ": " +
                       s.message() +
                       ". Fix: --fault cache-fail|origin-errors on bcache, "
-                      "dm-cache or dm-writecache");
+                      "dm-cache or dm-writecache, with a --fault-size that "
+                      "fits");
   }
   LabFault(a.options, a.fault, a.fault_mib, std::cout).Run();
 }
@@ -208,11 +227,13 @@ void RunFill(LabArgs& a) {
   ScenarioOptions(a, "--scenario fill", FillLayers(),
                   LabSsdBytesForCache(kFillMinCacheBytes));
   uint64_t cache_bytes = 0;
-  Status s = CheckFill(a.options.ssd_bytes, a.options.layers, &cache_bytes);
+  Status s =
+      CheckFill(a.options.ssd_bytes, a.options.layers, a.fill, &cache_bytes);
   if (!s.ok()) {
     throw ConfigError("Bad --scenario fill: " + s.message() +
-                      ". Fix: a larger --ssd-size, or --layers from "
-                      "bcache,dm-cache,dm-writecache");
+                      ". Fix: a larger --ssd-size, --layers from "
+                      "bcache,dm-cache,dm-writecache, or the --fill-rate "
+                      "and --fill-runtime it names");
   }
   LabFill(a.options, a.fill, std::cout).Run();
 }
@@ -660,11 +681,13 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
          "after the layer's recovery path and on the bare origin "
          "(fault.csv). Takes the machine options, none of the compare's")
       ->check(CLI::IsMember(FaultKinds()));
-  cmd->add_option("--fault-size", args->fault_mib,
-                  "MiB held dirty per layer with --fault (and written again "
-                  "by the writer)")
-      ->check(CLI::Range(1, 64))
-      ->capture_default_str();
+  args->fault_size_option =
+      cmd->add_option(
+             "--fault-size", args->fault_mib,
+             "MiB held dirty per layer with --fault (and written again "
+             "by the writer)")
+          ->check(CLI::Range(1, 64))
+          ->capture_default_str();
   cmd->add_option(
          "--scenario", args->scenario,
          "fill: instead of the compare, the writeback cliff. Per layer "
@@ -677,19 +700,22 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
          "recover (fill.csv, fill-series.csv, charts/fill.svg). Takes the "
          "machine options, none of the compare's")
       ->check(CLI::IsMember({"fill"}));
-  cmd->add_option("--fill-runtime", args->fill.runtime_s,
-                  "With --scenario fill: seconds of writes per layer")
-      ->check(CLI::Range(5, 600))
-      ->capture_default_str();
-  cmd->add_option("--fill-rate", args->fill.rate_iops,
-                  "With --scenario fill: the writes' rate (IOPS)")
-      ->check(CLI::Range(100, 1000000))
-      ->capture_default_str();
-  cmd->add_option("--fill-drain", args->fill.drain_s,
-                  "With --scenario fill: seconds the writeback is watched "
-                  "after the writes")
-      ->check(CLI::Range(0, 3600))
-      ->capture_default_str();
+  args->fill_only.push_back(
+      cmd->add_option("--fill-runtime", args->fill.runtime_s,
+                      "With --scenario fill: seconds of writes per layer")
+          ->check(CLI::Range(5, 600))
+          ->capture_default_str());
+  args->fill_only.push_back(
+      cmd->add_option("--fill-rate", args->fill.rate_iops,
+                      "With --scenario fill: the writes' rate (IOPS)")
+          ->check(CLI::Range(100, 1000000))
+          ->capture_default_str());
+  args->fill_only.push_back(
+      cmd->add_option("--fill-drain", args->fill.drain_s,
+                      "With --scenario fill: seconds the writeback is watched "
+                      "after the writes")
+          ->check(CLI::Range(0, 3600))
+          ->capture_default_str());
   for (const char* name :
        {"--quick", "--full", "--modes", "--workloads", "--runtime",
         "--ramp-time", "--size", "--repeat", "--cache-state", "--working-set",

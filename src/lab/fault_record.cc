@@ -132,19 +132,27 @@ Status FaultLayerFromGuest(const std::string& layer,
   if (const std::string* k = FindRecordLine(record, layer, "kernel")) {
     out->kernel_log = *k;
   }
-  // Generation 2: the whole region acknowledged, or the setup failed.
-  const std::string* w2 = FindRecordLine(record, layer, "write2");
-  if (w2 == nullptr) return Missing(layer, "write2");
-  json j;
-  Status s = ParseObject(layer + ".write2", *w2, &j);
-  uint64_t blocks = 0, acknowledged = 0;
-  if (s.ok()) s = Count(layer + ".write2", j, "blocks", &blocks);
-  if (s.ok()) s = Count(layer + ".write2", j, "acknowledged", &acknowledged);
-  if (!s.ok()) return s;
-  if (blocks == 0 || acknowledged != blocks) {
-    return Status::InvalidArgument(
-        layer + ".write2 acknowledged " + std::to_string(acknowledged) +
-        " of " + std::to_string(blocks) + " blocks before the fault");
+  // Generations 1 (on the origin) and 2 (through the stack): the whole
+  // region acknowledged, or the setup failed and no count would mean what
+  // its column says.
+  uint64_t blocks = 0;
+  Status s;
+  for (const char* key : {"write1", "write2"}) {
+    const std::string what = layer + "." + key;
+    const std::string* w = FindRecordLine(record, layer, key);
+    if (w == nullptr) return Missing(layer, key);
+    json j;
+    s = ParseObject(what, *w, &j);
+    uint64_t n = 0, acknowledged = 0;
+    if (s.ok()) s = Count(what, j, "blocks", &n);
+    if (s.ok()) s = Count(what, j, "acknowledged", &acknowledged);
+    if (!s.ok()) return s;
+    if (n == 0 || acknowledged != n || (blocks != 0 && n != blocks)) {
+      return Status::InvalidArgument(
+          what + " acknowledged " + std::to_string(acknowledged) + " of " +
+          std::to_string(n) + " blocks before the fault");
+    }
+    blocks = n;
   }
   out->blocks = blocks;
   s = PowerCutDirtyAtCut(layer, record, &out->dirty_bytes_at_fault,

@@ -19,6 +19,9 @@ using nlohmann::json;
 // Seconds in the first seconds' level, and how long a fall must last.
 constexpr size_t kLevelSeconds = 3;
 constexpr size_t kSustainSeconds = 3;
+// bcache's CUTOFF_WRITEBACK_SYNC (drivers/md/bcache/writeback.h), the
+// default of its bch_cutoff_writeback_sync module parameter.
+constexpr double kBcacheCutoffWritebackSync = 70;
 
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -76,9 +79,9 @@ void FindCliff(FillLayer* l) {
   const double level =
       Median(std::vector<double>(w.begin() + 1, w.begin() + level_end));
   size_t c = 0;
-  for (size_t i = 1; i < w.size() && c == 0; ++i) {
+  for (size_t i = 1; i + kSustainSeconds <= w.size() && c == 0; ++i) {
     bool sustained = true;
-    for (size_t j = i; j < std::min(w.size(), i + kSustainSeconds); ++j) {
+    for (size_t j = i; j < i + kSustainSeconds; ++j) {
       sustained = sustained && w[j] < level / 2;
     }
     if (sustained) c = i;
@@ -118,17 +121,18 @@ void FindCliff(FillLayer* l) {
              : 1.0;
   }
   l->time_to_cliff_s = t;
-  const size_t at = std::min(static_cast<size_t>(t), l->seconds.size() - 1);
+  const size_t at = std::min(static_cast<size_t>(t), w.size() - 1);
   l->dirty_at_cliff_bytes = l->seconds[at].dirty_bytes;
   if (l->limit_bytes && before > 0) {
     l->predicted_time_to_cliff_s =
         static_cast<double>(*l->limit_bytes) / (before * 4096.0);
   }
+  // The recovery (only after a cliff: the dirty data was at the limit).
   if (l->limit_bytes) {
     for (const FillSecond& s : l->seconds) {
-      if (s.t_s + 1 <= l->job_end_s || !s.dirty_bytes) continue;
+      if (!s.drain || !s.dirty_bytes) continue;
       if (*s.dirty_bytes * 2 <= *l->limit_bytes) {
-        l->time_to_recover_s = s.t_s + 1 - l->job_end_s;
+        l->time_to_recover_s = s.t_s + 1 - static_cast<double>(w.size());
         break;
       }
     }
@@ -158,21 +162,25 @@ Status FillLayerFromGuest(const std::string& layer,
                                    std::to_string(static_cast<int>(job_rc)) +
                                    ")");
   }
-  out->job_end_s = job_end_ms / 1000;
   const std::string* table_line = FindRecordLine(record, layer, "table");
   const std::string table = table_line ? *table_line : "";
   // The layer's dirty limit.
   if (layer == kLabLayerBcache) {
-    double cache = 0, cutoff = 0;
+    double cache = 0, cutoff = kBcacheCutoffWritebackSync;
     s = Number(record, layer, "cache_bytes", &cache);
-    if (s.ok()) s = Number(record, layer, "cutoff_writeback_sync", &cutoff);
+    if (!s.ok()) return s;
+    // bch_cutoff_writeback_sync has no sysfs file on 6.1: the kernel's
+    // default then, said as such.
+    const bool shown =
+        FindRecordLine(record, layer, "cutoff_writeback_sync") != nullptr;
+    if (shown) s = Number(record, layer, "cutoff_writeback_sync", &cutoff);
     if (!s.ok()) return s;
     out->cache_bytes = static_cast<uint64_t>(cache);
     out->limit_bytes = static_cast<uint64_t>(cache * cutoff / 100);
-    char words[96];
+    char words[128];
     std::snprintf(words, sizeof(words),
-                  "%.0f %% of the cache in use (bch_cutoff_writeback_sync)",
-                  cutoff);
+                  "%.0f %% of the cache in use (bch_cutoff_writeback_sync%s)",
+                  cutoff, shown ? "" : ", the kernel's default: not readable");
     out->limit = words;
   } else if (layer == kLabLayerWritecache) {
     const std::string* before = FindRecordLine(record, layer, "status_before");
@@ -205,14 +213,31 @@ Status FillLayerFromGuest(const std::string& layer,
                                    ".json is not a one-job report with a "
                                    "write series");
   }
-  const json& series = j["jobs"][0]["write"]["series"];
-  const size_t job_seconds = static_cast<size_t>(out->job_end_s);
+  const json& write = j["jobs"][0]["write"];
+  const json& series = write["series"];
+  // The job's complete seconds: its own measured runtime (ms), not the
+  // guest's clock around the process.
+  if (!write.contains("runtime") || !write["runtime"].is_number() ||
+      !series.is_array()) {
+    return Status::InvalidArgument("fill/" + layer +
+                                   ".json has no write runtime or series");
+  }
+  const size_t job_seconds =
+      static_cast<size_t>(write["runtime"].get<double>() / 1000);
   for (size_t i = 0; i < series.size() && i < job_seconds; ++i) {
+    const json& point = series[i];
+    if (!point.is_object() || !point.contains("ios") ||
+        !point["ios"].is_number_unsigned() ||
+        (point.contains("p99_ns") && !point["p99_ns"].is_number())) {
+      return Status::InvalidArgument(
+          "fill/" + layer + ".json: write series second " + std::to_string(i) +
+          " has no IO count (or a p99 that is no number)");
+    }
     FillSecond sec;
     sec.t_s = static_cast<double>(i);
-    sec.write_iops = series[i].value("ios", uint64_t{0});
-    if (series[i].contains("p99_ns")) {
-      sec.p99_us = series[i]["p99_ns"].get<double>() / 1000;
+    sec.write_iops = point["ios"].get<uint64_t>();
+    if (point.contains("p99_ns")) {
+      sec.p99_us = point["p99_ns"].get<double>() / 1000;
     }
     out->seconds.push_back(sec);
   }

@@ -25,8 +25,10 @@
 // bch_cutoff_writeback_sync % of the cache, beyond which it stops caching
 // writes; dm-writecache: the whole cache, when writes wait for free blocks;
 // dm-cache: none) over the write rate before the cliff predicts the time
-// to it. The recovery: from the job's end until the dirty data was back
-// under half the limit (nullopt when it was not within the watch).
+// to it. The recovery (after a cliff): from the job's last complete second
+// until the end of the first watched second whose dirty data was back under
+// half the limit (nullopt when none was within the watch). The job's
+// seconds are those of its own measured runtime ("runtime" in its report).
 #ifndef TIERBENCH_LAB_FILL_RECORD_H_
 #define TIERBENCH_LAB_FILL_RECORD_H_
 
@@ -41,8 +43,8 @@
 
 namespace tierbench {
 
-// Fills out->cliff and the figures from out->seconds, out->limit_bytes
-// and out->job_end_s. Pure.
+// Fills out->cliff and the figures from out->seconds and out->limit_bytes.
+// Pure.
 void FindCliff(FillLayer* out);
 
 // The row of `layer` from the record and its two files (texts; "" when

@@ -8,6 +8,7 @@
 
 #include "lab/fault_record.h"
 #include "lab/lab_boot.h"
+#include "lab/lab_disk.h"
 #include "lab/lab_guest.h"
 #include "lab/lab_layers.h"
 #include "lab/lab_workspace.h"
@@ -56,6 +57,24 @@ Status CheckFault(const std::string& kind,
           "cannot switch to an error target); layers with one: " +
           Join(ok, ", "));
     }
+  }
+  return Status::Ok();
+}
+
+Status CheckFaultSize(uint64_t ssd_bytes, uint64_t mib) {
+  std::vector<LabPartition> parts;
+  Status s = LabSsdLayout(ssd_bytes, 0, &parts);
+  if (!s.ok()) return s;
+  const uint64_t cache = parts[0].sectors * 512;
+  if (2 * (mib << 20) > cache / 4) {
+    return Status::InvalidArgument(
+        "--fault-size " + std::to_string(mib) +
+        " (twice that with the "
+        "writer's region) is over a quarter of the " +
+        FormatBytes(cache) +
+        " cache each layer gets, and dm-writecache writes back from half "
+        "of it; at most " +
+        std::to_string(cache / 8 >> 20) + " fits");
   }
   return Status::Ok();
 }
@@ -123,7 +142,10 @@ FaultRun LabFault::Run() {
     Status s = FaultLayerFromGuest(layer, record, &row);
     if (!s.ok()) {
       throw SysError("The fault guest left incomplete results: " + s.message() +
-                     ". Files: " + lab + "fault.txt, fault/" + where);
+                     ". Files: " + lab + "fault.txt, fault/" + where +
+                     "; Fix: read the guest's steps there (a guest script "
+                     "out of step with this tierbench: --guest-scripts "
+                     "<its source tree>/scripts/lab)");
     }
     run.layers.push_back(row);
   }

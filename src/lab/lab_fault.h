@@ -53,6 +53,12 @@ std::vector<std::string> FaultLayers();
 Status CheckFault(const std::string& kind,
                   const std::vector<std::string>& layers);
 
+// InvalidArgument when `mib` MiB held dirty plus the writer's `mib` MiB
+// exceed a quarter of the cache an SSD of `ssd_bytes` gives each layer
+// (dm-writecache starts writing back at half of it: the region would not
+// stay dirty), naming the largest --fault-size that fits.
+Status CheckFaultSize(uint64_t ssd_bytes, uint64_t mib);
+
 // lab.conf for the fault boot: LabConfText() plus SCENARIO, FAULT and
 // FAULT_MIB. Pure.
 std::string FaultConfText(const LabOptions& options, const std::string& run_id,

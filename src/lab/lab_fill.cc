@@ -23,6 +23,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
+std::string FillSeconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.1f", s);
+  return buf;
+}
+
 std::string Join(const std::vector<std::string>& v) {
   std::string out;
   for (const std::string& s : v) out += (out.empty() ? "" : ", ") + s;
@@ -36,7 +42,7 @@ std::vector<std::string> FillLayers() {
 }
 
 Status CheckFill(uint64_t ssd_bytes, const std::vector<std::string>& layers,
-                 uint64_t* cache_bytes) {
+                 const FillOptions& fill, uint64_t* cache_bytes) {
   Status s = CheckLabLayers(layers);
   if (!s.ok()) return s;
   const std::vector<std::string> ok = FillLayers();
@@ -61,6 +67,26 @@ Status CheckFill(uint64_t ssd_bytes, const std::vector<std::string>& layers,
         std::to_string(LabSsdBytesForCache(kFillMinCacheBytes) >> 20) +
         "M gives 64 MiB");
   }
+  const double bytes_per_s = static_cast<double>(fill.rate_iops) * 4096;
+  const double to_lowest =
+      0.7 * static_cast<double>(*cache_bytes) / bytes_per_s;
+  const double to_full = static_cast<double>(*cache_bytes) / bytes_per_s;
+  if (to_lowest < 4) {
+    return Status::InvalidArgument(
+        "--fill-rate " + std::to_string(fill.rate_iops) + " reaches 70 % of " +
+        FormatBytes(*cache_bytes) + " in " + FillSeconds(to_lowest) +
+        " s, within the first seconds the cliff is judged against; a rate of " +
+        "at most " +
+        std::to_string(static_cast<uint64_t>(0.7 * *cache_bytes / 4 / 4096)) +
+        " IOPS gives 4 s");
+  }
+  if (static_cast<double>(fill.runtime_s) < to_full + 4) {
+    return Status::InvalidArgument(
+        "--fill-runtime " + std::to_string(fill.runtime_s) +
+        " s ends before 4 s past the " + FillSeconds(to_full) +
+        " s in which the rate writes the whole cache; at least " +
+        std::to_string(static_cast<uint64_t>(to_full + 5)) + " s");
+  }
   return Status::Ok();
 }
 
@@ -70,7 +96,7 @@ LabFill::LabFill(LabOptions options, FillOptions fill, std::ostream& console)
 FillRun LabFill::Run() {
   const LabOptions& o = options_;
   uint64_t cache_bytes = 0;
-  Status ok = CheckFill(o.ssd_bytes, o.layers, &cache_bytes);
+  Status ok = CheckFill(o.ssd_bytes, o.layers, fill_, &cache_bytes);
   if (!ok.ok()) {
     throw ConfigError("Bad --scenario fill: " + ok.message() +
                       ". Fix: a larger --ssd-size, or --layers from " +
@@ -140,7 +166,10 @@ FillRun LabFill::Run() {
         read(lab + "fill/" + layer + "-dirty.txt"), fill_.rate_iops, &row);
     if (!s.ok()) {
       throw SysError("The fill guest left incomplete results: " + s.message() +
-                     ". Files: " + lab + "fill.txt, fill/" + where);
+                     ". Files: " + lab + "fill.txt, fill/" + where +
+                     "; Fix: read the guest's steps there (a guest script "
+                     "out of step with this tierbench: --guest-scripts "
+                     "<its source tree>/scripts/lab)");
     }
     run.layers.push_back(std::move(row));
   }

@@ -50,9 +50,13 @@ std::vector<std::string> FillLayers();
 
 // The cache each layer gets from an SSD of `ssd_bytes` (lab/lab_layers.h);
 // InvalidArgument when that is under kFillMinCacheBytes (naming both and
-// the --ssd-size that gives 64 MiB) or a layer has no fill scenario.
+// the --ssd-size that gives 64 MiB), when a layer has no fill scenario,
+// when `fill`'s rate reaches the lowest limit (bcache's 70 %) in under 4 s
+// (the level the cliff is judged against is the median of seconds 1-3),
+// or when its runtime ends less than 4 s after the whole cache is written
+// at that rate (the fall must last 3 s to count).
 Status CheckFill(uint64_t ssd_bytes, const std::vector<std::string>& layers,
-                 uint64_t* cache_bytes);
+                 const FillOptions& fill, uint64_t* cache_bytes);
 
 class LabFill {
  public:

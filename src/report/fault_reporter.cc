@@ -15,6 +15,10 @@ std::string FaultMs(double ms) {
   return buf;
 }
 
+std::string WriterCount(const FaultLayer& l, uint64_t n) {
+  return l.writer_hung && l.writer_blocks == 0 ? std::string() : CsvNumber(n);
+}
+
 // The four counts of `read`, one column each, named <prefix>_<count>.
 void AddFaultBlockColumns(const std::string& prefix,
                           FaultBlocks FaultLayer::*member,
@@ -46,10 +50,12 @@ const ColumnTable<FaultLayer>& FaultTable() {
         {"dirty_bytes_at_fault",
          [](const L& l) { return CsvNumber(l.dirty_bytes_at_fault); }},
         {"dirty_at_fault", [](const L& l) { return l.dirty_at_fault; }},
+        // Unknown (empty) when the writer hung before it finished a pass
+        // after the fault.
         {"writer_blocks",
-         [](const L& l) { return CsvNumber(l.writer_blocks); }},
+         [](const L& l) { return WriterCount(l, l.writer_blocks); }},
         {"writer_errors",
-         [](const L& l) { return CsvNumber(l.writer_errors); }},
+         [](const L& l) { return WriterCount(l, l.writer_errors); }},
         {"writer_first_error", [](const L& l) { return l.writer_first_error; }},
         {"writer_hung",
          [](const L& l) { return std::string(l.writer_hung ? "1" : "0"); }},
@@ -105,12 +111,16 @@ std::string FaultConsoleLines(const FaultLayer& l) {
   std::string s = "fault: " + l.fault + " on " + l.layer + " (" + l.device +
                   "), " + (l.dirty_at_fault.empty() ? "0" : l.dirty_at_fault) +
                   " dirty: " + FaultVerdict(l) + "\n";
-  s += "  the writer: " + std::to_string(l.writer_errors) + " of " +
-       std::to_string(l.writer_blocks) + " writes failed" +
-       (l.writer_first_error.empty()
-            ? ""
-            : " (first: " + l.writer_first_error + ")") +
-       (l.writer_hung ? "; it hung" : "") + "\n";
+  if (l.writer_hung && l.writer_blocks == 0) {
+    s += "  the writer: hung before it finished a pass after the fault\n";
+  } else {
+    s += "  the writer: " + std::to_string(l.writer_errors) + " of " +
+         std::to_string(l.writer_blocks) + " writes failed" +
+         (l.writer_first_error.empty()
+              ? ""
+              : " (first: " + l.writer_first_error + ")") +
+         (l.writer_hung ? "; it hung" : "") + "\n";
+  }
   s += "  through the stack (" + l.state_after + "): " + FaultCounts(l.stack) +
        " of " + std::to_string(l.blocks) + "\n";
   s += "  after " + l.recovery + " (" + FaultMs(l.recovery_ms) + " ms; " +

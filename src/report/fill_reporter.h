@@ -34,8 +34,8 @@ namespace tierbench {
 inline constexpr int kFillCsvSchemaVersion = 1;
 inline constexpr int kFillSeriesCsvSchemaVersion = 1;
 
-// One second of a layer's fill: the job's (t_s < job_end_s) or the watch
-// after it (drain).
+// One second of a layer's fill: one of the job's complete seconds, or one
+// of the watch after it (drain).
 struct FillSecond {
   double t_s = 0;  // from the job's start
   bool drain = false;
@@ -51,7 +51,6 @@ struct FillLayer {
   std::string limit;  // the dirty limit, in words
   std::optional<uint64_t> limit_bytes;
   uint64_t rate_iops = 0;
-  double job_end_s = 0;
   std::vector<FillSecond> seconds;
   // FindCliff (lab/fill_record.h):
   bool cliff = false;

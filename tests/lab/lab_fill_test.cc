@@ -91,6 +91,9 @@ TEST(LabFill, RefusesSmallCachesAndCompareOptions) {
       {{"--modes", Mode("writeback")}, "--scenario fill does not take --modes"},
       {{"--fault", "cache-fail"}, "scenarios of their own"},
       {{"--fill-rate", "10"}, "--fill-rate"},
+      // 64 MiB at 5000 IOPS: 70 % of it in 2.3 s, inside the first seconds.
+      {{"--fill-rate", "5000"}, "a rate of at most 2867 IOPS gives 4 s"},
+      {{"--fill-runtime", "8"}, "ends before 4 s past the 8.2 s"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = {"--scenario", "fill", "--results",

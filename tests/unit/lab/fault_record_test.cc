@@ -16,8 +16,8 @@ const char kOk[] =
 std::string DmCacheLines() {
   return std::string("dm-cache.device=/dev/mapper/tb-f-dc\n") +
          "dm-cache.fault=cache-fail\n"
-         "dm-cache.write2=" +
-         kOk + "\n" +
+         "dm-cache.write1=" +
+         kOk + "\n" + "dm-cache.write2=" + kOk + "\n" +
          "dm-cache.table=0 1046528 cache 252:6 252:7 252:5 64 1 writeback "
          "smq 2 migration_threshold 0\n"
          "dm-cache.status=0 1046528 cache 8 27/4096 64 256/8192 0 0 0 256 "
@@ -100,6 +100,10 @@ TEST(FaultRecord, MissingOrBadLinesAreNamed) {
       {"dm-cache.write2={\"blocks\":256,\"written\":255,\"write_errors\":1,"
        "\"synced\":true,\"acknowledged\":255,\"first_error\":\"x\"}\n",
        "acknowledged 255 of 256"},
+      // Generation 1 not whole on the origin: stale and corrupt would mix.
+      {"dm-cache.write1={\"blocks\":256,\"written\":256,\"write_errors\":0,"
+       "\"synced\":false,\"acknowledged\":0,\"first_error\":\"x\"}\n",
+       "dm-cache.write1 acknowledged 0 of 256"},
       {"dm-cache.stack_read={\"blocks\":256,\"intact\":1}\n",
        "dm-cache.stack_read has no count 'stale'"},
       {"dm-cache.origin_read={\"error\":\"exit 2: no device\"}\n",

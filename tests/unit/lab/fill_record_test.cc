@@ -16,7 +16,6 @@ FillLayer Series(std::vector<uint64_t> iops, uint64_t limit_bytes) {
   FillLayer l;
   l.layer = "dm-writecache";
   l.limit_bytes = limit_bytes;
-  l.job_end_s = static_cast<double>(iops.size());
   uint64_t dirty = 0;
   for (size_t i = 0; i < iops.size(); ++i) {
     FillSecond s;
@@ -80,16 +79,17 @@ TEST(FillCliff, RecoveryIsWhenTheDirtyDataIsUnderHalfTheLimit) {
 TEST(FillRecord, BuildsALayerFromTheGuestsFiles) {
   const PowerCutRecord record = ParsePowerCutRecord(
       "bcache.device=/dev/bcache0\nbcache.cache_bytes=67108864\n"
-      "bcache.writeback_percent=10\nbcache.cutoff_writeback_sync=70\n"
-      "bcache.job_rc=0\nbcache.job_end_ms=5300\nbcache.drain_end_ms=7400\n");
+      "bcache.writeback_percent=10\n"
+      "bcache.job_rc=0\nbcache.job_end_ms=6300\nbcache.drain_end_ms=7400\n");
   const std::string json =
-      R"({"jobs":[{"write":{"series":[)"
+      R"({"jobs":[{"write":{"runtime":6300,"series":[)"
       R"({"t":0,"ios":2000,"bytes":8192000,"p99_ns":800000},)"
       R"({"t":1,"ios":2000,"bytes":8192000,"p99_ns":800000},)"
       R"({"t":2,"ios":2000,"bytes":8192000,"p99_ns":900000},)"
       R"({"t":3,"ios":150,"bytes":614400,"p99_ns":400000000},)"
       R"({"t":4,"ios":150,"bytes":614400,"p99_ns":400000000},)"
-      R"({"t":5,"ios":10,"bytes":40960}]}}]})";
+      R"({"t":5,"ios":150,"bytes":614400,"p99_ns":400000000},)"
+      R"({"t":6,"ios":10,"bytes":40960}]}}]})";
   const std::string dirty =
       "400 3.1M\n900 7.8M\n1900 15.6M\n2900 23.4M\n3900 24.0M\n"
       "4900 24.0M\n5900 20.0M\n6900 16.0M\n";
@@ -97,12 +97,17 @@ TEST(FillRecord, BuildsALayerFromTheGuestsFiles) {
   Status s = FillLayerFromGuest("bcache", record, json, dirty, 2000, &l);
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(l.cache_bytes, 64ull << 20);
+  // No cutoff_writeback_sync line (no sysfs file on 6.1): the default.
   EXPECT_EQ(*l.limit_bytes, (64ull << 20) * 70 / 100);
-  // Five complete seconds of the job (it ended at 5.3 s), two watched.
+  EXPECT_NE(l.limit.find("the kernel's default: not readable"),
+            std::string::npos)
+      << l.limit;
+  // Six complete seconds of the job's 6.3 s (the partial seventh, with
+  // its last 10 completions, left out), one watched.
   ASSERT_EQ(l.seconds.size(), 7u);
-  EXPECT_FALSE(l.seconds[4].drain);
-  EXPECT_TRUE(l.seconds[5].drain);
-  EXPECT_FALSE(l.seconds[5].write_iops.has_value());
+  EXPECT_FALSE(l.seconds[5].drain);
+  EXPECT_TRUE(l.seconds[6].drain);
+  EXPECT_FALSE(l.seconds[6].write_iops.has_value());
   EXPECT_DOUBLE_EQ(*l.seconds[3].p99_us, 400000);
   // bcache's "7.8M" (its own rounding) at the end of second 0.
   EXPECT_NEAR(static_cast<double>(*l.seconds[0].dirty_bytes), 7.8 * 1048576,
@@ -115,7 +120,7 @@ TEST(FillRecord, BuildsALayerFromTheGuestsFiles) {
 
 TEST(FillRecord, NamesWhatIsMissing) {
   const std::string good_json =
-      R"({"jobs":[{"write":{"series":[{"t":0,"ios":5}]}}]})";
+      R"({"jobs":[{"write":{"runtime":1000,"series":[{"t":0,"ios":5}]}}]})";
   struct Case {
     std::string record, json, dirty, named;
   } cases[] = {
@@ -131,6 +136,11 @@ TEST(FillRecord, NamesWhatIsMissing) {
        "bcache.drain_end_ms=3000\nbcache.cache_bytes=1\n"
        "bcache.cutoff_writeback_sync=70\n",
        good_json, "", "no dirty reading"},
+      {"bcache.device=d\nbcache.job_rc=0\nbcache.job_end_ms=2000\n"
+       "bcache.drain_end_ms=3000\nbcache.cache_bytes=1\n"
+       "bcache.cutoff_writeback_sync=70\n",
+       R"({"jobs":[{"write":{"runtime":1000,"series":[{"t":0}]}}]})",
+       "1 1.0M\n", "second 0 has no IO count"},
   };
   for (const Case& c : cases) {
     FillLayer l;
