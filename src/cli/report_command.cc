@@ -1,8 +1,9 @@
 // `tierbench report RUN_DIR... [--out DIR] [--force]`: the HTML report, SVG
-// charts and summary.md of a compare run folder, or, with several folders,
-// the fleet report that merges them (present/pages/report_writer.h and
-// present/pages/merged_report.h do the work; this file only declares the
-// options).
+// charts and summary.md of a compare run folder, or of a lab scenario's
+// (fault, fill, power cut: present/pages/scenario_report.h), or, with
+// several folders, the fleet report that merges them (present/pages/
+// report_writer.h and present/pages/merged_report.h do the work; this file
+// only declares the options).
 #include <iostream>
 #include <memory>
 #include <string>
@@ -11,6 +12,7 @@
 #include "cli/commands.h"
 #include "present/pages/merged_report.h"
 #include "present/pages/report_writer.h"
+#include "present/pages/scenario_report.h"
 #include "util/errors.h"
 
 namespace tierbench {
@@ -24,9 +26,11 @@ struct ReportArgs {
 
 void Run(const ReportArgs& a, int* exit_code) {
   const bool merged = a.run_dirs.size() > 1;
-  const ReportFiles files = merged
-                                ? WriteMergedReport(a.run_dirs, a.out, a.force)
-                                : WriteReport(a.run_dirs[0], a.out, a.force);
+  const ReportFiles files =
+      merged ? WriteMergedReport(a.run_dirs, a.out, a.force)
+      : IsScenarioFolder(a.run_dirs[0])
+          ? WriteScenarioReport(a.run_dirs[0], a.out, a.force)
+          : WriteReport(a.run_dirs[0], a.out, a.force);
   for (const std::string& note : files.notes) {
     std::cerr << "tierbench: note: " << note << "\n";
   }

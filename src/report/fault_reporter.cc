@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "present/pages/scenario_report.h"
 #include "report/column_table.h"
 #include "util/csv_writer.h"
 
@@ -137,6 +138,9 @@ void FaultReporter::OnFault(const FaultRun& run) {
   CsvTable csv(FaultCsvColumns(), kFaultCsvSchemaVersion);
   for (const FaultLayer& l : run.layers) csv.AddRow(FaultTable().Values(l));
   csv.WriteFile(run_dir_ + "/fault.csv");
+  // report.html and summary.md, the verdict first (present/pages/
+  // scenario_report.h).
+  WriteScenarioReport(run_dir_, "", /*force=*/true);
   for (const FaultLayer& l : run.layers) console_ << FaultConsoleLines(l);
   console_.flush();
 }

@@ -1,6 +1,7 @@
 // FaultReporter: the output of `tierbench lab --fault` (lab/lab_fault.h),
 // behind the Reporter interface (record/reporter.h, event OnFault):
-// fault.csv in the run folder and one console paragraph per layer.
+// fault.csv, report.html and summary.md (present/pages/scenario_report.h)
+// in the run folder and one console paragraph per layer.
 //
 // fault.csv (schema_version 1; every column documented in
 // results/README.md), one row per layer in the order the lab ran them;

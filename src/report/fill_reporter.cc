@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "present/charts/series_chart.h"
+#include "present/pages/scenario_report.h"
 #include "present/series_file.h"
 #include "report/column_table.h"
 #include "util/csv_writer.h"
@@ -171,6 +172,7 @@ void FillReporter::OnFill(const FillRun& run) {
                      ". Fix: check that the results directory is writable");
     }
   }
+  WriteScenarioReport(run_dir_, "", /*force=*/true);  // report.html
   for (const FillLayer& l : run.layers) console_ << FillConsoleLine(l) << "\n";
   console_.flush();
 }

@@ -2,7 +2,8 @@
 // lab_fill.h), behind the Reporter interface (record/reporter.h, event
 // OnFill): fill.csv (one row per layer: the cliff), fill-series.csv (one
 // row per second per layer: write IOPS and p99 against dirty bytes),
-// charts/fill.svg (IOPS and dirty data over time, a line per layer) and a
+// charts/fill.svg (IOPS and dirty data over time, a line per layer),
+// report.html and summary.md (present/pages/scenario_report.h) and a
 // console line per layer. Columns documented in results/README.md.
 //
 // fill.csv (schema_version 1):

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "present/pages/scenario_report.h"
 #include "report/column_table.h"
 #include "util/csv_writer.h"
 #include "util/errors.h"
@@ -142,6 +143,7 @@ void PowerCutReporter::OnPowerCut(const PowerCutRun& run) {
     }
     replay.WriteFile(run_dir_ + "/log-replay.csv");
   }
+  WriteScenarioReport(run_dir_, "", /*force=*/true);  // report.html
   for (const PowerCutLayer& l : run.layers) {
     console_ << PowerCutConsoleLine(l) << "\n";
   }

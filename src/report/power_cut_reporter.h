@@ -1,7 +1,8 @@
 // PowerCutReporter: the output of `tierbench lab --power-cut`
 // (lab/lab_power_cut.h), behind the Reporter interface (record/reporter.h,
-// event OnPowerCut): power-cut.csv in the run folder and one console line
-// per layer.
+// event OnPowerCut): power-cut.csv, report.html and summary.md (present/
+// pages/scenario_report.h) in the run folder and one console line per
+// layer.
 //
 // power-cut.csv (schema_version 1; every column documented in
 // results/README.md), one row per layer in the order the lab ran them:

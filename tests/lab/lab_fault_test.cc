@@ -94,6 +94,11 @@ TEST(LabFault, CacheFailWithDirtyDataOnEveryLayer) {
   EXPECT_NE(Get(rows[1], "recovery").find("cleaner policy: refused"),
             std::string::npos);
   EXPECT_EQ(Get(rows[2], "device_after"), "present");
+  // The run's report says it first.
+  const std::string html = ReadText(run + "report.html");
+  EXPECT_NE(html.find("No layer corrupted data silently after cache-fail"),
+            std::string::npos)
+      << html.substr(0, 2000);
   EXPECT_NE(Get(rows[2], "recovery").find("flush message: refused"),
             std::string::npos);
 }

@@ -9,6 +9,7 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/power_cut_reporter_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/result_columns_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/run_folder_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/scenario_report_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/schema_docs_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/series_chart_test.cc
 )
