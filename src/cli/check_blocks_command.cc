@@ -54,6 +54,18 @@ uint64_t Size(const std::string& option, const std::string& text) {
   return v;
 }
 
+// The object of one write pass (see the header comment).
+nlohmann::ordered_json WriteJson(const BlockWriteResult& r) {
+  nlohmann::ordered_json j;
+  j["blocks"] = r.blocks;
+  j["written"] = r.written;
+  j["write_errors"] = r.write_errors;
+  j["synced"] = r.synced;
+  j["acknowledged"] = r.acknowledged();
+  j["first_error"] = r.first_error;
+  return j;
+}
+
 void Run(const CheckBlocksArgs& a) {
   const bool write = a.write_generation != 0;
   if (write == (a.read_generation != 0)) {
@@ -122,14 +134,7 @@ void Run(const CheckBlocksArgs& a) {
     for (;;) {
       const BlockWriteResult r =
           WriteGeneration(fd, region, a.write_generation);
-      nlohmann::ordered_json j;
-      j["blocks"] = r.blocks;
-      j["written"] = r.written;
-      j["write_errors"] = r.write_errors;
-      j["synced"] = r.synced;
-      j["acknowledged"] = r.acknowledged();
-      j["first_error"] = r.first_error;
-      std::cout << j.dump() << std::endl;
+      std::cout << WriteJson(r).dump() << std::endl;
       if (::access(a.repeat_until.c_str(), F_OK) == 0) break;
     }
     ::close(fd);
@@ -138,12 +143,7 @@ void Run(const CheckBlocksArgs& a) {
   nlohmann::ordered_json j;
   if (write) {
     const BlockWriteResult r = WriteGeneration(fd, region, a.write_generation);
-    j["blocks"] = r.blocks;
-    j["written"] = r.written;
-    j["write_errors"] = r.write_errors;
-    j["synced"] = r.synced;
-    j["acknowledged"] = r.acknowledged();
-    j["first_error"] = r.first_error;
+    j = WriteJson(r);
   } else {
     const BlockReadResult r =
         ReadGenerations(fd, region, a.read_generation, a.older, shift);

@@ -109,15 +109,7 @@ FaultRun LabFault::Run() {
   const LabAccelChoice accel = ChooseLabAccelFor(o, guest);
   LabWorkspace ws(o);
   const std::string in = ws.in_dir();
-  const std::string script = LabScriptsDir(o) + "/fault";
-  std::error_code ec;
-  fs::copy_file(script, in + "/fault", fs::copy_options::overwrite_existing,
-                ec);
-  if (ec) {
-    throw SysError("Cannot copy the fault scenario. Path: " + script +
-                   "; SysErr: " + ec.message() +
-                   "; Fix: pass --guest-scripts <source tree>/scripts/lab");
-  }
+  CopyLabScript(o, in, "fault");
   WriteLabTextFile(in + "/lab.conf", FaultConfText(o, run_id, kind_, mib_));
   ws.PackInput();
   const LabMachine machine = ws.Machine(guest, accel.kvm);

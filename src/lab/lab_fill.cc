@@ -123,14 +123,7 @@ FillRun LabFill::Run() {
   const LabAccelChoice accel = ChooseLabAccelFor(o, guest);
   LabWorkspace ws(o);
   const std::string in = ws.in_dir();
-  const std::string script = LabScriptsDir(o) + "/fill";
-  std::error_code ec;
-  fs::copy_file(script, in + "/fill", fs::copy_options::overwrite_existing, ec);
-  if (ec) {
-    throw SysError("Cannot copy the fill scenario. Path: " + script +
-                   "; SysErr: " + ec.message() +
-                   "; Fix: pass --guest-scripts <source tree>/scripts/lab");
-  }
+  CopyLabScript(o, in, "fill");
   WriteLabTextFile(in + "/fill.fio",
                    FillJobText(region, fill_.runtime_s, fill_.rate_iops));
   WriteLabTextFile(in + "/lab.conf", LabConfText(o, run_id) +
@@ -158,6 +151,7 @@ FillRun LabFill::Run() {
       ParsePowerCutRecord(ReadLabTextFile(lab + "fill.txt"));
   for (const std::string& layer : o.layers) {
     auto read = [&](const std::string& path) {
+      std::error_code ec;
       return fs::exists(path, ec) ? ReadLabTextFile(path) : std::string();
     };
     FillLayer row;

@@ -210,6 +210,20 @@ LabGuest EnsureLabGuest(const LabOptions& o) {
       .Ensure([](const std::string& line) { LogNotice("lab: " + line); });
 }
 
+void CopyLabScript(const LabOptions& options, const std::string& in_dir,
+                   const std::string& name) {
+  const std::string script = LabScriptsDir(options) + "/" + name;
+  std::error_code ec;
+  std::filesystem::copy_file(script, in_dir + "/" + name,
+                             std::filesystem::copy_options::overwrite_existing,
+                             ec);
+  if (ec) {
+    throw SysError("Cannot copy the guest script " + name +
+                   ". Path: " + script + "; SysErr: " + ec.message() +
+                   "; Fix: pass --guest-scripts <source tree>/scripts/lab");
+  }
+}
+
 LabBootResult BootScenarioGuest(const LabWorkspace& ws,
                                 const LabMachine& machine, uint64_t timeout_s,
                                 const std::string& run_dir,

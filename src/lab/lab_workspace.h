@@ -70,6 +70,11 @@ class LabWorkspace {
   std::string out_image_;
 };
 
+// Copies the guest script `name` of LabScriptsDir(options) into the
+// workspace's input folder `in_dir`; SysError naming it and the fix.
+void CopyLabScript(const LabOptions& options, const std::string& in_dir,
+                   const std::string& name);
+
 // Boots the one guest of a single-boot scenario (the fault, the fill) on
 // `ws`'s packed input with `machine`: its console to <ws>/console.log and
 // its step lines to `console`; then stores its results into `run_dir`

@@ -24,6 +24,14 @@ std::string Where(uint64_t index, uint64_t offset, const std::string& what) {
          std::to_string(offset) + "): " + what;
 }
 
+// Why a pread/pwrite that returned `n` did not move the whole block: errno's
+// text, or "short read of N bytes".
+std::string IoFailure(ssize_t n, const char* what) {
+  return n < 0 ? std::string(std::strerror(errno))
+               : "short " + std::string(what) + " of " + std::to_string(n) +
+                     " bytes";
+}
+
 }  // namespace
 
 Status CheckBlockRegion(const BlockRegion& r) {
@@ -94,10 +102,7 @@ BlockWriteResult WriteGeneration(int fd, const BlockRegion& region,
     }
     ++out.write_errors;
     if (out.first_error.empty()) {
-      out.first_error =
-          Where(i, off,
-                n < 0 ? std::strerror(errno)
-                      : "short write of " + std::to_string(n) + " bytes");
+      out.first_error = Where(i, off, IoFailure(n, "write"));
     }
   }
   out.synced = ::fdatasync(fd) == 0;
@@ -121,10 +126,7 @@ BlockReadResult ReadGenerations(int fd, const BlockRegion& region,
     if (n != static_cast<ssize_t>(region.block_bytes)) {
       ++out.lost;
       if (out.first_error.empty()) {
-        out.first_error =
-            Where(i, off,
-                  n < 0 ? std::strerror(errno)
-                        : "short read of " + std::to_string(n) + " bytes");
+        out.first_error = Where(i, off, IoFailure(n, "read"));
       }
       continue;
     }

@@ -88,21 +88,23 @@ std::string ReportWriter::Html() const {
   return html.Html();
 }
 
+void RefuseExistingReport(const ReportFiles& files, bool force) {
+  if (force) return;
+  for (const std::string& p : {files.html, files.summary}) {
+    if (fs::exists(p)) {
+      throw SafetyError(p +
+                        ": a report exists already. Fix: --force to "
+                        "overwrite it, or --out DIR for another folder");
+    }
+  }
+}
+
 ReportFiles ReportWriter::Write(const std::string& out_dir, bool force) const {
   const fs::path out(out_dir);
   ReportFiles files;
   files.html = (out / "report.html").string();
   files.summary = (out / "summary.md").string();
-  if (!force) {
-    for (const std::string& p : {files.html, files.summary}) {
-      if (fs::exists(p)) {
-        throw SafetyError(p +
-                          ": a report exists already. Fix: --force to "
-                          "overwrite it, or --out DIR for another "
-                          "folder");
-      }
-    }
-  }
+  RefuseExistingReport(files, force);
   std::error_code ec;
   fs::create_directories(out / "charts", ec);
   if (ec) {

@@ -40,6 +40,10 @@ struct ReportFiles {
   std::string merged_csv;  // merged reports only
 };
 
+// Throws SafetyError naming the first of `files`.html and .summary that
+// exists, unless `force` (a report is never overwritten silently).
+void RefuseExistingReport(const ReportFiles& files, bool force);
+
 // Writes `content` to `path` through `path`.tmp and a rename; SysError
 // naming the file when it cannot.
 void WriteAtomically(const std::filesystem::path& path,

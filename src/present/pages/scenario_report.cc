@@ -262,15 +262,7 @@ ReportFiles WriteScenarioReport(const std::string& run_dir,
   ReportFiles files;
   files.html = (out / "report.html").string();
   files.summary = (out / "summary.md").string();
-  if (!force) {
-    for (const std::string& p : {files.html, files.summary}) {
-      if (fs::exists(p)) {
-        throw SafetyError(p +
-                          ": a report exists already. Fix: --force to "
-                          "overwrite it, or --out DIR for another folder");
-      }
-    }
-  }
+  RefuseExistingReport(files, force);
   std::string html =
       "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
       "<title>tierbench " +
