@@ -515,6 +515,10 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
                 "(bcache on two loop files), a short compare on it and "
                 "loop-stack down in the guest (lab/loop-stack.log); a "
                 "failure fails the lab");
+  cmd->add_flag("--hang-setup-once", o.hang_setup_once,
+                "Test aid: the guest's first boot hangs in the kernel while "
+                "it builds the stacks (a read of a suspended dm device); the "
+                "lab must report it and boot again");
   cmd->add_option("--interrupt-signal", o.interrupt_signal,
                   "With --interrupt-compare: INT or TERM (compare restores "
                   "by itself) or KILL (a new compare must refuse the stale "
@@ -580,7 +584,7 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
         "--ramp-time", "--size", "--repeat", "--cache-state", "--working-set",
         "--stats-lag", "--dilation", "--compare-arg", "--interrupt-compare",
         "--interrupt-signal", "--guest-tests", "--guest-tests-filter",
-        "--loop-stack", "--guests"}) {
+        "--loop-stack", "--hang-setup-once", "--guests"}) {
     args->compare_only.push_back(cmd->get_option(name));
   }
   cmd->callback([args, exit_code]() {

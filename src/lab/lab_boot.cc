@@ -44,6 +44,7 @@ LabBootResult BootLabGuest(const LabMachine& m, const LabBootOptions& options,
   }
   std::string line;
   int last_progress = -1;
+  double hang_deadline_s = 0;
   for (;;) {
     if (Interrupted()) {
       qemu.KillGroup();
@@ -56,6 +57,11 @@ LabBootResult BootLabGuest(const LabMachine& m, const LabBootOptions& options,
     }
     if (elapsed_s() > static_cast<double>(options.timeout_s)) {
       r.timed_out = true;
+      qemu.KillGroup();
+      break;
+    }
+    if (!r.kernel_hang.empty() && elapsed_s() > hang_deadline_s) {
+      // The hung kernel blocked the guest's hand-back too.
       qemu.KillGroup();
       break;
     }
@@ -91,6 +97,14 @@ LabBootResult BootLabGuest(const LabMachine& m, const LabBootOptions& options,
         break;
       case LabConsoleLine::Kind::kFail:
         r.guest_failure = c.text;
+        break;
+      case LabConsoleLine::Kind::kHang:
+        if (r.kernel_hang.empty()) {
+          r.kernel_hang = c.text;
+          hang_deadline_s = elapsed_s() + kLabHangGraceS;
+          LogNotice(options.notice_prefix +
+                    "the guest's kernel hung: " + c.text);
+        }
         break;
       case LabConsoleLine::Kind::kDone:
         r.done_rc = c.code;
@@ -133,6 +147,10 @@ LabBootResult BootLabGuest(const LabMachine& m, const LabBootOptions& options,
         }
         break;
       case LabConsoleLine::Kind::kOther:
+        if (r.kernel_problems.size() < kLabKernelProblemLines &&
+            IsKernelProblemLine(line)) {
+          r.kernel_problems.push_back(line);
+        }
         break;
     }
     if (c.kind != LabConsoleLine::Kind::kOut) {
@@ -150,6 +168,14 @@ LabBootResult BootLabGuest(const LabMachine& m, const LabBootOptions& options,
 std::string JoinLabTail(const std::deque<std::string>& lines) {
   std::string s;
   for (const std::string& l : lines) s += (s.empty() ? "" : " | ") + l;
+  return s;
+}
+
+std::string LabKernelProblemsText(const LabBootResult& r) {
+  std::string s;
+  for (const std::string& l : r.kernel_problems) {
+    s += (s.empty() ? "; Kernel: " : " | ") + l;
+  }
   return s;
 }
 

@@ -14,8 +14,10 @@
 // (guest_failure; QEMU killed). It ends when QEMU
 // exits, when the guest printed "@@LAB:cut" and `kill_at_cut` is set (QEMU's
 // process group is killed with SIGKILL at once: the guest gets no shutdown,
-// which is a power cut), or when `timeout_s` passed (QEMU killed, timed_out
-// set).
+// which is a power cut), when `timeout_s` passed (QEMU killed, timed_out
+// set), or kLabHangGraceS after the guest printed "@@LAB:hang" (a kernel
+// hang while it built its stacks: the guest hands back what it has and
+// powers off, unless the hung kernel blocks that too; then QEMU is killed).
 //
 // Errors: SysError when QEMU cannot be started or the answer cannot be
 // written; InterruptedError on SIGINT/SIGTERM (QEMU killed first); whatever
@@ -38,6 +40,10 @@
 
 namespace tierbench {
 
+// How long a guest that reported a kernel hang gets to hand back its results
+// and power off.
+inline constexpr double kLabHangGraceS = 45;
+
 struct LabBootOptions {
   uint64_t timeout_s = 1800;
   // SIGKILL QEMU as soon as the guest prints "@@LAB:cut".
@@ -53,6 +59,10 @@ struct LabBootOptions {
 struct LabBootResult {
   int done_rc = -1;           // N of "@@LAB:done rc=N"; -1: never printed
   std::string guest_failure;  // the text of "@@LAB:fail", if any
+  std::string kernel_hang;    // the text of "@@LAB:hang", if any
+  // The first console lines where the kernel reported a problem
+  // (IsKernelProblemLine), at most kLabKernelProblemLines, for messages.
+  std::vector<std::string> kernel_problems;
   // The last console lines that were not tierbench output (for messages).
   std::deque<std::string> tail;
   bool timed_out = false;
@@ -69,8 +79,14 @@ LabBootResult BootLabGuest(const LabMachine& machine,
                            std::ostream& console_log,
                            const std::function<void(const std::string&)>& out);
 
+inline constexpr size_t kLabKernelProblemLines = 4;
+
 // The tail lines joined with " | " (for error messages).
 std::string JoinLabTail(const std::deque<std::string>& lines);
+
+// "; Kernel: LINE | LINE" of `r`'s kernel_problems, "" when none: what a
+// failed or timed-out boot's message adds.
+std::string LabKernelProblemsText(const LabBootResult& r);
 
 // The running executable (what goes into the guest). Throws SysError.
 std::string LabSelfExecutable();

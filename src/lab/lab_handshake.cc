@@ -1,6 +1,7 @@
 #include "lab/lab_handshake.h"
 
 #include <cstdio>
+#include <memory>
 #include <utility>
 
 #include "lab/lab_qmp.h"
@@ -21,8 +22,8 @@ class QmpThrottles : public LabThrottleControl {
              uint64_t bytes_per_sec) override {
     Status s = EnsureConnected();
     if (!s.ok()) return s;
-    return qmp_.Execute(QmpThrottleCommand(drive, iops, bytes_per_sec),
-                        kQmpCommandMs);
+    return qmp_->Execute(QmpThrottleCommand(drive, iops, bytes_per_sec),
+                         kQmpCommandMs);
   }
 
   Status Get(const std::string& drive, uint64_t* iops,
@@ -30,23 +31,25 @@ class QmpThrottles : public LabThrottleControl {
     Status s = EnsureConnected();
     if (!s.ok()) return s;
     std::string reply;
-    s = qmp_.Execute(QmpQueryBlockCommand(), kQmpCommandMs, &reply);
+    s = qmp_->Execute(QmpQueryBlockCommand(), kQmpCommandMs, &reply);
     if (!s.ok()) return s;
     return ParseQmpDriveThrottle(reply, drive, iops, bytes_per_sec);
   }
 
+  void NewBoot() override { qmp_.reset(); }
+
  private:
   Status EnsureConnected() {
-    if (connected_) return Status::Ok();
-    Status s = qmp_.Connect(path_, kQmpConnectMs);
-    if (s.ok()) s = qmp_.Execute(QmpCapabilitiesCommand(), kQmpCommandMs);
-    connected_ = s.ok();
+    if (qmp_) return Status::Ok();
+    auto qmp = std::make_unique<LabQmp>();
+    Status s = qmp->Connect(path_, kQmpConnectMs);
+    if (s.ok()) s = qmp->Execute(QmpCapabilitiesCommand(), kQmpCommandMs);
+    if (s.ok()) qmp_ = std::move(qmp);
     return s;
   }
 
   std::string path_;
-  LabQmp qmp_;
-  bool connected_ = false;
+  std::unique_ptr<LabQmp> qmp_;  // null until connected
 };
 
 std::string Ms(uint64_t ns) {
@@ -86,15 +89,20 @@ LabHandshake::LabHandshake(LabDilation setting, const CpuLoopTimes& host,
 }
 
 std::string LabHandshake::Answer(const std::string& payload) {
-  if (answered_) return result_.answer;
+  if (answered_ && !new_boot_) return result_.answer;
   LabHandshakeResult& r = result_;
-  Status s = ParseLabCalibration(payload, &r.guest_ns, &r.guest_parts);
-  if (!s.ok()) {
-    throw SysError("The lab guest's CPU calibration line does not parse: " +
-                   s.message() + ". Line: @@LAB:calib " + payload);
+  if (!answered_) {
+    Status s = ParseLabCalibration(payload, &r.guest_ns, &r.guest_parts);
+    if (!s.ok()) {
+      throw SysError("The lab guest's CPU calibration line does not parse: " +
+                     s.message() + ". Line: @@LAB:calib " + payload);
+    }
+    r.slowdown = LabCpuSlowdown(r.guest_ns, r.host_ns);
+    r.factor = LabDilationFactor(setting_, r.guest_ns, r.host_ns);
   }
-  r.slowdown = LabCpuSlowdown(r.guest_ns, r.host_ns);
-  r.factor = LabDilationFactor(setting_, r.guest_ns, r.host_ns);
+  // A new boot of the same run keeps the factor its first boot decided.
+  if (new_boot_) throttles_->NewBoot();
+  new_boot_ = false;
   const LabLimits want = DilateLabLimits(r.real, r.factor);
   const std::pair<const char*, std::pair<uint64_t, uint64_t>> drives[] = {
       {kLabHddDriveId, {want.hdd_iops, want.hdd_bw}},
@@ -103,7 +111,7 @@ std::string LabHandshake::Answer(const std::string& payload) {
   for (int i = 0; i < 2; ++i) {
     const auto& [drive, limits] = drives[i];
     if (!(want == r.real)) {
-      s = throttles_->Set(drive, limits.first, limits.second);
+      Status s = throttles_->Set(drive, limits.first, limits.second);
       if (!s.ok()) {
         throw SysError::From(std::string("Cannot set the lab's ") + drive +
                                  " throttle through QMP (block_set_io_" +
@@ -111,7 +119,7 @@ std::string LabHandshake::Answer(const std::string& payload) {
                              s);
       }
     }
-    s = throttles_->Get(drive, &got[i].first, &got[i].second);
+    Status s = throttles_->Get(drive, &got[i].first, &got[i].second);
     if (!s.ok()) {
       throw SysError::From(std::string("Cannot read back the lab's ") + drive +
                                " throttle through QMP (query-block)",
@@ -127,7 +135,7 @@ std::string LabHandshake::Answer(const std::string& payload) {
     }
   }
   r.effective = {got[0].first, got[0].second, got[1].first, got[1].second};
-  s = LabHostAnswerLine(
+  Status s = LabHostAnswerLine(
       LabDilationLabels(setting_, r.factor, r.slowdown, r.effective),
       &r.answer);
   if (!s.ok()) throw SysError("Cannot build the lab's answer: " + s.message());

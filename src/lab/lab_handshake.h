@@ -7,7 +7,10 @@
 // limits divided by F (only when they change), reads back what QEMU has in
 // force and returns the answer line "@@HOST:labels ..." whose labels carry
 // F and those read-back limits. A second call answers with the same line
-// and changes nothing.
+// and changes nothing, unless NewBoot() came between: then the run's guest
+// was booted again on a new QEMU (after a kernel hang, lab/lab_workspace.h),
+// whose throttles are set to the limits of the same F (the first boot's
+// decision stands; the new payload is not used).
 //
 // The disks' throttles sit behind LabThrottleControl (QMP in the lab,
 // lab/lab_qmp.h; a fake in tests). Errors: SysError when the payload does
@@ -41,10 +44,14 @@ class LabThrottleControl {
   // Reads back the limits in force on `drive`.
   virtual Status Get(const std::string& drive, uint64_t* iops,
                      uint64_t* bytes_per_sec) = 0;
+  // The next call talks to a new QEMU on the same socket path (the guest
+  // was booted again): a connection to the old one is dropped.
+  virtual void NewBoot() {}
 };
 
 // LabThrottleControl over QMP: connects to `socket_path` on first use
-// (QEMU is running by then) and negotiates capabilities.
+// (QEMU is running by then) and negotiates capabilities; again after
+// NewBoot().
 std::unique_ptr<LabThrottleControl> QmpThrottleControl(
     const std::string& socket_path);
 
@@ -71,6 +78,9 @@ class LabHandshake {
 
   std::string Answer(const std::string& payload);
 
+  // The next Answer() serves a new QEMU of the same run.
+  void NewBoot() { new_boot_ = true; }
+
   bool answered() const { return answered_; }
   const LabHandshakeResult& result() const { return result_; }
 
@@ -79,6 +89,7 @@ class LabHandshake {
   std::unique_ptr<LabThrottleControl> throttles_;
   LabHandshakeResult result_;
   bool answered_ = false;
+  bool new_boot_ = false;
 };
 
 // The lines of lab/dilation.txt for `r` ("key: value" lines: factor, the

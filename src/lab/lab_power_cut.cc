@@ -45,8 +45,9 @@ void CopyInput(const std::string& from, const std::string& to) {
 // the cut, boot 2 with "@@LAB:done rc=0".
 void CheckBoot(const LabBootResult& boot, const std::string& phase,
                uint64_t timeout_s, const std::string& console) {
-  const std::string where =
-      "; Tail: " + JoinLabTail(boot.tail) + "; Console: " + console;
+  const std::string where = "; Tail: " + JoinLabTail(boot.tail) +
+                            LabKernelProblemsText(boot) +
+                            "; Console: " + console;
   const std::string which =
       phase == kPhaseWrite ? "guest 1 (write, then cut)" : "guest 2 (recover)";
   if (!boot.guest_failure.empty()) {
@@ -147,9 +148,12 @@ PowerCutRun LabPowerCut::Run() {
   {
     std::ofstream log(console1);
     boot_options.kill_at_cut = true;
-    boot1 = BootLabGuest(
-        machine, boot_options, log,
-        [this](const std::string& l) { console_ << l << std::endl; });
+    // It builds its stacks from scratch: booted again after a kernel hang.
+    std::string hung;
+    boot1 = BootLabGuestAgainAfterAHang(
+        ws, machine, boot_options, run_id, log,
+        [this](const std::string& l) { console_ << l << std::endl; }, {},
+        &hung);
   }
   // Guest 2: on the same image files, after the cut.
   auto keep_consoles = [&] {

@@ -86,6 +86,7 @@ LabConsoleLine ParseLabConsoleLine(const std::string& line) {
       {"fail ", LabConsoleLine::Kind::kFail},
       {"done rc=", LabConsoleLine::Kind::kDone},
       {"calib ", LabConsoleLine::Kind::kCalib},
+      {"hang ", LabConsoleLine::Kind::kHang},
   };
   if (rest == "cut") {
     out.kind = LabConsoleLine::Kind::kCut;
@@ -111,6 +112,27 @@ LabConsoleLine ParseLabConsoleLine(const std::string& line) {
   out.kind = LabConsoleLine::Kind::kOther;
   out.text = line;
   return out;
+}
+
+bool IsKernelProblemLine(std::string_view line) {
+  static constexpr std::string_view kSigns[] = {
+      "BUG:",
+      "Oops",
+      "WARNING:",
+      "blocked for more than",
+      "soft lockup",
+      "hard LOCKUP",
+      "rcu_sched detected stall",
+      "rcu_preempt detected stall",
+      "self-detected stall",
+      "Kernel panic",
+      "general protection fault",
+  };
+  if (line.find("@@LAB:") != std::string_view::npos) return false;
+  for (std::string_view sign : kSigns) {
+    if (line.find(sign) != std::string_view::npos) return true;
+  }
+  return false;
 }
 
 }  // namespace tierbench

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tierbench {
@@ -63,6 +64,9 @@ struct LabConsoleLine {
     kCut,    // "@@LAB:cut": cut the power now (lab/lab_power_cut.h)
     kCalib,  // "@@LAB:calib PAYLOAD": the guest's CPU calibration; it waits
              // for the host's answer on the console (lab/lab_dilation.h)
+    kHang,   // "@@LAB:hang TEXT": a step that builds a stack did not return
+             // in time (a kernel hang, scripts/lab/init's guard); the guest
+             // prints the kernel's blocked tasks, then fails
     kOther,  // kernel messages and anything else
   };
   Kind kind = Kind::kOther;
@@ -71,6 +75,13 @@ struct LabConsoleLine {
 };
 
 LabConsoleLine ParseLabConsoleLine(const std::string& line);
+
+// True for a console line where the kernel reports a problem: an oops or
+// BUG, a WARNING, a task blocked for more than its hung-task timeout, a soft
+// lockup, an RCU stall, a panic. Such lines go into a failed lab run's
+// message, since the lab's console shows errors only (loglevel=3) unless the
+// guest printed its kernel log on purpose.
+bool IsKernelProblemLine(std::string_view line);
 
 }  // namespace tierbench
 

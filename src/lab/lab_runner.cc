@@ -131,7 +131,9 @@ std::string LabConfText(const LabOptions& options, const std::string& run_id) {
        << "INTERRUPT=" << (options.interrupt_compare ? "on-change" : "off")
        << "\n"
        << "INTERRUPT_SIGNAL=" << options.interrupt_signal << "\n"
-       << "LOOP_STACK=" << (options.loop_stack ? "on" : "off") << "\n";
+       << "LOOP_STACK=" << (options.loop_stack ? "on" : "off") << "\n"
+       << "HANG_SETUP_ONCE=" << (options.hang_setup_once ? "on" : "off")
+       << "\n";
   if (!options.guest_tests.empty())
     conf << "GUEST_TESTS_FILTER='" << options.guest_tests_filter << "'\n";
   std::string layers;
@@ -257,6 +259,7 @@ LabOutcome LabRunner::Run() {
   LabBootOptions boot_options;
   boot_options.timeout_s = o.timeout_s;
   boot_options.handshake_timeout_s = kHandshakeTimeoutS;
+  bool told_dilation = false;
   boot_options.notice_prefix = LabNoticePrefix(o);
   boot_options.answer_calibration = [&](const std::string& payload) {
     const std::string answer = handshake.Answer(payload);
@@ -269,10 +272,15 @@ LabOutcome LabRunner::Run() {
               std::to_string(r.host_ns / 1000000) + " ms); dilation " + f +
               ": HDD " + std::to_string(r.effective.hdd_iops) + " IOPS, SSD " +
               std::to_string(r.effective.ssd_iops) + " IOPS in force");
-    if (o.on_dilation) o.on_dilation(r);
+    // Once: a boot again after a kernel hang keeps the first one's factor.
+    if (o.on_dilation && !told_dilation) o.on_dilation(r);
+    told_dilation = true;
     return answer;
   };
-  const LabBootResult boot = BootLabGuest(machine, boot_options, console, out_);
+  std::string hung;
+  const LabBootResult boot = BootLabGuestAgainAfterAHang(
+      ws, machine, boot_options, run_id, console, out_,
+      [&handshake] { handshake.NewBoot(); }, &hung);
   console.close();
   const int done_rc = boot.done_rc;
   const std::string& guest_failure = boot.guest_failure;
@@ -285,6 +293,7 @@ LabOutcome LabRunner::Run() {
   outcome.kvm = accel.kvm;
   outcome.accel_how = accel.how;
   outcome.dilation = handshake.result();
+  outcome.setup_hang = hung;
 
   // --- results back ---------------------------------------------------------
   ws.StoreResults(done_rc >= 0, run_dir);
@@ -300,7 +309,7 @@ LabOutcome LabRunner::Run() {
       guest_failure.empty()) {
     failed = false;
   }
-  if (failed) {
+  if (failed || !hung.empty()) {
     MakeLabDirs(run_dir + "/lab");
     fs::copy_file(tmp + "/console.log", run_dir + "/lab/console.log",
                   fs::copy_options::overwrite_existing, ec);
@@ -309,27 +318,28 @@ LabOutcome LabRunner::Run() {
   if (boot.handshake_timed_out) {
     throw SysError(
         "The lab guest sent no CPU calibration line (@@LAB:calib) within " +
-        std::to_string(kHandshakeTimeoutS) +
-        " s of QEMU's start. Tail: " + JoinLabTail(boot.tail) + logs +
+        std::to_string(kHandshakeTimeoutS) + " s of QEMU's start. Tail: " +
+        JoinLabTail(boot.tail) + LabKernelProblemsText(boot) + logs +
         "; Fix: see the console log (a guest built from older "
         "scripts/lab/init? remove the lab cache dir)");
   }
   if (timed_out) {
     throw SysError(
         "The lab guest timed out. Timeout: " + std::to_string(o.timeout_s) +
-        " s; Tail: " + JoinLabTail(boot.tail) + logs +
-        "; Fix: raise --timeout or shorten the workloads (--runtime)");
+        " s; Tail: " + JoinLabTail(boot.tail) + LabKernelProblemsText(boot) +
+        logs + "; Fix: raise --timeout or shorten the workloads (--runtime)");
   }
   if (!guest_failure.empty()) {
-    throw SysError("The lab guest failed: " + guest_failure +
-                   ". Tail: " + JoinLabTail(boot.tail) + logs +
+    throw SysError("The lab guest failed: " + guest_failure + ". Tail: " +
+                   JoinLabTail(boot.tail) + LabKernelProblemsText(boot) + logs +
                    "; Kernel log: " + run_dir + "/lab/dmesg.txt");
   }
   if (done_rc < 0) {
     throw SysError(
         "The lab guest stopped before it finished. QemuExit: " +
         std::to_string(boot.qemu_exit) + "; Tail: " + JoinLabTail(boot.tail) +
-        logs + "; Fix: see the console log (out of memory: raise --memory)");
+        LabKernelProblemsText(boot) + logs +
+        "; Fix: see the console log (out of memory: raise --memory)");
   }
   if (!o.guest_tests.empty()) {
     const std::string text =

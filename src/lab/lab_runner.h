@@ -24,7 +24,7 @@
 // --hdd /dev/vda4 --ssd /dev/vdb4 --destructive --results /results
 // --run-id ID <compare_args>`. The lab.conf contract (shell assignments):
 //   RUN_ID='ID'  HDD_SECTORS=N  SSD_SECTORS=N  BUCKET='64k'
-//   INTERRUPT=off|on-change  LOOP_STACK=off|on
+//   INTERRUPT=off|on-change  LOOP_STACK=off|on  HANG_SETUP_ONCE=off|on
 //   LAYERS='bcache dm-cache dm-writecache'  (space separated, order kept;
 //     it may hold lvmcache, never together with dm-cache)
 //   PART_BCACHE=1 PART_DMCACHE=2 PART_WRITECACHE=3 PART_RAW=4
@@ -134,6 +134,10 @@ struct LabOptions {
   // (`losetup -a` after down) and lab/loop-stack-exit-code (0; 1 up failed,
   // 2 the compare failed, 3 down failed). Not 0 fails the lab.
   bool loop_stack = false;
+  // Test aid: the guest's first boot hangs a setup step in the kernel (a
+  // read of a suspended dm device, scripts/lab/init HANG_SETUP_ONCE): the
+  // guard reports it after 5 s ("@@LAB:hang"), and the lab boots again.
+  bool hang_setup_once = false;
   // Names this guest in the lab's own notices ("lab [p1-bcache-db1]:
   // booting ..."; lab/lab_parts.h sets it per guest); empty: "lab: ...".
   std::string log_label;
@@ -151,6 +155,10 @@ struct LabOutcome {
   bool kvm = false;             // the accelerator used
   std::string accel_how;        // how it was chosen (LabAccelChoice::how)
   LabHandshakeResult dilation;  // what the handshake decided
+  // What hung when the guest's kernel hung while it built its stacks and
+  // the guest was booted again (lab/lab_workspace.h); "" when no boot hung.
+  // Its console is in <run>/lab/console.log, its kernel log in lab/hang/.
+  std::string setup_hang;
   // interrupt_compare only: knob lines that differ after the interrupt
   // ("name: before -> after"); empty when every knob was restored.
   std::vector<std::string> knobs_not_restored;

@@ -106,6 +106,25 @@ void LabWorkspace::PackInput() const {
                     "Cannot pack the lab input tar");
 }
 
+namespace {
+
+// Moves folder `from` to `to` (a copy when they are on different file
+// systems). Throws SysError naming `to`.
+void MoveLabFolder(const std::string& from, const std::string& to) {
+  std::error_code ec;
+  fs::rename(from, to, ec);
+  if (ec) {
+    ec.clear();
+    fs::copy(from, to, fs::copy_options::recursive, ec);
+  }
+  if (ec) {
+    throw SysError("Cannot store the lab results. Path: " + to +
+                   "; SysErr: " + ec.message());
+  }
+}
+
+}  // namespace
+
 void LabWorkspace::StoreResults(bool guest_finished,
                                 const std::string& run_dir) const {
   const std::string extract = dir_ + "/out";
@@ -117,16 +136,14 @@ void LabWorkspace::StoreResults(bool guest_finished,
         "Cannot read the results the lab guest wrote. Image: " + out_image_);
   }
   MakeLabDirs(fs::path(run_dir).parent_path().string());
-  if (!fs::is_directory(extract + "/" + run_id)) return;
-  std::error_code ec;
-  fs::rename(extract + "/" + run_id, run_dir, ec);
-  if (ec) {
-    ec.clear();
-    fs::copy(extract + "/" + run_id, run_dir, fs::copy_options::recursive, ec);
+  if (fs::is_directory(extract + "/" + run_id)) {
+    MoveLabFolder(extract + "/" + run_id, run_dir);
   }
-  if (ec) {
-    throw SysError("Cannot store the lab results. Path: " + run_dir +
-                   "; SysErr: " + ec.message());
+  // What a boot that hung handed back, unless this is that boot's own store.
+  const std::string hung = HungBootDir(run_id) + "/lab";
+  if (run_dir.rfind(dir_ + "/", 0) != 0 && fs::is_directory(hung)) {
+    MakeLabDirs(run_dir + "/lab");
+    MoveLabFolder(hung, run_dir + "/lab/hang");
   }
 }
 
@@ -224,6 +241,29 @@ void CopyLabScript(const LabOptions& options, const std::string& in_dir,
   }
 }
 
+LabBootResult BootLabGuestAgainAfterAHang(
+    const LabWorkspace& ws, const LabMachine& machine,
+    const LabBootOptions& options, const std::string& run_id,
+    std::ostream& console_log,
+    const std::function<void(const std::string&)>& out,
+    const std::function<void()>& before_again, std::string* hung) {
+  LabBootResult first = BootLabGuest(machine, options, console_log, out);
+  hung->clear();
+  if (first.kernel_hang.empty() || first.timed_out) return first;
+  *hung = first.kernel_hang;
+  ws.StoreResults(first.done_rc >= 0, ws.HungBootDir(run_id));
+  LogNotice(options.notice_prefix +
+            "booting again on the same disks: the guest's kernel hung while "
+            "it built its stacks (" +
+            first.kernel_hang +
+            "); the hung boot's kernel log goes to lab/hang/dmesg.txt of the "
+            "run folder");
+  console_log << "==== tierbench: the kernel hung (" << first.kernel_hang
+              << "); booting again ====\n";
+  if (before_again) before_again();
+  return BootLabGuest(machine, options, console_log, out);
+}
+
 LabBootResult BootScenarioGuest(const LabWorkspace& ws,
                                 const LabMachine& machine, uint64_t timeout_s,
                                 const std::string& run_dir,
@@ -233,11 +273,14 @@ LabBootResult BootScenarioGuest(const LabWorkspace& ws,
   boot_options.timeout_s = timeout_s;
   const std::string console_log = ws.dir() + "/console.log";
   LabBootResult boot;
+  std::string hung;
   {
     std::ofstream log(console_log);
-    boot = BootLabGuest(
-        machine, boot_options, log,
-        [&console](const std::string& l) { console << l << std::endl; });
+    boot = BootLabGuestAgainAfterAHang(
+        ws, machine, boot_options,
+        std::filesystem::path(run_dir).filename().string(), log,
+        [&console](const std::string& l) { console << l << std::endl; }, {},
+        &hung);
   }
   ws.StoreResults(boot.done_rc >= 0, run_dir);
   MakeLabDirs(run_dir + "/lab");
@@ -246,6 +289,7 @@ LabBootResult BootScenarioGuest(const LabWorkspace& ws,
                              std::filesystem::copy_options::overwrite_existing,
                              ec);
   const std::string where = "; Tail: " + JoinLabTail(boot.tail) +
+                            LabKernelProblemsText(boot) +
                             "; Console: " + run_dir + "/lab/console.log";
   if (!boot.guest_failure.empty()) {
     throw SysError("The " + what + " guest failed: " + boot.guest_failure +

@@ -16,6 +16,7 @@
 #ifndef TIERBENCH_LAB_LAB_WORKSPACE_H_
 #define TIERBENCH_LAB_LAB_WORKSPACE_H_
 
+#include <functional>
 #include <ostream>
 #include <string>
 
@@ -46,6 +47,12 @@ class LabWorkspace {
   // --tmp-dir) when the path is too long for a unix socket.
   std::string qmp_socket() const;
 
+  // Where BootLabGuestAgainAfterAHang keeps the run folder a boot that hung
+  // handed back: dir()/hang-boot/<run_id>.
+  std::string HungBootDir(const std::string& run_id) const {
+    return dir_ + "/hang-boot/" + run_id;
+  }
+
   // Packs in_dir() into in_tar() (replacing it). Throws SysError.
   void PackInput() const;
 
@@ -59,7 +66,9 @@ class LabWorkspace {
   // extracts the output disk's tar into dir()/out, then moves the folder
   // named as `run_dir`'s last component (the run id) to `run_dir` (creating
   // `run_dir`'s parent). Nothing is moved when the guest wrote no such
-  // folder. Throws SysError naming the image or `run_dir`.
+  // folder. The lab/ folder an earlier boot that hung handed back
+  // (BootLabGuestAgainAfterAHang) goes to <run_dir>/lab/hang. Throws
+  // SysError naming the image or `run_dir`.
   void StoreResults(bool guest_finished, const std::string& run_dir) const;
 
  private:
@@ -77,14 +86,33 @@ void CopyLabScript(const LabOptions& options, const std::string& in_dir,
 
 // Boots the one guest of a single-boot scenario (the fault, the fill) on
 // `ws`'s packed input with `machine`: its console to <ws>/console.log and
-// its step lines to `console`; then stores its results into `run_dir`
-// (lab/ with console.log). Throws SysError naming the scenario (`what`),
-// the console's tail and the log when the guest failed, timed out or did
-// not finish; returns the boot otherwise.
+// its step lines to `console` (booted once more after a kernel hang in its
+// setup: BootLabGuestAgainAfterAHang); then stores its results into
+// `run_dir` (lab/ with console.log). Throws SysError naming the scenario
+// (`what`), the console's tail and the log when the guest failed, timed out or
+// did not finish; returns the boot otherwise.
 LabBootResult BootScenarioGuest(const LabWorkspace& ws,
                                 const LabMachine& machine, uint64_t timeout_s,
                                 const std::string& run_dir,
                                 const std::string& what, std::ostream& console);
+
+// Boots `machine` like BootLabGuest (console lines to `console_log`,
+// tierbench's output to `out`), and boots it once more when the guest
+// reported a kernel hang while it built its stacks ("@@LAB:hang",
+// scripts/lab/init's guard): every stack is built from scratch on each
+// boot and nothing was measured yet, so the same disks serve. Before the
+// second boot, `before_again` runs (may be empty), what the hung boot
+// handed back (its lab/ folder, with the kernel's blocked tasks in
+// dmesg.txt) is kept for StoreResults (<run>/lab/hang), the console log
+// gets a separator line and one notice says what hung. Returns the last
+// boot; `*hung` gets the first boot's hang text ("" when it did not hang).
+// A second hang is returned as it is: the caller fails.
+LabBootResult BootLabGuestAgainAfterAHang(
+    const LabWorkspace& ws, const LabMachine& machine,
+    const LabBootOptions& options, const std::string& run_id,
+    std::ostream& console_log,
+    const std::function<void(const std::string&)>& out,
+    const std::function<void()>& before_again, std::string* hung);
 
 // The lab guest for the running tierbench (LabGuestCache::Ensure with the
 // cache and scripts directories of `options`); progress goes to LogNotice.

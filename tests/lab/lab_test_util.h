@@ -26,7 +26,13 @@ std::string LabUnavailableReason();
 // not be obtained (no network, no apt source): a reason to skip, not fail.
 bool KernelPackageUnavailable(const std::string& output);
 
-// Runs `tierbench lab <args>` to completion; returns its exit status and
+// The --timeout RunLab passes unless `args` hold one: each guest's limit,
+// 2.4 times the longest guest of the suite
+// (LabCompare.PgbenchWritebackBeatsNone, 367 s in ci34).
+inline constexpr int kLabTestTimeoutS = 900;
+
+// Runs `tierbench lab <args>` to completion (with --timeout=kLabTestTimeoutS
+// unless `args` hold a --timeout); returns its exit status and
 // stores stdout+stderr in *output. With TIERBENCH_LAB_LOGS set, also
 // appends the command and its output to $TIERBENCH_LAB_LOGS/<Suite>.<Test>.log.
 int RunLab(const std::vector<std::string>& args, std::string* output);

@@ -35,6 +35,13 @@ struct FakeThrottles : LabThrottleControl {
     *bps = it->second.second;
     return Status::Ok();
   }
+  // A new QEMU starts with the real limits again.
+  int new_boots = 0;
+  void NewBoot() override {
+    ++new_boots;
+    in_force["hdd"] = {150, 120000000};
+    in_force["ssd"] = {20000, 0};
+  }
 };
 
 const LabLimits kReal{150, 120000000, 20000, 0};
@@ -84,6 +91,16 @@ TEST(LabHandshake, FullSetsBothDrivesAndAnswersWithTheLimitsInForce) {
   // A repeated line changes nothing and gets the same answer.
   EXPECT_EQ(s.handshake->Answer("ns=1"), answer);
   EXPECT_EQ(s.fake->sets.size(), 2u);
+  // A new QEMU of the same run (booted again after a kernel hang) gets the
+  // same limits set and the same answer, whatever its own calibration says.
+  s.handshake->NewBoot();
+  EXPECT_EQ(s.handshake->Answer("ns=99 memory_ns=1 integer_ns=1 syscall_ns=1"),
+            answer);
+  EXPECT_EQ(s.fake->new_boots, 1);
+  EXPECT_EQ(s.fake->sets,
+            (std::vector<std::string>{"hdd 4 3466205", "ssd 578 0",
+                                      "hdd 4 3466205", "ssd 578 0"}));
+  EXPECT_EQ(s.handshake->result().factor, 34.62);
   const std::string report =
       LabDilationReport({LabDilation::Mode::kFull, 1}, r);
   EXPECT_NE(report.find("dilation: 34.62 (--dilation full)\n"),

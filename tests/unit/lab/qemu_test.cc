@@ -130,6 +130,10 @@ TEST(ParseLabConsoleLine, ClassifiesEveryKind) {
        "ns=1743330050 memory_ns=1", -1},
       {"\r@@LAB:calib ns=5", Kind::kCalib, "ns=5", -1},
       {"@@LAB:calibrate", Kind::kOther, "@@LAB:calibrate", -1},
+      {"@@LAB:hang registering the cache /dev/vdb1 did not return within 60 s",
+       Kind::kHang,
+       "registering the cache /dev/vdb1 did not return within 60 s", -1},
+      {"@@LAB:hangs", Kind::kOther, "@@LAB:hangs", -1},
       // The host's answer, should the console echo it: not a guest line.
       {"@@HOST:labels lab.dilation=2.00", Kind::kOther,
        "@@HOST:labels lab.dilation=2.00", -1},
@@ -194,6 +198,7 @@ TEST(LabConfText, HoldsLayersInOrderAndThePartitionMap) {
   o.interrupt_compare = true;
   o.interrupt_signal = "KILL";
   o.loop_stack = true;
+  o.hang_setup_once = true;
   EXPECT_EQ(LabConfText(o, "r1"),
             "RUN_ID='r1'\n"
             "HDD_SECTORS=4194304\n"
@@ -202,6 +207,7 @@ TEST(LabConfText, HoldsLayersInOrderAndThePartitionMap) {
             "INTERRUPT=on-change\n"
             "INTERRUPT_SIGNAL=KILL\n"
             "LOOP_STACK=on\n"
+            "HANG_SETUP_ONCE=on\n"
             "LAYERS='dm-writecache bcache'\n"
             "PART_BCACHE=1\n"
             "PART_DMCACHE=2\n"
@@ -210,6 +216,8 @@ TEST(LabConfText, HoldsLayersInOrderAndThePartitionMap) {
             "DMCACHE_META_SECTORS=32768\n");
   EXPECT_EQ(LabOptions().ssd_bytes, LabSsdBytesForCache(256ull << 20));
   EXPECT_NE(LabConfText(LabOptions(), "r1").find("\nLOOP_STACK=off\n"),
+            std::string::npos);
+  EXPECT_NE(LabConfText(LabOptions(), "r1").find("\nHANG_SETUP_ONCE=off\n"),
             std::string::npos);
 }
 
@@ -275,6 +283,28 @@ TEST(LabRunnerTest, NoticePrefixNamesThePart) {
   EXPECT_EQ(LabNoticePrefix(o), "lab: ");
   o.log_label = "p1-bcache-db1";
   EXPECT_EQ(LabNoticePrefix(o), "lab [p1-bcache-db1]: ");
+}
+
+TEST(LabConsole, KernelProblemLinesAreTheOnesThatExplainAHang) {
+  for (const char* line : {
+           "[  134.1] INFO: task sh:123 blocked for more than 120 seconds.",
+           "[   20.0] BUG: kernel NULL pointer dereference, address: 0000",
+           "[   20.0] Oops: 0000 [#1] PREEMPT SMP NOPTI",
+           "[   21.0] WARNING: CPU: 1 PID: 80 at drivers/md/bcache/super.c",
+           "[   60.0] watchdog: BUG: soft lockup - CPU#0 stuck for 22s!",
+           "[   61.0] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:",
+           "[   62.0] Kernel panic - not syncing: hung_task: blocked tasks",
+       }) {
+    EXPECT_TRUE(IsKernelProblemLine(line)) << line;
+  }
+  for (const char* line : {
+           "[   15.52] reboot: Power down",
+           "[    3.0] bcache: register_bdev() registered backing device vda1",
+           "@@LAB:fail BUG: in the guest's own words",
+           "",
+       }) {
+    EXPECT_FALSE(IsKernelProblemLine(line)) << line;
+  }
 }
 
 }  // namespace
