@@ -518,7 +518,8 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--hang-setup-once", o.hang_setup_once,
                 "Test aid: the guest's first boot hangs in the kernel while "
                 "it builds the stacks (a read of a suspended dm device); the "
-                "lab must report it and boot again");
+                "lab must report it and boot again (the compare, --fault, "
+                "--scenario fill; not --power-cut)");
   cmd->add_option("--interrupt-signal", o.interrupt_signal,
                   "With --interrupt-compare: INT or TERM (compare restores "
                   "by itself) or KILL (a new compare must refuse the stale "
@@ -538,7 +539,8 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
          "Instead of the compare: per layer (default bcache,dm-cache,"
          "dm-writecache; not lvmcache) hold --fault-size MiB of acknowledged "
          "writes dirty in writeback, then switch the cache device "
-         "(cache-fail) or the origin (origin-errors) to the dm error target "
+         "(cache-fail) or the origin (origin-errors) to the dm error target, "
+         "or hot-unplug the cache's own disk (cache-unplug: QMP device_del), "
          "under a writer, and record what the writer saw, which blocks read "
          "back intact, stale, with an error or corrupt through the stack, "
          "after the layer's recovery path and on the bare origin "
@@ -584,7 +586,7 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
         "--ramp-time", "--size", "--repeat", "--cache-state", "--working-set",
         "--stats-lag", "--dilation", "--compare-arg", "--interrupt-compare",
         "--interrupt-signal", "--guest-tests", "--guest-tests-filter",
-        "--loop-stack", "--hang-setup-once", "--guests"}) {
+        "--loop-stack", "--guests"}) {
     args->compare_only.push_back(cmd->get_option(name));
   }
   cmd->callback([args, exit_code]() {

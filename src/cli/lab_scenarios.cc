@@ -57,7 +57,13 @@ void OneScenario(const LabArgs& a) {
       a.fault_size_option->count() > 0) {
     throw ConfigError(
         "--fault-size is an option of --fault. Fix: add --fault "
-        "cache-fail|origin-errors, or drop --fault-size");
+        "cache-fail|cache-unplug|origin-errors, or drop --fault-size");
+  }
+  if (a.power_cut && a.options.hang_setup_once) {
+    throw ConfigError(
+        "--power-cut does not take --hang-setup-once: its second boot, whose "
+        "registration is the recovery it measures, is never booted again. "
+        "Fix: drop --hang-setup-once");
   }
   for (const CLI::Option* opt : a.fill_only) {
     if (a.scenario.empty() && opt->count() > 0) {
@@ -92,7 +98,8 @@ void RunFault(LabArgs& a) {
     throw ConfigError("Bad --fault " + a.fault + " --layers " +
                       (a.layers.empty() ? "(default)" : a.layers) + ": " +
                       s.message() +
-                      ". Fix: --fault cache-fail|origin-errors on bcache, "
+                      ". Fix: --fault cache-fail|cache-unplug|origin-errors "
+                      "on bcache, "
                       "dm-cache or dm-writecache, with a --fault-size that "
                       "fits");
   }

@@ -98,6 +98,25 @@ LabBootResult BootLabGuest(const LabMachine& m, const LabBootOptions& options,
       case LabConsoleLine::Kind::kFail:
         r.guest_failure = c.text;
         break;
+      case LabConsoleLine::Kind::kUnplug:
+        if (!options.unplug) {
+          r.guest_failure = "the guest asked to unplug drive " + c.text +
+                            ", which this lab scenario does not do";
+          qemu.KillGroup();
+          break;
+        }
+        try {
+          options.unplug(c.text);
+        } catch (...) {
+          qemu.KillGroup();
+          qemu.Wait();
+          ClearProgressLine();
+          throw;
+        }
+        LogNotice(options.notice_prefix + "guest at " +
+                  std::to_string(static_cast<int>(elapsed_s())) + " s: drive " +
+                  c.text + " unplugged (QMP device_del)");
+        break;
       case LabConsoleLine::Kind::kHang:
         if (r.kernel_hang.empty()) {
           r.kernel_hang = c.text;

@@ -11,18 +11,18 @@
 // function returns (the handshake of lab/lab_dilation.h); when no such line
 // came within `handshake_timeout_s` of QEMU's start, QEMU is killed
 // (handshake_timed_out). Without it, a calib line fails the boot at once
-// (guest_failure; QEMU killed). It ends when QEMU
-// exits, when the guest printed "@@LAB:cut" and `kill_at_cut` is set (QEMU's
-// process group is killed with SIGKILL at once: the guest gets no shutdown,
-// which is a power cut), when `timeout_s` passed (QEMU killed, timed_out
-// set), or kLabHangGraceS after the guest printed "@@LAB:hang" (a kernel
-// hang while it built its stacks: the guest hands back what it has and
+// (guest_failure; QEMU killed). "@@LAB:unplug ID" lines go to `unplug`. It ends
+// when QEMU exits, when the guest printed "@@LAB:cut" and `kill_at_cut` is set
+// (QEMU's process group is killed with SIGKILL at once: the guest gets no
+// shutdown, which is a power cut), when `timeout_s` passed (QEMU killed,
+// timed_out set), or kLabHangGraceS after the guest printed "@@LAB:hang" (a
+// kernel hang while it built its stacks: the guest hands back what it has and
 // powers off, unless the hung kernel blocks that too; then QEMU is killed).
 //
 // Errors: SysError when QEMU cannot be started or the answer cannot be
 // written; InterruptedError on SIGINT/SIGTERM (QEMU killed first); whatever
-// `answer_calibration` throws (QEMU killed first). No QEMU process outlives
-// the call.
+// `answer_calibration` or `unplug` throws (QEMU killed first). No QEMU process
+// outlives the call.
 //
 // Also here: small host-side helpers the scenarios share. Thread-safety: no
 // shared state; one boot per thread.
@@ -52,6 +52,10 @@ struct LabBootOptions {
   // (without newline). Unset: no handshake expected.
   std::function<std::string(const std::string&)> answer_calibration;
   uint64_t handshake_timeout_s = 300;
+  // Gets the ID of "@@LAB:unplug ID" and removes that hot-pluggable drive
+  // (QMP device_del); throws SysError when it cannot. Unset: such a line
+  // fails the boot (guest_failure; QEMU killed).
+  std::function<void(const std::string&)> unplug;
   // How the guest's stage notices begin ("lab: ", LabNoticePrefix).
   std::string notice_prefix = "lab: ";
 };

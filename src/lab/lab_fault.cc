@@ -11,6 +11,7 @@
 #include "lab/lab_disk.h"
 #include "lab/lab_guest.h"
 #include "lab/lab_layers.h"
+#include "lab/lab_qmp.h"
 #include "lab/lab_workspace.h"
 #include "lab/power_cut_record.h"
 #include "util/clock.h"
@@ -23,6 +24,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
+constexpr int kFaultQmpMs = 10'000;
+
 std::string Join(const std::vector<std::string>& v, const char* sep) {
   std::string out;
   for (const std::string& s : v) out += (out.empty() ? "" : sep) + s;
@@ -32,7 +35,7 @@ std::string Join(const std::vector<std::string>& v, const char* sep) {
 }  // namespace
 
 std::vector<std::string> FaultKinds() {
-  return {"cache-fail", "origin-errors"};
+  return {"cache-fail", "cache-unplug", "origin-errors"};
 }
 
 std::vector<std::string> FaultLayers() {
@@ -81,8 +84,26 @@ Status CheckFaultSize(uint64_t ssd_bytes, uint64_t mib) {
 
 std::string FaultConfText(const LabOptions& options, const std::string& run_id,
                           const std::string& kind, uint64_t mib) {
-  return LabConfText(options, run_id) + "SCENARIO=fault\nFAULT=" + kind +
-         "\nFAULT_MIB=" + std::to_string(mib) + "\n";
+  std::string conf = LabConfText(options, run_id) +
+                     "SCENARIO=fault\nFAULT=" + kind +
+                     "\nFAULT_MIB=" + std::to_string(mib) + "\n";
+  if (kind == "cache-unplug") {
+    conf += "UNPLUG_SECTORS=" +
+            std::to_string(FaultUnplugDiskBytes(options.ssd_bytes) /
+                           kLabSectorBytes) +
+            "\n";
+  }
+  return conf;
+}
+
+uint64_t FaultUnplugDiskBytes(uint64_t ssd_bytes) {
+  std::vector<LabPartition> parts;
+  if (!LabSsdLayout(ssd_bytes, 0, &parts).ok() || parts.size() < 2) return 0;
+  return parts[1].sectors * kLabSectorBytes;  // dm-cache's: metadata + data
+}
+
+std::string FaultUnplugDriveId(const std::string& layer) {
+  return "cache-" + layer;
 }
 
 LabFault::LabFault(LabOptions options, std::string kind, uint64_t mib,
@@ -97,7 +118,8 @@ FaultRun LabFault::Run() {
   Status ok = CheckFault(kind_, o.layers);
   if (!ok.ok()) {
     throw ConfigError("Bad --fault: " + ok.message() +
-                      ". Fix: --fault cache-fail|origin-errors with --layers "
+                      ". Fix: --fault cache-fail|cache-unplug|origin-errors "
+                      "with --layers "
                       "from " +
                       Join(FaultLayers(), ","));
   }
@@ -112,14 +134,51 @@ FaultRun LabFault::Run() {
   CopyLabScript(o, in, "fault");
   WriteLabTextFile(in + "/lab.conf", FaultConfText(o, run_id, kind_, mib_));
   ws.PackInput();
-  const LabMachine machine = ws.Machine(guest, accel.kvm);
+  LabMachine machine = ws.Machine(guest, accel.kvm);
+  LabBootOptions boot_options;
+  boot_options.timeout_s = o.timeout_s;
+  if (kind_ == "cache-unplug") {
+    // One cache disk per layer, always all three in FaultLayers()' order
+    // (vde, vdf, vdg), each as large as dm-cache's SSD region, throttled as
+    // the SSD, in the workspace: what the guest's unplug request removes.
+    machine.qmp_socket = ws.qmp_socket();
+    for (const std::string& layer : FaultLayers()) {
+      LabDrive d = machine.ssd;
+      d.id = FaultUnplugDriveId(layer);
+      d.image = ws.dir() + "/" + d.id + ".img";
+      d.direct_io = machine.hdd.direct_io;  // the HDD image's directory
+      std::error_code ec;
+      { std::ofstream(d.image).flush(); }
+      fs::resize_file(d.image, FaultUnplugDiskBytes(o.ssd_bytes), ec);
+      if (ec) {
+        throw SysError("Cannot make the lab's unpluggable cache disk. Path: " +
+                       d.image + "; SysErr: " + ec.message());
+      }
+      machine.hotplug.push_back(d);
+    }
+    const std::string socket = machine.qmp_socket;
+    boot_options.unplug = [socket](const std::string& id) {
+      LabQmp qmp;
+      Status s = qmp.Connect(socket, kFaultQmpMs);
+      if (s.ok()) s = qmp.Execute(QmpCapabilitiesCommand(), kFaultQmpMs);
+      if (s.ok()) {
+        s = qmp.Execute(QmpDeviceDelCommand(LabHotplugDeviceId(id)),
+                        kFaultQmpMs);
+      }
+      if (!s.ok()) {
+        throw SysError::From(
+            "Cannot unplug the lab's cache disk " + id + " (QMP device_del)",
+            s);
+      }
+    };
+  }
   NoticeLabDriveCache(machine);
   LogNotice("lab: fault " + kind_ + " on " + Join(o.layers, ", ") + " (" +
             std::to_string(mib_) + " MiB dirty each); booting kernel " +
             guest.kernel_release + " in QEMU (" + (accel.kvm ? "KVM" : "TCG") +
             "); undilated");
   const LabBootResult boot =
-      BootScenarioGuest(ws, machine, o.timeout_s, run_dir, "fault", console_);
+      BootScenarioGuest(ws, machine, boot_options, run_dir, "fault", console_);
   const std::string where = "; Console: " + run_dir + "/lab/console.log";
 
   FaultRun run;

@@ -1,6 +1,6 @@
-// LabFault: `tierbench lab --fault cache-fail|origin-errors` - what does a
-// cache layer do, and what does a user lose, when its SSD fails (or its
-// origin returns errors) while it holds dirty data?
+// LabFault: `tierbench lab --fault cache-fail|cache-unplug|origin-errors` -
+// what does a cache layer do, and what does a user lose, when its SSD fails
+// or disappears (or its origin returns errors) while it holds dirty data?
 //
 // Run() finds or builds the guest, makes the disks (lab/lab_workspace.h)
 // and boots one guest (scripts/lab/init with lab.conf SCENARIO=fault
@@ -9,7 +9,11 @@
 // verify-headed blocks onto the origin, builds the stack in writeback with
 // writeback held off over dm linear targets, writes generation 2 through
 // it (acknowledged, synced, dirty in the cache), switches the failing side
-// to the dm `error` target under a writer, and records what the writer
+// to the dm `error` target under a writer (cache-unplug: the layer's cache
+// side sits on a disk of its own, vde/vdf/vdg for bcache/dm-cache/
+// dm-writecache, which the guest asks the host to remove: "@@LAB:unplug
+// cache-<layer>", QMP device_del, an ACPI PCI hot-unplug the guest's kernel
+// carries out), and records what the writer
 // saw, the stack's state, the kernel's log, the blocks read back through
 // the stack (intact, stale, lost, corrupt: workload/block_check.h), the
 // layer's recovery path and its effect, and the bare origin after the stack
@@ -41,7 +45,7 @@
 
 namespace tierbench {
 
-// The faults --fault takes: "cache-fail", "origin-errors".
+// The faults --fault takes: "cache-fail", "cache-unplug", "origin-errors".
 std::vector<std::string> FaultKinds();
 
 // The layers --fault runs by default: bcache, dm-cache, dm-writecache.
@@ -60,9 +64,18 @@ Status CheckFault(const std::string& kind,
 Status CheckFaultSize(uint64_t ssd_bytes, uint64_t mib);
 
 // lab.conf for the fault boot: LabConfText() plus SCENARIO, FAULT and
-// FAULT_MIB. Pure.
+// FAULT_MIB, and for cache-unplug UNPLUG_SECTORS (the size of each
+// unpluggable cache disk). Pure.
 std::string FaultConfText(const LabOptions& options, const std::string& run_id,
                           const std::string& kind, uint64_t mib);
+
+// The size of cache-unplug's cache disks for an SSD of `ssd_bytes`: that of
+// dm-cache's SSD region (metadata and data; the other layers use the first
+// cache-sized part). 0 when the SSD has no valid layout. Pure.
+uint64_t FaultUnplugDiskBytes(uint64_t ssd_bytes);
+
+// The QEMU drive id of `layer`'s unpluggable cache disk ("cache-<layer>").
+std::string FaultUnplugDriveId(const std::string& layer);
 
 class LabFault {
  public:

@@ -140,8 +140,10 @@ FillRun LabFill::Run() {
             std::to_string(fill_.drain_s) + " s watched; booting kernel " +
             guest.kernel_release + " in QEMU (" + (accel.kvm ? "KVM" : "TCG") +
             "); undilated");
+  LabBootOptions boot_options;
+  boot_options.timeout_s = o.timeout_s;
   const LabBootResult boot =
-      BootScenarioGuest(ws, machine, o.timeout_s, run_dir, "fill", console_);
+      BootScenarioGuest(ws, machine, boot_options, run_dir, "fill", console_);
   const std::string where = "; Console: " + run_dir + "/lab/console.log";
   FillRun run;
   run.run_dir = run_dir;

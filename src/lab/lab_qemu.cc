@@ -1,13 +1,15 @@
 #include "lab/lab_qemu.h"
 
 #include <charconv>
+#include <cstdio>
 #include <string_view>
 
 namespace tierbench {
 namespace {
 
-std::string DriveSpec(const LabDrive& d) {
-  std::string spec = "file=" + d.image + ",if=virtio,format=raw";
+// `bus`: "virtio" (QEMU adds the device) or "none" (a -device names it).
+std::string DriveSpec(const LabDrive& d, const char* bus = "virtio") {
+  std::string spec = "file=" + d.image + ",if=" + bus + ",format=raw";
   if (!d.id.empty()) spec += ",id=" + d.id;
   spec += d.direct_io ? ",cache=none,aio=native" : ",cache=writeback";
   if (d.read_only) spec += ",readonly=on";
@@ -62,7 +64,22 @@ std::vector<std::string> QemuArgv(const LabMachine& m) {
     argv.push_back("-drive");
     argv.push_back(DriveSpec(*d));
   }
+  // PCI slots from 0x10 on: QEMU creates these devices before the
+  // if=virtio ones, which would otherwise come after them (vda would not
+  // be the HDD); the guest names virtio disks in slot order.
+  int slot = 0x10;
+  for (const LabDrive& d : m.hotplug) {
+    char addr[16];
+    std::snprintf(addr, sizeof addr, "0x%x", slot++);
+    argv.insert(argv.end(), {"-drive", DriveSpec(d, "none"), "-device",
+                             "virtio-blk-pci,drive=" + d.id + ",id=" +
+                                 LabHotplugDeviceId(d.id) + ",addr=" + addr});
+  }
   return argv;
+}
+
+std::string LabHotplugDeviceId(const std::string& drive_id) {
+  return drive_id + "-dev";
 }
 
 LabConsoleLine ParseLabConsoleLine(const std::string& line) {
@@ -87,6 +104,7 @@ LabConsoleLine ParseLabConsoleLine(const std::string& line) {
       {"done rc=", LabConsoleLine::Kind::kDone},
       {"calib ", LabConsoleLine::Kind::kCalib},
       {"hang ", LabConsoleLine::Kind::kHang},
+      {"unplug ", LabConsoleLine::Kind::kUnplug},
   };
   if (rest == "cut") {
     out.kind = LabConsoleLine::Kind::kCut;

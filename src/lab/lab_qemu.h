@@ -2,11 +2,12 @@
 // guest's /init (scripts/lab/init) speaks on the serial port.
 //
 // Disks appear in the guest in command-line order: vda = HDD image, vdb =
-// SSD image, vdc = input tar (read-only), vdd = output disk; a drive with no
-// image is left out (the KVM probe boots with none). QEMU's throttling.*
-// options make the HDD and SSD images behave like two different disks; a
-// drive with an id can have them changed at run time through QMP
-// (lab/lab_qmp.h) when the machine has a QMP socket.
+// SSD image, vdc = input tar (read-only), vdd = output disk, then the
+// hot-pluggable disks; a drive with no image is left out (the KVM probe
+// boots with none). QEMU's throttling.* options make the HDD and SSD images
+// behave like two different disks; a drive with an id can have them
+// changed at run time through QMP (lab/lab_qmp.h) when the machine has a
+// QMP socket.
 //
 // All functions are pure and thread-safe.
 #ifndef TIERBENCH_LAB_LAB_QEMU_H_
@@ -47,7 +48,16 @@ struct LabMachine {
   LabDrive ssd;
   LabDrive input;
   LabDrive output;
+  // Disks after vdd (vde, vdf, ... in this order: PCI slots 0x10, 0x11,
+  // ...), each a virtio-blk-pci device of its own whose -device id is
+  // LabHotplugDeviceId(drive id), so QMP's device_del can remove it from
+  // the running guest (ACPI PCI hot-unplug: the fault scenario's
+  // cache-unplug).
+  std::vector<LabDrive> hotplug;
 };
+
+// The -device id of hot-pluggable drive `drive_id` ("<drive_id>-dev").
+std::string LabHotplugDeviceId(const std::string& drive_id);
 
 // The full argv of qemu-system-x86_64 for `m`: no display, no monitor, the
 // serial console on stdout, powering off exits QEMU (-no-reboot; the guest
@@ -57,17 +67,19 @@ std::vector<std::string> QemuArgv(const LabMachine& m);
 // One line of the guest console, classified.
 struct LabConsoleLine {
   enum class Kind {
-    kStep,   // "@@LAB:step TEXT": the guest began a stage
-    kOut,    // "@@LAB:out LINE": a line tierbench printed in the guest
-    kFail,   // "@@LAB:fail TEXT": the guest gave up
-    kDone,   // "@@LAB:done rc=N": the last line; `code` holds N
-    kCut,    // "@@LAB:cut": cut the power now (lab/lab_power_cut.h)
-    kCalib,  // "@@LAB:calib PAYLOAD": the guest's CPU calibration; it waits
-             // for the host's answer on the console (lab/lab_dilation.h)
-    kHang,   // "@@LAB:hang TEXT": a step that builds a stack did not return
-             // in time (a kernel hang, scripts/lab/init's guard); the guest
-             // prints the kernel's blocked tasks, then fails
-    kOther,  // kernel messages and anything else
+    kStep,    // "@@LAB:step TEXT": the guest began a stage
+    kOut,     // "@@LAB:out LINE": a line tierbench printed in the guest
+    kFail,    // "@@LAB:fail TEXT": the guest gave up
+    kDone,    // "@@LAB:done rc=N": the last line; `code` holds N
+    kCut,     // "@@LAB:cut": cut the power now (lab/lab_power_cut.h)
+    kCalib,   // "@@LAB:calib PAYLOAD": the guest's CPU calibration; it waits
+              // for the host's answer on the console (lab/lab_dilation.h)
+    kUnplug,  // "@@LAB:unplug ID": remove hot-pluggable drive ID now (QMP
+              // device_del; the fault scenario's cache-unplug)
+    kHang,    // "@@LAB:hang TEXT": a step that builds a stack did not return
+              // in time (a kernel hang, scripts/lab/init's guard); the guest
+              // prints the kernel's blocked tasks, then fails
+    kOther,   // kernel messages and anything else
   };
   Kind kind = Kind::kOther;
   std::string text;  // the payload (the whole line for kOther)

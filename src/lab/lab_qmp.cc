@@ -37,6 +37,11 @@ std::string QmpQueryBlockCommand() {
   return nlohmann::json{{"execute", "query-block"}}.dump();
 }
 
+std::string QmpDeviceDelCommand(const std::string& id) {
+  return nlohmann::json{{"execute", "device_del"}, {"arguments", {{"id", id}}}}
+      .dump();
+}
+
 Status ParseQmpDriveThrottle(const std::string& reply, const std::string& drive,
                              uint64_t* iops, uint64_t* bytes_per_sec) {
   const nlohmann::json j = nlohmann::json::parse(reply, nullptr, false);

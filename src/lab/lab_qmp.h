@@ -33,6 +33,10 @@ std::string QmpThrottleCommand(const std::string& drive, uint64_t iops,
 // {"execute":"query-block"}
 std::string QmpQueryBlockCommand();
 
+// device_del of the device whose -device id is `id`: QEMU asks the guest to
+// eject it (ACPI PCI hot-unplug) and removes it once the guest has.
+std::string QmpDeviceDelCommand(const std::string& id);
+
 // The throttle in force on drive `drive` from the reply line of
 // query-block: its "iops" and "bps" (0 when the drive has no throttle).
 // InvalidArgument when the reply does not list the drive.

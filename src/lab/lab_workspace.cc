@@ -265,12 +265,12 @@ LabBootResult BootLabGuestAgainAfterAHang(
 }
 
 LabBootResult BootScenarioGuest(const LabWorkspace& ws,
-                                const LabMachine& machine, uint64_t timeout_s,
+                                const LabMachine& machine,
+                                const LabBootOptions& boot_options,
                                 const std::string& run_dir,
                                 const std::string& what,
                                 std::ostream& console) {
-  LabBootOptions boot_options;
-  boot_options.timeout_s = timeout_s;
+  const uint64_t timeout_s = boot_options.timeout_s;
   const std::string console_log = ws.dir() + "/console.log";
   LabBootResult boot;
   std::string hung;

@@ -85,14 +85,16 @@ void CopyLabScript(const LabOptions& options, const std::string& in_dir,
                    const std::string& name);
 
 // Boots the one guest of a single-boot scenario (the fault, the fill) on
-// `ws`'s packed input with `machine`: its console to <ws>/console.log and
+// `ws`'s packed input with `machine` and `boot_options` (its timeout_s, its
+// unplug): its console to <ws>/console.log and
 // its step lines to `console` (booted once more after a kernel hang in its
 // setup: BootLabGuestAgainAfterAHang); then stores its results into
 // `run_dir` (lab/ with console.log). Throws SysError naming the scenario
 // (`what`), the console's tail and the log when the guest failed, timed out or
 // did not finish; returns the boot otherwise.
 LabBootResult BootScenarioGuest(const LabWorkspace& ws,
-                                const LabMachine& machine, uint64_t timeout_s,
+                                const LabMachine& machine,
+                                const LabBootOptions& boot_options,
                                 const std::string& run_dir,
                                 const std::string& what, std::ostream& console);
 

@@ -7,7 +7,6 @@ add_executable(tierbench_lab_tests
   ${CMAKE_CURRENT_LIST_DIR}/lab_lvm_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/lab_fault_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/lab_fill_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/lab_hang_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/lab_power_cut_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/lab_test_util.cc
   ${CMAKE_CURRENT_LIST_DIR}/lab_test_util_test.cc

@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include "lab/lab_fault.h"
+
 namespace tierbench {
 namespace {
 
@@ -136,6 +138,26 @@ TEST(FaultRecord, MissingOrBadLinesAreNamed) {
               std::string::npos)
         << s.message();
   }
+}
+
+// cache-unplug is a fault of the three dm-switchable layers; its lab.conf
+// names the size of the cache disks the host adds, dm-cache's SSD region.
+TEST(LabFaultConf, CacheUnplugNamesItsDisksSize) {
+  EXPECT_TRUE(CheckFault("cache-unplug", FaultLayers()).ok());
+  EXPECT_FALSE(CheckFault("cache-unplug", {"lvmcache"}).ok());
+  EXPECT_FALSE(CheckFault("cache-melt", FaultLayers()).ok());
+  LabOptions o;
+  const uint64_t bytes = FaultUnplugDiskBytes(o.ssd_bytes);
+  // 256 MiB of cache plus dm-cache's 16 MiB of metadata.
+  EXPECT_EQ(bytes, (256ull + 16) << 20);
+  const std::string conf = FaultConfText(o, "r1", "cache-unplug", 8);
+  EXPECT_NE(conf.find("\nFAULT=cache-unplug\nFAULT_MIB=8\nUNPLUG_SECTORS=" +
+                      std::to_string(bytes / 512) + "\n"),
+            std::string::npos)
+      << conf;
+  EXPECT_EQ(FaultConfText(o, "r1", "cache-fail", 8).find("UNPLUG_SECTORS"),
+            std::string::npos);
+  EXPECT_EQ(FaultUnplugDriveId("dm-cache"), "cache-dm-cache");
 }
 
 }  // namespace

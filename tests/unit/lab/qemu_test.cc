@@ -69,6 +69,26 @@ TEST(QemuArgv, DriveIdsQmpSocketAndProbeMachine) {
             0u)
       << drives[1];
   EXPECT_EQ(drives[2].find("id="), std::string::npos) << drives[2];
+  // A hot-pluggable disk: a drive without a bus and a device of its own
+  // with an id device_del can name, after the four others (vde).
+  LabDrive cache;
+  cache.image = "/t/cache-bcache.img";
+  cache.id = "cache-bcache";
+  cache.iops_limit = 20000;
+  m.hotplug.push_back(cache);
+  argv = QemuArgv(m);
+  drives = Drives(argv);
+  ASSERT_EQ(drives.size(), 5u);
+  EXPECT_EQ(
+      drives[4].rfind(
+          "file=/t/cache-bcache.img,if=none,format=raw,id=cache-bcache,", 0),
+      0u)
+      << drives[4];
+  EXPECT_NE(drives[4].find("throttling.iops-total=20000"), std::string::npos);
+  EXPECT_TRUE(
+      Has(argv, "-device",
+          "virtio-blk-pci,drive=cache-bcache,id=cache-bcache-dev,addr=0x10"));
+  EXPECT_EQ(LabHotplugDeviceId("cache-bcache"), "cache-bcache-dev");
   // The KVM probe: no drives, no QMP, a marker on the kernel command line.
   LabMachine probe = Machine();
   probe.hdd = probe.ssd = probe.input = probe.output = LabDrive{};
@@ -134,6 +154,7 @@ TEST(ParseLabConsoleLine, ClassifiesEveryKind) {
        Kind::kHang,
        "registering the cache /dev/vdb1 did not return within 60 s", -1},
       {"@@LAB:hangs", Kind::kOther, "@@LAB:hangs", -1},
+      {"@@LAB:unplug cache-bcache", Kind::kUnplug, "cache-bcache", -1},
       // The host's answer, should the console echo it: not a guest line.
       {"@@HOST:labels lab.dilation=2.00", Kind::kOther,
        "@@HOST:labels lab.dilation=2.00", -1},

@@ -1,8 +1,6 @@
 // Unit tests of the lab's QMP client (lab/lab_qmp.h): the command JSON it
 // sends, reply parsing, and a session against a scripted fake QEMU on a
 // unix socket.
-#include "lab/lab_qmp.h"
-
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -14,12 +12,17 @@
 #include <thread>
 #include <vector>
 
+#include "lab/lab_qmp.h"
+
 namespace tierbench {
 namespace {
 
 TEST(QmpCommands, ExactJson) {
   EXPECT_EQ(QmpCapabilitiesCommand(), R"({"execute":"qmp_capabilities"})");
   EXPECT_EQ(QmpQueryBlockCommand(), R"({"execute":"query-block"})");
+  EXPECT_EQ(
+      QmpDeviceDelCommand("cache-bcache-dev"),
+      R"({"arguments":{"id":"cache-bcache-dev"},"execute":"device_del"})");
   // Total limits only; the read/write split off (QEMU refuses a total
   // together with a split).
   EXPECT_EQ(QmpThrottleCommand("hdd", 4, 3466205),
