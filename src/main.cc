@@ -81,6 +81,7 @@ int main(int argc, char** argv) {
   RegisterListCommand(app, &exit_code);
   RegisterRestoreCommand(app, &exit_code);
   RegisterReportCommand(app, &exit_code);
+  RegisterCheckCommand(app, &exit_code);
   RegisterReplayLogCommand(app, &exit_code);
   RegisterCalibrateCpuCommand(app, &exit_code);
   RegisterCheckBlocksCommand(app, &exit_code);

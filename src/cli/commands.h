@@ -17,6 +17,7 @@ void RegisterLabCommand(CLI::App& app, int* exit_code);
 void RegisterPgbenchCommand(CLI::App& app, int* exit_code);
 void RegisterListCommand(CLI::App& app, int* exit_code);
 void RegisterReportCommand(CLI::App& app, int* exit_code);
+void RegisterCheckCommand(CLI::App& app, int* exit_code);
 void RegisterRestoreCommand(CLI::App& app, int* exit_code);
 void RegisterReplayLogCommand(CLI::App& app, int* exit_code);
 // Hidden: the lab's CPU calibration loop (lab/lab_cpu_loop.h).

@@ -19,6 +19,7 @@
 #include "util/cpu_latency.h"
 #include "util/errors.h"
 #include "util/host.h"
+#include "util/data_dir.h"
 
 namespace tierbench {
 namespace {
@@ -59,7 +60,7 @@ std::string CommandLine() {
 std::vector<std::string> DefaultModes() {
   const std::string local = "modes";
   if (std::filesystem::is_directory(local)) return DefaultModePaths(local);
-  return DefaultModePaths(std::string(TIERBENCH_SOURCE_DIR) + "/modes");
+  return DefaultModePaths(DataDir() + "/modes");
 }
 
 void Run(CompareArgs& a, int* exit_code) {

@@ -24,6 +24,7 @@
 #include "util/clock.h"
 #include "util/errors.h"
 #include "util/log.h"
+#include "util/data_dir.h"
 
 namespace tierbench {
 namespace {
@@ -182,7 +183,7 @@ void RunLab(LabArgs& a) {
   ParseMachineOptions(a);
   if (RunLabScenario(a)) return;
   LabOptions& o = a.options;
-  const std::string source = TIERBENCH_SOURCE_DIR;
+  const std::string source = DataDir();
   const bool modes_given = !o.mode_files.empty();
   const bool quick_workloads = a.quick && o.workload_files.empty();
   if (a.full && !a.quick) {

@@ -11,6 +11,7 @@
 #include "cache/registry/layer_kinds.h"
 #include "cli/commands.h"
 #include "io/engine_registry.h"
+#include "util/data_dir.h"
 #include "util/errors.h"
 
 namespace tierbench {
@@ -82,7 +83,16 @@ void RegisterListCommand(CLI::App& app, int* exit_code) {
   CLI::App* cmd =
       app.add_subcommand("list", "List engines, modes and workloads");
   cmd->callback([exit_code]() {
-    std::filesystem::path src(TIERBENCH_SOURCE_DIR);
+    const DataDirLookup data = FindDataDir();
+    std::cout << "data: "
+              << (data.dir.empty() ? "none found (run from a checkout, "
+                                     "install the package, or set "
+                                     "TIERBENCH_DATA_DIR)"
+                                   : data.dir)
+              << " (looked in:";
+    for (const std::string& l : data.looked) std::cout << " " << l;
+    std::cout << ")\n";
+    std::filesystem::path src(DataDir());
     std::cout << "engines:\n";
     for (const EngineInfo& e : EngineRegistry::Default().engines()) {
       std::cout << "  " << e.name << " - " << e.description << "\n";

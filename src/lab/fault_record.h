@@ -6,6 +6,9 @@
 // JSON values being `tierbench check-blocks` objects (workload/
 // block_check.h) or {"error": "..."} when it could not run:
 //   device, fault, fail_devices    the stack and what the fault switched
+//                                  (cache-unplug: the disk removed, vdX)
+//   unplug_ms                      cache-unplug: from the request to the
+//                                  disk gone (not read into the rows)
 //   write1, write2                 the generations (write objects)
 //   dirty, state (bcache) | table, status (dm layers)   before the fault
 //   io_pass<K>                     the writer's passes (write objects)

@@ -164,7 +164,10 @@ PowerCutRun LabPowerCut::Run() {
     fs::copy_file(ws.dir() + "/console-2.log", run_dir + "/lab/console-2.log",
                   fs::copy_options::overwrite_existing, ec);
   };
-  if (!boot1.cut) keep_consoles();
+  if (!boot1.cut) {
+    keep_consoles();
+    ws.StoreResults(false, run_dir);  // a hung first boot's lab/hang
+  }
   CheckBoot(boot1, kPhaseWrite, o.timeout_s, run_dir + "/lab/console-1.log");
   LogNotice("lab: power cut: QEMU killed " + Seconds(boot1.cut_at_s) +
             " s after guest 1 started; booting guest 2 on the same disks");

@@ -141,6 +141,8 @@ bool IsKernelProblemLine(std::string_view line) {
       "soft lockup",
       "hard LOCKUP",
       "rcu_sched detected stall",
+      "Show Blocked State",
+      " state:D ",
       "rcu_preempt detected stall",
       "self-detected stall",
       "Kernel panic",

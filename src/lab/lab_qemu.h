@@ -90,7 +90,8 @@ LabConsoleLine ParseLabConsoleLine(const std::string& line);
 
 // True for a console line where the kernel reports a problem: an oops or
 // BUG, a WARNING, a task blocked for more than its hung-task timeout, a soft
-// lockup, an RCU stall, a panic. Such lines go into a failed lab run's
+// lockup, an RCU stall, a panic, or sysrq w's list of blocked tasks ("Show
+// Blocked State", a task in state D: what the setup guard prints). Such lines go into a failed lab run's
 // message, since the lab's console shows errors only (loglevel=3) unless the
 // guest printed its kernel log on purpose.
 bool IsKernelProblemLine(std::string_view line);

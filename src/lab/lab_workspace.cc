@@ -15,6 +15,7 @@
 #include "lab/lab_disk.h"
 #include "lab/lab_handshake.h"
 #include "lab/lab_layers.h"
+#include "util/data_dir.h"
 #include "util/errors.h"
 #include "util/log.h"
 
@@ -186,9 +187,7 @@ LabMachine LabWorkspace::Machine(const LabGuest& guest, bool kvm) const {
 }
 
 std::string LabScriptsDir(const LabOptions& o) {
-  return o.guest_scripts.empty()
-             ? std::string(TIERBENCH_SOURCE_DIR) + "/scripts/lab"
-             : o.guest_scripts;
+  return o.guest_scripts.empty() ? DataDir() + "/scripts/lab" : o.guest_scripts;
 }
 
 LabAccelChoice ChooseLabAccelFor(const LabOptions& o, const LabGuest& guest) {
@@ -218,7 +217,14 @@ void NoticeLabDriveCache(const LabMachine& m, const std::string& prefix) {
 
 std::string LabCacheDir(const LabOptions& o) {
   if (!o.cache_dir.empty()) return o.cache_dir;
-  return fs::path(LabSelfExecutable()).parent_path().string() + "/lab";
+  const fs::path bin = fs::path(LabSelfExecutable()).parent_path();
+  // An installed binary (<prefix>/bin/tierbench beside
+  // <prefix>/share/tierbench) keeps its guests in /var/cache, not in bin/.
+  std::error_code ec;
+  if (fs::is_directory(bin.parent_path() / "share" / "tierbench", ec)) {
+    return "/var/cache/tierbench/lab";
+  }
+  return bin.string() + "/lab";
 }
 
 LabGuest EnsureLabGuest(const LabOptions& o) {
@@ -251,17 +257,22 @@ LabBootResult BootLabGuestAgainAfterAHang(
   hung->clear();
   if (first.kernel_hang.empty() || first.timed_out) return first;
   *hung = first.kernel_hang;
-  ws.StoreResults(first.done_rc >= 0, ws.HungBootDir(run_id));
+  const bool handed_back = first.done_rc >= 0;
+  ws.StoreResults(handed_back, ws.HungBootDir(run_id));
   LogNotice(options.notice_prefix +
             "booting again on the same disks: the guest's kernel hung while "
             "it built its stacks (" +
-            first.kernel_hang +
-            "); the hung boot's kernel log goes to lab/hang/dmesg.txt of the "
-            "run folder");
+            first.kernel_hang + "); " +
+            (handed_back ? "the hung boot's kernel log goes to "
+                           "lab/hang/dmesg.txt of the run folder"
+                         : "the hung boot handed nothing back (its console "
+                           "is in lab/console*.log)"));
   console_log << "==== tierbench: the kernel hung (" << first.kernel_hang
               << "); booting again ====\n";
   if (before_again) before_again();
-  return BootLabGuest(machine, options, console_log, out);
+  LabBootResult second = BootLabGuest(machine, options, console_log, out);
+  second.seconds += first.seconds;  // the run's guest time, both boots
+  return second;
 }
 
 LabBootResult BootScenarioGuest(const LabWorkspace& ws,

@@ -102,12 +102,13 @@ LabBootResult BootScenarioGuest(const LabWorkspace& ws,
 // tierbench's output to `out`), and boots it once more when the guest
 // reported a kernel hang while it built its stacks ("@@LAB:hang",
 // scripts/lab/init's guard): every stack is built from scratch on each
-// boot and nothing was measured yet, so the same disks serve. Before the
-// second boot, `before_again` runs (may be empty), what the hung boot
+// boot and a scenario measures every layer again, so the same disks serve.
+// Before the second boot, `before_again` runs (may be empty), what the hung boot
 // handed back (its lab/ folder, with the kernel's blocked tasks in
 // dmesg.txt) is kept for StoreResults (<run>/lab/hang), the console log
 // gets a separator line and one notice says what hung. Returns the last
-// boot; `*hung` gets the first boot's hang text ("" when it did not hang).
+// boot, its `seconds` those of both boots; `*hung` gets the first boot's
+// hang text ("" when it did not hang). Each boot has `options.timeout_s`.
 // A second hang is returned as it is: the caller fails.
 LabBootResult BootLabGuestAgainAfterAHang(
     const LabWorkspace& ws, const LabMachine& machine,
@@ -132,7 +133,9 @@ void NoticeLabDriveCache(const LabMachine& m,
                          const std::string& prefix = "lab: ");
 
 // Where the built guest and the KVM probe's answer are kept:
-// LabOptions::cache_dir, else <dir of the tierbench binary>/lab.
+// LabOptions::cache_dir, else /var/cache/tierbench/lab for an installed
+// binary (its <prefix>/share/tierbench exists), else <dir of the tierbench
+// binary>/lab (a build tree).
 std::string LabCacheDir(const LabOptions& options);
 
 // The guest scripts directory of `options` (scripts/lab of the source tree

@@ -77,14 +77,14 @@ std::string Mib(uint64_t bytes) {
   return buf;
 }
 
-std::string Fixed(double v, int decimals) {
+std::string FillFixed(double v, int decimals) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.*f", decimals, v);
   return buf;
 }
 
-std::string Latency(double us) {
-  return us >= 1000 ? Fixed(us / 1000, 1) + " ms" : Fixed(us, 0) + " us";
+std::string FillLatency(double us) {
+  return us >= 1000 ? FillFixed(us / 1000, 1) + " ms" : FillFixed(us, 0) + " us";
 }
 
 // The per-second rows as series.csv text, for the report's series chart
@@ -124,24 +124,24 @@ std::string FillConsoleLine(const FillLayer& l) {
            (l.peak_dirty_bytes ? "; peak dirty " + Mib(*l.peak_dirty_bytes)
                                : "");
   }
-  line += "cliff at " + Fixed(*l.time_to_cliff_s, 1) + " s";
+  line += "cliff at " + FillFixed(*l.time_to_cliff_s, 1) + " s";
   if (l.predicted_time_to_cliff_s) {
-    line += " (predicted " + Fixed(*l.predicted_time_to_cliff_s, 1) +
-            " s: " + Mib(*l.limit_bytes) + " at " + Fixed(*l.iops_before, 0) +
+    line += " (predicted " + FillFixed(*l.predicted_time_to_cliff_s, 1) +
+            " s: " + Mib(*l.limit_bytes) + " at " + FillFixed(*l.iops_before, 0) +
             " IOPS)";
   }
-  line += ": " + Fixed(*l.iops_before, 0) + " -> " + Fixed(*l.iops_after, 0) +
+  line += ": " + FillFixed(*l.iops_before, 0) + " -> " + FillFixed(*l.iops_after, 0) +
           " IOPS";
   if (l.p99_before_us && l.p99_at_cliff_us) {
-    line += ", p99 " + Latency(*l.p99_before_us) + " -> " +
-            Latency(*l.p99_at_cliff_us) + " at the cliff";
+    line += ", p99 " + FillLatency(*l.p99_before_us) + " -> " +
+            FillLatency(*l.p99_at_cliff_us) + " at the cliff";
   }
   if (l.dirty_at_cliff_bytes) {
     line += "; " + Mib(*l.dirty_at_cliff_bytes) + " dirty";
   }
   line += l.time_to_recover_s
               ? "; back under half the limit " +
-                    Fixed(*l.time_to_recover_s, 1) + " s after the writes"
+                    FillFixed(*l.time_to_recover_s, 1) + " s after the writes"
               : "; not back under half the limit within the watch";
   return line;
 }

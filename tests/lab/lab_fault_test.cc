@@ -114,29 +114,12 @@ TEST(LabFault, CacheUnplugWithDirtyDataAfterABootThatHung) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
   ASSERT_FALSE(dir.path().empty());
-  std::vector<std::string> args = {
-      "--fault",  "cache-unplug", "--hang-setup-once", "--results",
-      dir.path(), "--run-id",     "lab-unplug"};
+  std::vector<std::string> args = {"--fault",   "cache-unplug", kHangSetupOnce,
+                                   "--results", dir.path(),     "--run-id",
+                                   "lab-unplug"};
   TIERBENCH_RUN_LAB(args, 0);
   const std::string run = dir.path() + "/lab-unplug/";
-  // One notice says what hung, and that the guest was booted again; the
-  // hung boot's kernel log holds the blocked reader (sysrq w).
-  EXPECT_NE(output.find("booting again on the same disks: the guest's kernel "
-                        "hung while it built its stacks (a read of the "
-                        "suspended dm device tb-hang (test aid) did not "
-                        "return within 5 s)"),
-            std::string::npos)
-      << output;
-  const std::string hung_dmesg = ReadText(run + "lab/hang/dmesg.txt");
-  EXPECT_NE(hung_dmesg.find("Show Blocked State"), std::string::npos)
-      << hung_dmesg;
-  EXPECT_NE(hung_dmesg.find("task:dd"), std::string::npos) << hung_dmesg;
-  EXPECT_NE(ReadText(run + "lab/hang/failure.txt").find("the kernel hung"),
-            std::string::npos);
-  const std::string console = ReadText(run + "lab/console.log");
-  EXPECT_NE(console.find("@@LAB:hang "), std::string::npos);
-  EXPECT_NE(console.find("the boot after the test aid's hang"),
-            std::string::npos);
+  ExpectBootedAgainAfterTheHang(output, run + "lab/");
   // The second boot unplugged each layer's cache disk.
   std::vector<CsvRow> rows = ReadCsv(run + "fault.csv");
   ASSERT_EQ(rows.size(), 3u) << output;

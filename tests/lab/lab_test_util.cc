@@ -263,4 +263,24 @@ void ExpectDilatedLimits(const std::string& run_dir, uint64_t hdd_iops,
   *dilation = f;
 }
 
+void ExpectBootedAgainAfterTheHang(const std::string& output,
+                                   const std::string& lab_dir) {
+  EXPECT_NE(output.find("booting again on the same disks: the guest's kernel "
+                        "hung while it built its stacks (a read of the "
+                        "suspended dm device tb-hang (test aid) did not "
+                        "return within 5 s); the hung boot's kernel log goes "
+                        "to lab/hang/dmesg.txt"),
+            std::string::npos)
+      << output;
+  const std::string dmesg = ReadText(lab_dir + "hang/dmesg.txt");
+  EXPECT_NE(dmesg.find("Show Blocked State"), std::string::npos) << dmesg;
+  EXPECT_NE(dmesg.find("task:dd"), std::string::npos) << dmesg;
+  EXPECT_NE(ReadText(lab_dir + "hang/failure.txt").find("the kernel hung"),
+            std::string::npos);
+  const std::string console = ReadText(lab_dir + "console.log");
+  EXPECT_NE(console.find("@@LAB:hang "), std::string::npos);
+  EXPECT_NE(console.find("the boot after the test aid's hang"),
+            std::string::npos);
+}
+
 }  // namespace tierbench::labtest

@@ -62,6 +62,15 @@ inline const std::string kUndilated = "--dilation=off";
 void ExpectVerified(const std::string& run_dir,
                     const std::vector<std::string>& layers);
 
+// The lab option that makes the guest's first boot hang in the kernel
+// while it builds its stacks (a read of a suspended dm device, 5 s), and
+// the checks that the lab reported it and booted again: the notice in
+// `output`, the hung boot's blocked tasks in <lab_dir>/hang/dmesg.txt and
+// both boots in <lab_dir>/console.log (lab_dir ends with '/').
+inline const std::string kHangSetupOnce = "--hang-setup-once";
+void ExpectBootedAgainAfterTheHang(const std::string& output,
+                                   const std::string& lab_dir);
+
 // The "labels" object of run folder `run_dir`'s manifest.json (empty when
 // the file or the object is missing: callers assert on the keys they need).
 std::map<std::string, std::string> ManifestLabels(const std::string& run_dir);

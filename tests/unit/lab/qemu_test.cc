@@ -315,6 +315,8 @@ TEST(LabConsole, KernelProblemLinesAreTheOnesThatExplainAHang) {
            "[   60.0] watchdog: BUG: soft lockup - CPU#0 stuck for 22s!",
            "[   61.0] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:",
            "[   62.0] Kernel panic - not syncing: hung_task: blocked tasks",
+           "[   16.65] sysrq: Show Blocked State",
+           "[   16.65] task:dd              state:D stack:0     pid:154",
        }) {
     EXPECT_TRUE(IsKernelProblemLine(line)) << line;
   }

@@ -1,0 +1,93 @@
+// `tierbench check` end to end on the committed fixture runs (run B has 20%
+// fewer writeback IOPS on randwrite-4k than run A, significantly): the
+// exit status a CI system gates on, the lines it prints and the JUnit file
+// it writes, and its refusals.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "test_env.h"
+
+namespace tierbench::testing {
+namespace {
+
+const std::string kBin = TIERBENCH_BINARY;
+const std::string kRunA =
+    std::string(TIERBENCH_SOURCE_DIR) + "/tests/golden/report-run";
+const std::string kRunB =
+    std::string(TIERBENCH_SOURCE_DIR) + "/tests/golden/report-run-b";
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(CheckCliTest, ARegressionFailsWithExitOneAndAJUnitFailure) {
+  char dir[] = "/tmp/tierbench-check.XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string junit = std::string(dir) + "/check.xml";
+  std::string out;
+  EXPECT_EQ(RunShell(kBin + " check " + kRunB + " --baseline " + kRunA +
+                         " --max-regression 10 --junit " + junit + " 2>&1",
+                     &out),
+            1)
+      << out;
+  EXPECT_NE(out.find("  regressed: writeback on randwrite-4k: "),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("check: 1 regressed, 0 missing, 23 passed, 4 not judged, "
+                     "0 new"),
+            std::string::npos)
+      << out;
+  const std::string xml = ReadAll(junit);
+  EXPECT_NE(xml.find("tests=\"28\" failures=\"1\" errors=\"0\" skipped=\"4\""),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<failure message=\"regressed: "), std::string::npos);
+  // Within a 25% allowance it passes, and so does the faster direction.
+  EXPECT_EQ(RunShell(kBin + " check " + kRunB + " --baseline " + kRunA +
+                         " --max-regression 25 2>&1",
+                     &out),
+            0)
+      << out;
+  EXPECT_EQ(
+      RunShell(kBin + " check " + kRunA + " --baseline " + kRunB + " 2>&1",
+               &out),
+      0)
+      << out;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CheckCliTest, BadFoldersAndOptionsAreOneLineErrors) {
+  std::string out;
+  EXPECT_EQ(
+      RunShell(kBin + " check /nonexistent-run --baseline " + kRunA + " 2>&1",
+               &out),
+      2)
+      << out;
+  EXPECT_NE(out.find("/nonexistent-run"), std::string::npos) << out;
+  EXPECT_EQ(RunShell(kBin + " check " + kRunB + " 2>&1", &out), 2) << out;
+  EXPECT_NE(out.find("--baseline"), std::string::npos) << out;
+  EXPECT_EQ(RunShell(kBin + " check " + kRunB + " --baseline " + kRunA +
+                         " --max-regression 150 2>&1",
+                     &out),
+            2)
+      << out;
+  EXPECT_NE(out.find("--max-regression"), std::string::npos) << out;
+  // A JUnit path that cannot be written: exit 3, naming it.
+  EXPECT_EQ(RunShell(kBin + " check " + kRunB + " --baseline " + kRunA +
+                         " --junit /nonexistent-dir/x.xml 2>&1",
+                     &out),
+            3)
+      << out;
+  EXPECT_NE(out.find("/nonexistent-dir/x.xml"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace tierbench::testing
