@@ -1,11 +1,11 @@
 // `tierbench check RUN --baseline BASE [--max-regression PCT] [--junit
 // FILE]`: the CI gate (present/regression_check.h decides; this file
 // prints, writes the JUnit file and sets the exit status).
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
 
+#include "cli/ci_gate.h"
 #include "cli/commands.h"
 #include "present/junit_xml.h"
 #include "present/merged_runs.h"
@@ -20,6 +20,7 @@ struct CheckArgs {
   std::string run;
   std::string baseline;
   double max_regression_pct = 5;
+  std::vector<std::string> expect;
   std::string junit;
 };
 
@@ -36,11 +37,12 @@ JUnitCase ToJUnit(const CheckCase& c) {
   return j;
 }
 
-void Run(const CheckArgs& a, int* exit_code) {
+// The baseline part: prints every case; returns whether it failed. Throws
+// ConfigError (after printing) when no cell could be judged.
+bool CheckBaseline(const CheckArgs& a, const RunFolder& run,
+                   std::vector<JUnitCase>* junit) {
   using S = CheckCase::Status;
-  // Both folders are read before anything is written.
   const RunFolder baseline = RunFolder::Read(a.baseline);
-  const RunFolder run = RunFolder::Read(a.run);
   const CheckResult r =
       CheckAgainstBaseline(baseline, run, a.max_regression_pct);
   std::cout << "check: " << a.run << " against the baseline " << a.baseline
@@ -57,20 +59,14 @@ void Run(const CheckArgs& a, int* exit_code) {
             << r.Count(S::kMissing) << " missing, " << r.Count(S::kPassed)
             << " passed, " << r.Count(S::kNotJudged) << " not judged, "
             << r.Count(S::kNew) << " new\n";
-  if (!a.junit.empty()) {
-    std::vector<JUnitCase> cases;
-    for (const CheckCase& c : r.cases) cases.push_back(ToJUnit(c));
-    std::ofstream out(a.junit);
-    out << JUnitXml(
-        "tierbench check " + RunName(a.run) + " against " + RunName(a.baseline),
-        cases);
-    out.close();
-    if (!out) {
-      throw SysError("Cannot write the JUnit file. Path: " + a.junit +
-                     "; Fix: a writable path for --junit");
-    }
-  }
+  for (const CheckCase& c : r.cases) junit->push_back(ToJUnit(c));
   if (!r.Passed() && r.Count(S::kRegressed) == 0 && r.Count(S::kMissing) == 0) {
+    if (!a.junit.empty()) {
+      // The CI's test view must not look green either.
+      junit->push_back({"check", "cells judged", JUnitCase::Result::kFailed,
+                        "no cell has 3 valid repetitions in both runs"});
+      WriteJUnitFile(a.junit, "tierbench check " + RunName(a.run), *junit);
+    }
     throw ConfigError(
         "check judged no cell: none has " +
         std::to_string(kMinRepetitionsForInterval) +
@@ -78,7 +74,35 @@ void Run(const CheckArgs& a, int* exit_code) {
         "--repeat " +
         std::to_string(kMinRepetitionsForInterval) + " or more");
   }
-  *exit_code = r.Passed() ? kExitOk : kExitRunFailed;
+  return !r.Passed();
+}
+
+void Run(const CheckArgs& a, int* exit_code) {
+  if (a.baseline.empty() && a.expect.empty()) {
+    throw ConfigError(
+        "check needs something to check. Fix: --baseline RUN_DIR (a "
+        "regression gate) and/or --expect EXPR (a relation within the run)");
+  }
+  // Everything is read and parsed before anything is written.
+  const std::vector<Expectation> expectations = ParseExpectOptions(a.expect);
+  const RunFolder run = RunFolder::Read(a.run);
+  std::vector<JUnitCase> junit;
+  bool failed = false;
+  if (!a.baseline.empty()) failed = CheckBaseline(a, run, &junit);
+  if (!expectations.empty()) {
+    std::cout << "check: " << expectations.size() << " expectations on "
+              << a.run << "\n";
+    failed =
+        JudgeExpectations(expectations, run, std::cout, &junit) > 0 || failed;
+  }
+  if (!a.junit.empty()) {
+    WriteJUnitFile(
+        a.junit,
+        "tierbench check " + RunName(a.run) +
+            (a.baseline.empty() ? "" : " against " + RunName(a.baseline)),
+        junit);
+  }
+  *exit_code = failed ? kExitRunFailed : kExitOk;
 }
 
 }  // namespace
@@ -91,13 +115,16 @@ void RegisterCheckCommand(CLI::App& app, int* exit_code) {
       "fail (exit 1) on a significant regression: a CI gate");
   cmd->add_option("RUN", args->run, "the run folder to judge")->required();
   cmd->add_option("--baseline", args->baseline,
-                  "the run folder it is judged against (e.g. last week's)")
-      ->required();
+                  "the run folder it is judged against (e.g. last week's)");
   cmd->add_option("--max-regression", args->max_regression_pct,
                   "percent a cell may lose before a significant drop fails "
                   "the check")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 100.0));
+  cmd->add_option("--expect", args->expect,
+                  "a relation the run must hold (repeatable), e.g. "
+                  "'writeback/randwrite-4k iops >= 5 * hdd' (README: the "
+                  "grammar)");
   cmd->add_option("--junit", args->junit,
                   "also write the cases as JUnit XML to FILE (one test case "
                   "per cell: failed, passed or skipped)");
@@ -106,6 +133,8 @@ void RegisterCheckCommand(CLI::App& app, int* exit_code) {
       "  tierbench compare ... --repeat 3 --run-id today\n"
       "  tierbench check results/today --baseline results/last-week "
       "--max-regression 10 --junit check.xml\n"
+      "  tierbench check results/today --expect 'writeback/randwrite-4k iops "
+      ">= 5 * hdd'\n"
       "\n"
       "A cell regressed when both runs have >= 3 repetitions of it, the 95% "
       "interval\n"
@@ -117,9 +146,11 @@ void RegisterCheckCommand(CLI::App& app, int* exit_code) {
       "judged.\n"
       "\n"
       "EXIT STATUS\n"
-      "  0 no regression; 1 a cell regressed or went missing; 2 a bad run "
-      "folder, or\n"
-      "  no cell could be judged; 3 cannot write --junit.");
+      "  0 no regression and every expectation held; 1 a cell regressed or "
+      "went\n"
+      "  missing, or an expectation failed; 2 a bad run folder or "
+      "expression, or no\n"
+      "  cell could be judged; 3 cannot write --junit.");
   cmd->callback([args, exit_code]() { Run(*args, exit_code); });
 }
 

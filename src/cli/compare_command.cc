@@ -11,15 +11,17 @@
 #include <vector>
 
 #include "cache/registry/mode_file.h"
+#include "cli/ci_gate.h"
 #include "cli/commands.h"
 #include "cli/option_values.h"
 #include "orchestrate/compare_runner.h"
 #include "orchestrate/precondition.h"
+#include "present/merged_runs.h"
 #include "report/reporters.h"
 #include "util/cpu_latency.h"
+#include "util/data_dir.h"
 #include "util/errors.h"
 #include "util/host.h"
-#include "util/data_dir.h"
 
 namespace tierbench {
 namespace {
@@ -37,6 +39,8 @@ struct CompareArgs {
   CLI::Option* verify_option = nullptr;
   std::string precondition;  // --precondition[=PASSES]
   CLI::Option* precondition_option = nullptr;
+  std::vector<std::string> expect;  // --expect EXPR (cli/ci_gate.h)
+  std::string junit;                // --junit FILE
 };
 
 // The command line as run, from /proc/self/cmdline (for the manifest).
@@ -65,6 +69,13 @@ std::vector<std::string> DefaultModes() {
 
 void Run(CompareArgs& a, int* exit_code) {
   CompareOptions& o = a.options;
+  // Refused before any IO: a bad expression, --junit without one.
+  const std::vector<Expectation> expectations = ParseExpectOptions(a.expect);
+  if (!a.junit.empty() && expectations.empty()) {
+    throw ConfigError(
+        "--junit writes the --expect cases. Fix: add --expect EXPR, or use "
+        "tierbench check RUN_DIR --baseline ... --junit FILE");
+  }
   if (!ParseCacheState(a.cache_state, &o.cache_state)) {
     throw ConfigError("--cache-state: unknown state '" + a.cache_state +
                       "'. Fix: cold, warm, as-is or warm-until-steady");
@@ -134,6 +145,18 @@ void Run(CompareArgs& a, int* exit_code) {
   CompareRunner runner(o, RealHost(o.sysfs_root));
   const CompareSummary summary = runner.Run(MakeCompareReporters(std::cout));
   *exit_code = summary.failed_cells > 0 ? kExitRunFailed : kExitOk;
+  if (!expectations.empty()) {
+    const RunFolder run = RunFolder::Read(summary.run_dir);
+    std::vector<JUnitCase> junit;
+    std::cout << "Expectations (" << expectations.size() << "):\n";
+    if (JudgeExpectations(expectations, run, std::cout, &junit) > 0) {
+      *exit_code = kExitRunFailed;
+    }
+    if (!a.junit.empty()) {
+      WriteJUnitFile(a.junit, "tierbench compare " + RunName(summary.run_dir),
+                     junit);
+    }
+  }
 }
 
 }  // namespace
@@ -220,6 +243,13 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
                   "and the raw baselines (repeatable; the other workloads "
                   "run in every mode)")
       ->allow_extra_args(false);
+  cmd->add_option("--expect", args->expect,
+                  "a relation the finished run must hold, else exit 1 "
+                  "(repeatable; checked for syntax before any IO), e.g. "
+                  "'writeback/randwrite-4k iops >= 5 * hdd' (README: the "
+                  "grammar)");
+  cmd->add_option("--junit", args->junit,
+                  "write the --expect cases as JUnit XML to FILE");
   cmd->add_option("--label", args->labels,
                   "KEY=VALUE fact about this run, recorded in the manifest "
                   "and set side by side when `tierbench report` merges runs "

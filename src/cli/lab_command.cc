@@ -22,9 +22,9 @@
 #include "present/pages/report_writer.h"
 #include "report/console_table_reporter.h"
 #include "util/clock.h"
+#include "util/data_dir.h"
 #include "util/errors.h"
 #include "util/log.h"
-#include "util/data_dir.h"
 
 namespace tierbench {
 namespace {
@@ -496,10 +496,13 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
   cmd->add_option(
       "--guest-scripts", o.guest_scripts,
       "Directory with build-guest and init (default scripts/lab of the "
-      "source tree)");
+      "source tree, or of /usr/share/tierbench when installed: tierbench "
+      "list says which)");
   cmd->add_option(
       "--cache-dir", o.cache_dir,
-      "Where the built guest is kept (default <tierbench dir>/lab)");
+      "Where the built guest is kept (default <tierbench dir>/lab in a "
+      "build tree; installed: /var/cache/tierbench/lab as root, else "
+      "~/.cache/tierbench/lab)");
   cmd->add_flag(
       "--interrupt-compare", o.interrupt_compare,
       "Test aid: signal the compare once it changed a knob or dm table, "

@@ -219,10 +219,17 @@ std::string LabCacheDir(const LabOptions& o) {
   if (!o.cache_dir.empty()) return o.cache_dir;
   const fs::path bin = fs::path(LabSelfExecutable()).parent_path();
   // An installed binary (<prefix>/bin/tierbench beside
-  // <prefix>/share/tierbench) keeps its guests in /var/cache, not in bin/.
+  // <prefix>/share/tierbench) keeps its guests in a cache folder, not in
+  // bin/: root's in /var/cache, another user's in ~/.cache.
   std::error_code ec;
   if (fs::is_directory(bin.parent_path() / "share" / "tierbench", ec)) {
-    return "/var/cache/tierbench/lab";
+    if (geteuid() == 0) return "/var/cache/tierbench/lab";
+    const char* xdg = getenv("XDG_CACHE_HOME");
+    if (xdg != nullptr && *xdg != '\0')
+      return std::string(xdg) + "/tierbench/lab";
+    const char* home = getenv("HOME");
+    return std::string(home != nullptr ? home : "/tmp") +
+           "/.cache/tierbench/lab";
   }
   return bin.string() + "/lab";
 }

@@ -133,13 +133,14 @@ void NoticeLabDriveCache(const LabMachine& m,
                          const std::string& prefix = "lab: ");
 
 // Where the built guest and the KVM probe's answer are kept:
-// LabOptions::cache_dir, else /var/cache/tierbench/lab for an installed
-// binary (its <prefix>/share/tierbench exists), else <dir of the tierbench
-// binary>/lab (a build tree).
+// LabOptions::cache_dir, else for an installed binary (its
+// <prefix>/share/tierbench exists) /var/cache/tierbench/lab as root and
+// $XDG_CACHE_HOME (or ~/.cache)/tierbench/lab otherwise, else <dir of the
+// tierbench binary>/lab (a build tree).
 std::string LabCacheDir(const LabOptions& options);
 
-// The guest scripts directory of `options` (scripts/lab of the source tree
-// unless LabOptions::guest_scripts is set).
+// The guest scripts directory of `options` (scripts/lab of the data
+// directory, util/data_dir.h, unless LabOptions::guest_scripts is set).
 std::string LabScriptsDir(const LabOptions& options);
 
 }  // namespace tierbench

@@ -1,6 +1,7 @@
 #include "present/regression_check.h"
 
 #include <cstdio>
+#include <vector>
 
 #include "present/merged_runs.h"
 
@@ -11,6 +12,32 @@ std::string CheckNumber(double v, int digits) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
   return buf;
+}
+
+bool HasNonPositive(const std::vector<double>& values) {
+  for (double v : values) {
+    if (!(v > 0)) return true;
+  }
+  return false;
+}
+
+// How many repetitions of `mode` on `workload` failed in `run`.
+int FailedRepetitions(const RunFolder& run, const std::string& mode,
+                      const std::string& workload) {
+  int n = 0;
+  for (const FailedCell& f : run.failures()) {
+    n += f.mode == mode && f.workload == workload ? 1 : 0;
+  }
+  return n;
+}
+
+// The error of the first failed repetition of `mode` on `workload`.
+std::string FirstFailure(const RunFolder& run, const std::string& mode,
+                         const std::string& workload) {
+  for (const FailedCell& f : run.failures()) {
+    if (f.mode == mode && f.workload == workload) return f.error;
+  }
+  return "";
 }
 
 std::string CheckPct(double v) {
@@ -82,6 +109,22 @@ CheckResult CheckAgainstBaseline(const RunFolder& baseline,
       c.status = S::kMissing;
       c.why = "in the baseline (" + CheckNumber(c.baseline_median, 1) + " " +
               c.unit + "), " + now.status + " in the run";
+    } else if (FailedRepetitions(run, row.mode, row.workload) >
+               FailedRepetitions(baseline, row.mode, row.workload)) {
+      // A repetition that failed is no figure: the run lost what the
+      // baseline measured.
+      c.status = S::kMissing;
+      c.why =
+          figures + "; " +
+          std::to_string(FailedRepetitions(run, row.mode, row.workload)) +
+          " of its repetitions failed in the run (" +
+          std::to_string(FailedRepetitions(baseline, row.mode, row.workload)) +
+          " in the baseline): " + FirstFailure(run, row.mode, row.workload);
+    } else if (now.figure->n >= static_cast<int>(kMinRepetitionsForInterval) &&
+               base.figure->n >= static_cast<int>(kMinRepetitionsForInterval) &&
+               !now.vs_first_ci && HasNonPositive(now.figure->iops_values)) {
+      c.status = S::kRegressed;
+      c.why = figures + "; a repetition of the run measured 0 " + c.unit;
     } else if (base.figure->Invalid() || now.figure->Invalid()) {
       c.status = S::kNotJudged;
       c.why = figures + "; marked invalid in the " +
@@ -90,12 +133,15 @@ CheckResult CheckAgainstBaseline(const RunFolder& baseline,
                                       : now.figure->invalid_reasons);
     } else if (!now.vs_first_ci) {
       c.status = S::kNotJudged;
-      c.why = figures + "; " + std::to_string(base.figure->n) + " and " +
-              std::to_string(now.figure->n) +
-              " repetitions: an interval needs " +
-              std::to_string(kMinRepetitionsForInterval) +
-              " on each side (compare --repeat " +
-              std::to_string(kMinRepetitionsForInterval) + ")";
+      c.why = figures + "; " +
+              (HasNonPositive(base.figure->iops_values)
+                   ? std::string("a repetition of the baseline measured 0")
+                   : std::to_string(base.figure->n) + " and " +
+                         std::to_string(now.figure->n) +
+                         " repetitions: an interval needs " +
+                         std::to_string(kMinRepetitionsForInterval) +
+                         " on each side (compare --repeat " +
+                         std::to_string(kMinRepetitionsForInterval) + ")");
     } else {
       c.change = now.vs_first_ci;
       const ChangeInterval& ci = *c.change;

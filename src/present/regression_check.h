@@ -12,8 +12,11 @@
 //   passed      judged (both sides >= 3 repetitions, both valid), and not
 //               regressed: faster, within noise, or slower by no more than
 //               the allowance;
-//   missing     in the baseline but absent or failed in the run: the run
-//               no longer measures what the baseline did;
+//   missing     in the baseline but absent in the run, or more of its
+//               repetitions failed in the run than in the baseline: the
+//               run no longer measures what the baseline did (a run
+//               repetition that measured 0 while the baseline has 3 is
+//               "regressed");
 //   not judged  fewer than 3 repetitions on a side (no interval), or the
 //               cell is marked invalid (comparison.csv valid=no) on either
 //               side: listed with why, never a pass or a failure;

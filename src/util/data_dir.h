@@ -11,7 +11,9 @@
 //      root or another prefix);
 //   3. the source tree the binary was built from (TIERBENCH_SOURCE_DIR);
 //   4. the install prefix's data dir the build was configured with
-//      (TIERBENCH_INSTALL_DATA_DIR, /usr/share/tierbench for the .deb).
+//      (TIERBENCH_INSTALL_DATA_DIR: CMAKE_INSTALL_PREFIX's, /usr/local by
+//      default; the .deb's /usr/bin/tierbench finds /usr/share/tierbench
+//      by 2).
 // Thread-safe (reads the environment and the file system only).
 #ifndef TIERBENCH_UTIL_DATA_DIR_H_
 #define TIERBENCH_UTIL_DATA_DIR_H_

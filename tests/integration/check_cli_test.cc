@@ -64,6 +64,38 @@ TEST(CheckCliTest, ARegressionFailsWithExitOneAndAJUnitFailure) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(CheckCliTest, ExpectationsWithinARunWithOrWithoutABaseline) {
+  std::string out;
+  EXPECT_EQ(RunShell(kBin + " check " + kRunA +
+                         " --expect 'writeback/randwrite-4k iops >= 5 * hdd'"
+                         " 2>&1",
+                     &out),
+            0)
+      << out;
+  EXPECT_NE(out.find("  expect passed: writeback/randwrite-4k iops >= 5 * "
+                     "hdd: writeback on randwrite-4k: 4388.4 IOPS >= 5.0 x "
+                     "hdd 149.1 = 745.5"),
+            std::string::npos)
+      << out;
+  // Run B's writeback holds 20 times the HDD, not 25 times.
+  EXPECT_EQ(RunShell(kBin + " check " + kRunB + " --baseline " + kRunA +
+                         " --max-regression 25 --expect "
+                         "'writeback/randwrite-4k iops >= 25 * hdd' 2>&1",
+                     &out),
+            1)
+      << out;
+  EXPECT_NE(out.find("  expect FAILED: writeback/randwrite-4k iops >= 25 * "
+                     "hdd: "),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(
+      RunShell(kBin + " check " + kRunA + " --expect 'x/y iops >> 2' 2>&1",
+               &out),
+      2)
+      << out;
+  EXPECT_NE(out.find("the operator '>>'"), std::string::npos) << out;
+}
+
 TEST(CheckCliTest, BadFoldersAndOptionsAreOneLineErrors) {
   std::string out;
   EXPECT_EQ(

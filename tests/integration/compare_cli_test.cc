@@ -87,6 +87,40 @@ TEST(CompareCliTest, RawBaselinesOnLoopDevices) {
   const std::string manifest = ReadAll(tmp.path() + "/results/b/manifest.json");
   EXPECT_NE(manifest.find("\"status\": \"complete\""), std::string::npos);
   EXPECT_NE(manifest.find(hdd.device()), std::string::npos);
+
+  // --expect: a bad expression is refused before any IO...
+  EXPECT_EQ(RunShell(base + " --run-id e --destructive --expect 'ssd iops > 1'",
+                     &out),
+            2)
+      << out;
+  EXPECT_NE(out.find("--expect 'ssd iops > 1': the cell 'ssd' is not "
+                     "MODE/WORKLOAD"),
+            std::string::npos)
+      << out;
+  EXPECT_FALSE(std::filesystem::exists(tmp.path() + "/results/e"));
+  // ...and after the run each one is judged. Two loop devices in RAM do
+  // not bound the workload, so the run marks its raw cells invalid
+  // (no-discrimination), and an expectation on an invalid cell fails, never
+  // passes: exit 1, both cases failed in the JUnit file. (The passing path:
+  // tests/integration/check_cli_test.cc on the committed fixture runs.)
+  const std::string junit = tmp.path() + "/expect.xml";
+  EXPECT_EQ(RunShell(base +
+                         " --run-id f --destructive --expect "
+                         "'ssd/rw4k/read iops > 1' --expect "
+                         "'hdd/rw4k/read iops >= 1e12' --junit " +
+                         junit,
+                     &out),
+            1)
+      << out;
+  EXPECT_NE(out.find("  expect FAILED: ssd/rw4k/read iops > 1: ssd on rw4k "
+                     "read is marked invalid: no-discrimination"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("  expect FAILED: hdd/rw4k/read iops >= 1e12: "),
+            std::string::npos)
+      << out;
+  const std::string xml = ReadAll(junit);
+  EXPECT_NE(xml.find("tests=\"2\" failures=\"2\""), std::string::npos) << xml;
 }
 
 // --precondition: before the cells, the raw SSD is written sequentially

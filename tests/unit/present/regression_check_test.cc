@@ -79,7 +79,7 @@ TEST(RegressionCheck, TheSameDropWithinTheAllowancePasses) {
 
 TEST(RegressionCheck, NoIntervalIsNotJudgedAndAMissingCellFails) {
   ScratchDir tmp("check");
-  // Two repetitions: no interval anywhere, so nothing is judged.
+  // One repetition per cell: no interval anywhere, so nothing is judged.
   WriteSyntheticRun(tmp.path() + "/a", 3, 2, 12000);
   WriteSyntheticRun(tmp.path() + "/b", 2, 2, 12000);
   const RunFolder a = RunFolder::Read(tmp.path() + "/a");
