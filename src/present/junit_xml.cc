@@ -1,39 +1,8 @@
 #include "present/junit_xml.h"
 
-namespace tierbench {
+#include "util/xml_escape.h"
 
-std::string XmlEscape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char ch : text) {
-    const unsigned char u = static_cast<unsigned char>(ch);
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        // XML 1.0 has no other control characters.
-        if (u < 0x20 && ch != '\t' && ch != '\n') {
-          out += ' ';
-        } else {
-          out += ch;
-        }
-    }
-  }
-  return out;
-}
+namespace tierbench {
 
 std::string JUnitXml(const std::string& suite,
                      const std::vector<JUnitCase>& cases) {

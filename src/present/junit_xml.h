@@ -5,7 +5,7 @@
 // <testsuites><testsuite name tests failures skipped><testcase classname
 // name> with <failure message>TEXT</failure> or <skipped message/> per
 // case, <system-out> with the case's text for passed ones. Text is escaped
-// for XML (& < > " ' and control characters other than tab and newline).
+// for XML (util/xml_escape.h).
 // Thread-safety: pure.
 #ifndef TIERBENCH_PRESENT_JUNIT_XML_H_
 #define TIERBENCH_PRESENT_JUNIT_XML_H_
@@ -25,9 +25,6 @@ struct JUnitCase {
 
 std::string JUnitXml(const std::string& suite,
                      const std::vector<JUnitCase>& cases);
-
-// `text` escaped for an XML attribute or element.
-std::string XmlEscape(const std::string& text);
 
 }  // namespace tierbench
 

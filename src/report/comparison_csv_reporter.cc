@@ -28,7 +28,7 @@ std::optional<bool> AnyNoise(const ComparisonRow& c) {
 }
 
 // THE column list, in file order.
-const ColumnTable<ComparisonRow>& Columns() {
+const ColumnTable<ComparisonRow>& ComparisonColumns() {
   using R = const ComparisonRow&;
   static const ColumnTable<ComparisonRow> kColumns({
       {"mode", [](R c) { return c.mode; }},
@@ -98,13 +98,14 @@ const ColumnTable<ComparisonRow>& Columns() {
 }  // namespace
 
 const std::vector<std::string>& ComparisonCsvColumns() {
-  return Columns().names();
+  return ComparisonColumns().names();
 }
 
 void WriteComparisonCsv(const std::vector<ComparisonRow>& rows,
                         std::ostream& out) {
   CsvTable table(ComparisonCsvColumns(), kComparisonCsvSchemaVersion);
-  for (const ComparisonRow& row : rows) table.AddRow(Columns().Values(row));
+  for (const ComparisonRow& row : rows)
+    table.AddRow(ComparisonColumns().Values(row));
   table.Write(out);
 }
 

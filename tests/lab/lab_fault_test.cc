@@ -25,6 +25,27 @@ void ExpectCountsAddUp(const CsvRow& r, const std::string& read,
       << read;
 }
 
+// What every cache fault row must show, whatever the layer did: the 8 MiB
+// region in 32 KiB blocks, every one acknowledged, synced and dirty in the
+// cache when the fault came; each read's four counts adding up to it;
+// silent corruption reported as counted (a block read back without an
+// error that was not its last acknowledged version); and the writer on
+// the second region seeing errors once the cache was gone, without hanging.
+void ExpectADirtyRegionAndAWriterThatSawErrors(const CsvRow& r) {
+  const double blocks = Num(r, "blocks");
+  EXPECT_EQ(blocks, 256);
+  EXPECT_GE(Num(r, "dirty_bytes_at_fault"), blocks * 32768);
+  ExpectCountsAddUp(r, "stack", blocks);
+  ExpectCountsAddUp(r, "recovered", blocks);
+  ExpectCountsAddUp(r, "origin", blocks);
+  const double silent = Num(r, "stack_stale") + Num(r, "stack_corrupt");
+  EXPECT_EQ(Num(r, "silent_corruption"), silent);
+  EXPECT_EQ(Get(r, "result") == "silent", silent > 0);
+  EXPECT_GT(Num(r, "writer_errors"), 0);
+  EXPECT_LE(Num(r, "writer_errors"), Num(r, "writer_blocks"));
+  EXPECT_EQ(Get(r, "writer_hung"), "0");
+}
+
 TEST(LabFault, CacheFailWithDirtyDataOnEveryLayer) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
@@ -42,23 +63,8 @@ TEST(LabFault, CacheFailWithDirtyDataOnEveryLayer) {
     EXPECT_EQ(Get(r, "schema_version"), "1");
     EXPECT_EQ(Get(r, "layer"), layers[i]);
     EXPECT_EQ(Get(r, "fault"), "cache-fail");
-    // 8 MiB in 32 KiB blocks, every one acknowledged and synced, and all
-    // of it dirty in the cache when the fault came.
+    ExpectADirtyRegionAndAWriterThatSawErrors(r);
     const double blocks = Num(r, "blocks");
-    EXPECT_EQ(blocks, 256);
-    EXPECT_GE(Num(r, "dirty_bytes_at_fault"), blocks * 32768);
-    ExpectCountsAddUp(r, "stack", blocks);
-    ExpectCountsAddUp(r, "recovered", blocks);
-    ExpectCountsAddUp(r, "origin", blocks);
-    // Silent corruption is reported as counted: a block read back without
-    // an error that was not its last acknowledged version.
-    const double silent = Num(r, "stack_stale") + Num(r, "stack_corrupt");
-    EXPECT_EQ(Num(r, "silent_corruption"), silent);
-    EXPECT_EQ(Get(r, "result") == "silent", silent > 0);
-    // The writer on the second region saw errors once the cache failed.
-    EXPECT_GT(Num(r, "writer_errors"), 0);
-    EXPECT_LE(Num(r, "writer_errors"), Num(r, "writer_blocks"));
-    EXPECT_EQ(Get(r, "writer_hung"), "0");
     // Writeback was held off: the origin never got generation 2; it holds
     // generation 1 whole.
     EXPECT_EQ(Num(r, "origin_stale"), blocks);
@@ -138,17 +144,8 @@ TEST(LabFault, CacheUnplugWithDirtyDataAfterABootThatHung) {
                           " unplugged (QMP device_del)"),
               std::string::npos)
         << output;
+    ExpectADirtyRegionAndAWriterThatSawErrors(r);
     const double blocks = Num(r, "blocks");
-    EXPECT_EQ(blocks, 256);
-    EXPECT_GE(Num(r, "dirty_bytes_at_fault"), blocks * 32768);
-    ExpectCountsAddUp(r, "stack", blocks);
-    ExpectCountsAddUp(r, "recovered", blocks);
-    ExpectCountsAddUp(r, "origin", blocks);
-    const double silent = Num(r, "stack_stale") + Num(r, "stack_corrupt");
-    EXPECT_EQ(Num(r, "silent_corruption"), silent);
-    EXPECT_EQ(Get(r, "result") == "silent", silent > 0);
-    EXPECT_GT(Num(r, "writer_errors"), 0);
-    EXPECT_EQ(Get(r, "writer_hung"), "0");
     EXPECT_EQ(Num(r, "origin_stale"), blocks);
     // As with cache-fail, on 6.1 (README, "When the SSD fails"): every
     // dirty block a read error through the stack, and the way back serves

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "util/xml_escape.h"
+
 namespace tierbench {
 namespace {
 
@@ -27,31 +29,7 @@ SvgWriter::SvgWriter(double width, double height, std::string kind,
       title_(std::move(title)) {}
 
 std::string SvgWriter::Escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        // Control characters are not allowed in XML 1.0.
-        if (static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t')
-          out += c;
-    }
-  }
-  return out;
+  return XmlEscape(text);
 }
 
 std::string SvgWriter::Num(double v) {

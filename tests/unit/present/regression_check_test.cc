@@ -116,7 +116,7 @@ TEST(JUnitXml, WellFormedWithFailuresAndSkipsCounted) {
   EXPECT_NE(x.find("tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"1\""),
             std::string::npos)
       << x;
-  EXPECT_NE(x.find("&lt;bad&gt; &amp; &quot;quoted&quot; "), std::string::npos)
+  EXPECT_NE(x.find("&lt;bad&gt; &amp; &quot;quoted&quot;\""), std::string::npos)
       << x;
   int failures = 0, skipped = 0;
   for (const XmlCheck::Element& e : check.elements()) {
