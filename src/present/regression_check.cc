@@ -101,6 +101,8 @@ CheckResult CheckAgainstBaseline(const RunFolder& baseline,
     if (now.figure != nullptr) c.run_median = now.figure->iops_median;
     const std::string figures = CheckNumber(c.baseline_median, 1) + " -> " +
                                 CheckNumber(c.run_median, 1) + " " + c.unit;
+    const int run_failed = FailedRepetitions(run, row.mode, row.workload);
+    const int base_failed = FailedRepetitions(baseline, row.mode, row.workload);
     if (base.figure == nullptr) {
       c.status = S::kNew;
       c.why = "not in the baseline (" + base.status + "); " +
@@ -109,17 +111,14 @@ CheckResult CheckAgainstBaseline(const RunFolder& baseline,
       c.status = S::kMissing;
       c.why = "in the baseline (" + CheckNumber(c.baseline_median, 1) + " " +
               c.unit + "), " + now.status + " in the run";
-    } else if (FailedRepetitions(run, row.mode, row.workload) >
-               FailedRepetitions(baseline, row.mode, row.workload)) {
+    } else if (run_failed > base_failed) {
       // A repetition that failed is no figure: the run lost what the
       // baseline measured.
       c.status = S::kMissing;
-      c.why =
-          figures + "; " +
-          std::to_string(FailedRepetitions(run, row.mode, row.workload)) +
-          " of its repetitions failed in the run (" +
-          std::to_string(FailedRepetitions(baseline, row.mode, row.workload)) +
-          " in the baseline): " + FirstFailure(run, row.mode, row.workload);
+      c.why = figures + "; " + std::to_string(run_failed) +
+              " of its repetitions failed in the run (" +
+              std::to_string(base_failed) +
+              " in the baseline): " + FirstFailure(run, row.mode, row.workload);
     } else if (now.figure->n >= static_cast<int>(kMinRepetitionsForInterval) &&
                base.figure->n >= static_cast<int>(kMinRepetitionsForInterval) &&
                !now.vs_first_ci && HasNonPositive(now.figure->iops_values)) {
