@@ -71,20 +71,10 @@ int main(int argc, char** argv) {
       "held);\n"
       "  5 database error; 130/143 interrupted by SIGINT/SIGTERM.\n"
       "\n"
-      "See 'tierbench COMMAND --help' and README.md.");
+      "See 'tierbench COMMAND --help' and man tierbench.");
 
   int exit_code = kExitOk;
-  RegisterRunCommand(app, &exit_code);
-  RegisterCompareCommand(app, &exit_code);
-  RegisterLabCommand(app, &exit_code);
-  RegisterPgbenchCommand(app, &exit_code);
-  RegisterListCommand(app, &exit_code);
-  RegisterRestoreCommand(app, &exit_code);
-  RegisterReportCommand(app, &exit_code);
-  RegisterCheckCommand(app, &exit_code);
-  RegisterReplayLogCommand(app, &exit_code);
-  RegisterCalibrateCpuCommand(app, &exit_code);
-  RegisterCheckBlocksCommand(app, &exit_code);
+  RegisterCommands(app, &exit_code);
 
   InstallInterruptHandlers();
   if (argc > 1) {

@@ -121,10 +121,11 @@ void RegisterCheckCommand(CLI::App& app, int* exit_code) {
                   "the check")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 100.0));
-  cmd->add_option("--expect", args->expect,
-                  "a relation the run must hold (repeatable), e.g. "
-                  "'writeback/randwrite-4k iops >= 5 * hdd' (README: the "
-                  "grammar)");
+  cmd->add_option(
+      "--expect", args->expect,
+      "a relation the run must hold (repeatable), e.g. "
+      "'writeback/randwrite-4k iops >= 5 * hdd' (man tierbench-check: the "
+      "grammar)");
   cmd->add_option("--junit", args->junit,
                   "also write the cases as JUnit XML to FILE (one test case "
                   "per cell: failed, passed or skipped)");

@@ -10,6 +10,11 @@
 
 namespace tierbench {
 
+// Every command, in the order `tierbench --help` lists them (cli/commands.cc):
+// what main() and the tests that walk the command line (the man pages')
+// register.
+void RegisterCommands(CLI::App& app, int* exit_code);
+
 // In cli/<name>_command.cc.
 void RegisterRunCommand(CLI::App& app, int* exit_code);
 void RegisterCompareCommand(CLI::App& app, int* exit_code);

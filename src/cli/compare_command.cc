@@ -243,11 +243,12 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
                   "and the raw baselines (repeatable; the other workloads "
                   "run in every mode)")
       ->allow_extra_args(false);
-  cmd->add_option("--expect", args->expect,
-                  "a relation the finished run must hold, else exit 1 "
-                  "(repeatable; checked for syntax before any IO), e.g. "
-                  "'writeback/randwrite-4k iops >= 5 * hdd' (README: the "
-                  "grammar)");
+  cmd->add_option(
+      "--expect", args->expect,
+      "a relation the finished run must hold, else exit 1 "
+      "(repeatable; checked for syntax before any IO), e.g. "
+      "'writeback/randwrite-4k iops >= 5 * hdd' (man tierbench-check: the "
+      "grammar)");
   cmd->add_option("--junit", args->junit,
                   "write the --expect cases as JUnit XML to FILE");
   cmd->add_option("--label", args->labels,

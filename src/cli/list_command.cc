@@ -84,14 +84,15 @@ void RegisterListCommand(CLI::App& app, int* exit_code) {
       app.add_subcommand("list", "List engines, modes and workloads");
   cmd->callback([exit_code]() {
     const DataDirLookup data = FindDataDir();
-    std::cout << "data: "
-              << (data.dir.empty() ? "none found (run from a checkout, "
-                                     "install the package, or set "
-                                     "TIERBENCH_DATA_DIR)"
-                                   : data.dir)
-              << " (looked in:";
-    for (const std::string& l : data.looked) std::cout << " " << l;
-    std::cout << ")\n";
+    std::string looked;
+    for (const std::string& l : data.looked) looked += " " + l;
+    if (data.dir.empty()) {
+      throw ConfigError(
+          "no data directory with modes/ and workloads/ (looked in:" + looked +
+          "). Fix: run tierbench from a checkout's build, install the "
+          "package, or set TIERBENCH_DATA_DIR to the folder that holds them");
+    }
+    std::cout << "data: " << data.dir << " (looked in:" << looked << ")\n";
     std::filesystem::path src(DataDir());
     std::cout << "engines:\n";
     for (const EngineInfo& e : EngineRegistry::Default().engines()) {

@@ -176,7 +176,8 @@ void RegisterRunCommand(CLI::App& app, int* exit_code) {
       ->check(CLI::Range(int64_t{0}, kMaxCpuLatencyUs));
   cmd->footer(
       "DESCRIPTION\n"
-      "  Parses the job files as fio does (options in README.md), checks "
+      "  Parses the job files as fio does (options in man tierbench-jobfile), "
+      "checks "
       "every\n"
       "  target first (exists, size, O_DIRECT accepted, block sizes aligned to "
       "the\n"

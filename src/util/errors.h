@@ -6,7 +6,8 @@
 // exit_code(). Messages follow "<what failed>. Key: value; Key: value" and
 // name the file, option or device and, where there is one, the fix.
 //
-// Exit codes (documented in README.md, stable for scripts):
+// Exit codes (documented in tierbench(1), src/man/tierbench.1.md, stable
+// for scripts):
 //   0   success
 //   1   the run itself failed (IO error while measuring, a cell failed)
 //   2   usage or configuration error (bad option, bad job/mode file)

@@ -5,9 +5,9 @@
 // any other [name] starts a job; lines starting with ';' or '#' are comments,
 // as is the rest of a line after ' #' or ' ;'; "option=value" or a bare
 // "option" (a boolean set to 1). Option names and values follow fio's HOWTO
-// for the supported set (README.md lists it). Options that only shape fio's
-// own output (gtod_reduce, ...) are accepted and ignored with a notice in
-// Workload::notices. Anything else is an error.
+// for the supported set (tierbench-jobfile(5) lists it). Options that only
+// shape fio's own output (gtod_reduce, ...) are accepted and ignored with a
+// notice in Workload::notices. Anything else is an error.
 //
 // Errors: a ConfigError whose message is
 //   "<file>:<line>: option '<name>': <why>. Fix: <what to do>"

@@ -519,9 +519,10 @@ void ApplyJobOption(const OptionLine& line, JobDraft* draft,
                        "' " + ignored.reason + "; ignored");
     return;
   }
-  ThrowOptionError(line.where, line.name, "unknown or unsupported option",
-                   "remove it or check its spelling; README.md lists the "
-                   "supported fio options");
+  ThrowOptionError(
+      line.where, line.name, "unknown or unsupported option",
+      "remove it or check its spelling; man tierbench-jobfile lists the "
+      "supported fio options");
 }
 
 }  // namespace tierbench

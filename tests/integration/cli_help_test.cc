@@ -90,6 +90,21 @@ TEST(CliHelpTest, ListDescribesModesAndListsNoDataFiles) {
   EXPECT_NE(out.find("tpcb-like.sql - "), std::string::npos) << out;
 }
 
+// A data directory that is not there (a wrong TIERBENCH_DATA_DIR, an install
+// prefix without share/tierbench) is one line naming where it looked and the
+// fix, exit 2; nothing is listed from elsewhere.
+TEST(CliHelpTest, ListWithoutItsDataDirectoryIsOneLineAndExitTwo) {
+  std::string out;
+  EXPECT_EQ(RunShell("TIERBENCH_DATA_DIR=/nonexistent-tierbench-data " + kBin +
+                         " list 2>&1",
+                     &out),
+            2)
+      << out;
+  EXPECT_NE(out.find("/nonexistent-tierbench-data"), std::string::npos) << out;
+  EXPECT_NE(out.find("Fix: "), std::string::npos) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+}
+
 TEST(CliHelpTest, TimeBasedWithoutRuntimeIsRefused) {
   TempDir tmp;
   const std::string job = tmp.path() + "/r.fio";

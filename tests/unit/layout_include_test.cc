@@ -3,7 +3,7 @@
 // including file's own folder, unless the include is listed there as a
 // known upward one. The folders are listed bottom first; a folder is the
 // file's directory relative to src/ (cache/bcache is its own folder).
-// README.md's Source layout table follows the same list.
+// src/README.md's Source layout table follows the same list.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -208,10 +208,10 @@ TEST(LayoutIncludeTest, EveryKnownUpwardIncludeIsStillThere) {
   }
 }
 
-// README.md's "Source layout" table names the folders of src/layers.txt, in
+// src/README.md's "Source layout" table names the folders of src/layers.txt, in
 // its order.
 TEST(LayoutIncludeTest, ReadmeTableFollowsTheLayersFile) {
-  std::ifstream in(fs::path(TIERBENCH_SOURCE_DIR) / "README.md");
+  std::ifstream in(fs::path(TIERBENCH_SOURCE_DIR) / "src" / "README.md");
   std::string line;
   bool in_section = false;
   std::vector<std::string> rows;
@@ -225,7 +225,7 @@ TEST(LayoutIncludeTest, ReadmeTableFollowsTheLayersFile) {
     rows.push_back(folder);
   }
   EXPECT_EQ(rows, ReadLayers().folders)
-      << "README.md's Source layout table and src/layers.txt differ";
+      << "src/README.md's Source layout table and src/layers.txt differ";
 }
 
 // tests/unit/ mirrors src/: a unit test of src/<folder>/x.cc lives in

@@ -20,7 +20,7 @@ std::string RequireString(const nlohmann::json& j, const char* key,
                           const std::string& origin) {
   if (!j.contains(key)) {
     Fail(origin, std::string("missing key \"") + key + "\"",
-         std::string("add \"") + key + "\" (see README: mode files)");
+         std::string("add \"") + key + "\" (see man tierbench-modes)");
   }
   if (!j[key].is_string()) {
     Fail(origin, std::string("\"") + key + "\" must be a string",
@@ -60,7 +60,8 @@ std::vector<std::pair<std::string, std::string>> ReadKnobs(
     if (!s.ok()) {
       const std::string msg = s.message();
       const size_t fix = msg.find(". Fix: ");
-      if (fix == std::string::npos) Fail(origin, msg, "see README: mode files");
+      if (fix == std::string::npos)
+        Fail(origin, msg, "see man tierbench-modes");
       Fail(origin, msg.substr(0, fix), msg.substr(fix + 7));
     }
     out.emplace_back(name, text);

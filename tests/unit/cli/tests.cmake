@@ -1,4 +1,5 @@
-# Unit tests of src/cli (option values).
+# Unit tests of src/cli (option values, the man pages against the options).
 target_sources(tierbench_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/man_pages_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/option_values_test.cc
 )

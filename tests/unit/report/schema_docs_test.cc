@@ -1,9 +1,11 @@
-// The schema versions the docs state (results/README.md, README.md) are the
+// The schema versions the docs state (results/README.md, README.md and the
+// man pages' sources, src/man/*.md) are the
 // ones the writers write (issue 29): bumping a writer's constant without its
 // docs, or docs that drift from the code, fails here, naming the file, the
 // doc and both numbers.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -33,6 +35,23 @@ std::string ReadDoc(const std::string& rel) {
   ss << in.rdbuf();
   EXPECT_FALSE(ss.str().empty()) << "cannot read " << path;
   return ss.str();
+}
+
+// README.md and every man page's source (src/man/*.md), one after another:
+// the user's documents that state versions besides results/README.md.
+std::string ReadUserDocs() {
+  std::string all = ReadDoc("README.md");
+  std::set<std::string> pages;  // sorted: a stable order
+  for (const auto& entry : std::filesystem::directory_iterator(
+           std::string(TIERBENCH_SOURCE_DIR) + "/src/man")) {
+    if (entry.path().extension() == ".md") pages.insert(entry.path().string());
+  }
+  EXPECT_GE(pages.size(), 10u);
+  for (const std::string& page : pages) {
+    all += "\n\n" +
+           ReadDoc(page.substr(std::string(TIERBENCH_SOURCE_DIR).size() + 1));
+  }
+  return all;
 }
 
 // Every file of a run folder whose schema the docs state, with the version
@@ -118,11 +137,12 @@ TEST(SchemaDocsTest, ResultsReadmeFileTableStatesTheWritersVersions) {
   }
 }
 
-// README.md: the links into results/README.md name a heading by its
-// anchor ("results/README.md#runscsv-schema_version-7"), and each file's
-// paragraph ("**`runs.csv`** ... `schema_version` (7; ...") states it.
-TEST(SchemaDocsTest, ReadmeStatesTheWritersVersions) {
-  const std::string doc = ReadDoc("README.md");
+// README.md and the man pages: the links into results/README.md name a
+// heading by its anchor ("results/README.md#runscsv-schema_version-7"), and
+// each file's paragraph ("**`runs.csv`** ... `schema_version` (7; ...")
+// states it.
+TEST(SchemaDocsTest, ReadmeAndManPagesStateTheWritersVersions) {
+  const std::string doc = ReadUserDocs();
   std::map<std::string, std::string> by_anchor;  // "runscsv" -> "runs.csv"
   for (const auto& [file, version] : WriterVersions()) {
     std::string anchor;
@@ -177,10 +197,11 @@ TEST(SchemaDocsTest, TheReportReadsWhatTheWritersWrite) {
   EXPECT_EQ(RunFolder::kManifestSchema, kManifestSchemaVersion);
 }
 
-// The other versions README.md states: --output-format csv's columns,
-// compare's restore state file and the mode files.
-TEST(SchemaDocsTest, ReadmeStatesTheOtherFormatsVersions) {
-  const std::string doc = ReadDoc("README.md");
+// The other versions the man pages state: --output-format csv's columns
+// (tierbench-run(1)), compare's restore state file (tierbench-compare(1))
+// and the mode files (tierbench-modes(5)).
+TEST(SchemaDocsTest, ManPagesStateTheOtherFormatsVersions) {
+  const std::string doc = ReadUserDocs();
   std::smatch m;
   ASSERT_TRUE(std::regex_search(
       doc, m,
