@@ -88,6 +88,7 @@ int main(int argc, char** argv) {
   RegisterReportCommand(app, &exit_code);
   RegisterCheckCommand(app, &exit_code);
   RegisterReplayLogCommand(app, &exit_code);
+  RegisterCompletionCommand(app, &exit_code);
   RegisterCalibrateCpuCommand(app, &exit_code);
   RegisterCheckBlocksCommand(app, &exit_code);
 

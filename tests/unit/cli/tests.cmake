@@ -1,4 +1,5 @@
-# Unit tests of src/cli (option values).
+# Unit tests of src/cli (option values, the bash completion script).
 target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/option_values_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/bash_completion_test.cc
 )
