@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <exception>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/help_format.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 #include "util/log.h"
@@ -72,6 +74,9 @@ int main(int argc, char** argv) {
       "  5 database error; 130/143 interrupted by SIGINT/SIGTERM.\n"
       "\n"
       "See 'tierbench COMMAND --help' and man tierbench.");
+
+  // Before the subcommands are added: they copy it.
+  app.formatter(std::make_shared<CommandListFormatter>());
 
   int exit_code = kExitOk;
   RegisterCommands(app, &exit_code);

@@ -7,6 +7,7 @@
 
 #include "cli/ci_gate.h"
 #include "cli/commands.h"
+#include "cli/help_format.h"
 #include "present/junit_xml.h"
 #include "present/merged_runs.h"
 #include "present/regression_check.h"
@@ -111,8 +112,11 @@ void RegisterCheckCommand(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<CheckArgs>();
   CLI::App* cmd = app.add_subcommand(
       "check",
-      "Compare a run folder with a baseline run folder cell by cell and "
-      "fail (exit 1) on a significant regression: a CI gate");
+      CommandDescription(
+          "Compare a run folder with a baseline run folder cell by cell and "
+          "fail (exit 1) on a significant regression: a CI gate",
+          "tierbench check results/today --baseline results/last-week "
+          "--max-regression 10 --junit check.xml"));
   cmd->add_option("RUN", args->run, "the run folder to judge")->required();
   cmd->add_option("--baseline", args->baseline,
                   "the run folder it is judged against (e.g. last week's)");

@@ -13,6 +13,7 @@
 #include "cache/registry/mode_file.h"
 #include "cli/ci_gate.h"
 #include "cli/commands.h"
+#include "cli/help_format.h"
 #include "cli/option_values.h"
 #include "orchestrate/compare_runner.h"
 #include "orchestrate/precondition.h"
@@ -166,10 +167,14 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
   CompareOptions& o = args->options;
   CLI::App* cmd = app.add_subcommand(
       "compare",
-      "Measure the modes of block cache layers (bcache, dm-cache, "
-      "dm-writecache, lvmcache) against the raw HDD and SSD: every mode x "
-      "workload x repetition, with each layer's own counters and a "
-      "diagnosis.");
+      CommandDescription(
+          "Measure the modes of block cache layers (bcache, dm-cache, "
+          "dm-writecache, lvmcache) against the raw HDD and SSD: every mode "
+          "x workload x repetition, with each layer's own counters and a "
+          "diagnosis.",
+          "tierbench compare --stack /dev/bcache0 --hdd /dev/sdb2 --ssd "
+          "/dev/nvme0n1p3 --workloads workloads/anandtech-mix.fio --repeat 3 "
+          "--destructive"));
   cmd->add_option("--stack", o.stacks,
                   "a cache stack whose modes are compared (repeatable, one "
                   "per layer): /dev/bcacheN, /dev/mapper/NAME of a dm-cache "

@@ -10,6 +10,7 @@
 
 #include "cache/registry/mode_file.h"
 #include "cli/commands.h"
+#include "cli/help_format.h"
 #include "cli/lab_args.h"
 #include "cli/lab_scenarios.h"
 #include "cli/option_values.h"
@@ -370,11 +371,12 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<LabArgs>();
   LabOptions& o = args->options;
   CLI::App* cmd = app.add_subcommand(
-      "lab",
-      "Run `tierbench compare` on real kernel bcache, dm-cache, "
-      "dm-writecache and lvmcache inside a throwaway QEMU guest (Debian's "
-      "kernel, emulated HDD and SSD), for machines whose kernel has none of "
-      "them.");
+      "lab", CommandDescription(
+                 "Run `tierbench compare` on real kernel bcache, dm-cache, "
+                 "dm-writecache and lvmcache inside a throwaway QEMU guest "
+                 "(Debian's kernel, emulated HDD and SSD), for machines whose "
+                 "kernel has none of them.",
+                 "tierbench lab --quick --layers bcache,dm-cache"));
   cmd->add_flag(
       "--quick", args->quick,
       "Demo run: workloads randread-zipf and randwrite-4k in the raw HDD "

@@ -10,6 +10,7 @@
 
 #include "cache/registry/layer_kinds.h"
 #include "cli/commands.h"
+#include "cli/help_format.h"
 #include "io/engine_registry.h"
 #include "util/data_dir.h"
 #include "util/errors.h"
@@ -80,8 +81,9 @@ void ListDir(const std::string& title, const std::filesystem::path& dir,
 }  // namespace
 
 void RegisterListCommand(CLI::App& app, int* exit_code) {
-  CLI::App* cmd =
-      app.add_subcommand("list", "List engines, modes and workloads");
+  CLI::App* cmd = app.add_subcommand(
+      "list", CommandDescription("List engines, modes and workloads",
+                                 "tierbench list"));
   cmd->callback([exit_code]() {
     const DataDirLookup data = FindDataDir();
     std::string looked;

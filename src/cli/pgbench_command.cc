@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/help_format.h"
 #include "db/pg_connection.h"
 #include "db/pgbench_options.h"
 #include "db/pgbench_report.h"
@@ -62,9 +63,11 @@ int RunPgbench(const PgbenchOptions& o) {
 void RegisterPgbenchCommand(CLI::App& app, int* exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "pgbench",
-      "pgbench-style TPC-B driver: -i initialises the pgbench_* tables, "
-      "otherwise runs the built-in script and prints pgbench's summary plus "
-      "latency percentiles");
+      CommandDescription(
+          "pgbench-style TPC-B driver: -i initialises the pgbench_* tables, "
+          "otherwise runs the built-in script and prints pgbench's summary "
+          "plus latency percentiles",
+          "tierbench pgbench -h /tmp -c 10 -j 2 -T 60 postgres"));
   auto opts = std::make_shared<PgbenchOptions>();
   AddPgbenchOptions(cmd, opts.get());
   cmd->footer(

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/help_format.h"
 #include "io/device_guard.h"
 #include "io/target.h"
 #include "io/write_log.h"
@@ -127,7 +128,10 @@ void RegisterReplayLogCommand(CLI::App& app, int* exit_code) {
   auto a = std::make_shared<ReplayLogArgs>();
   CLI::App* cmd = app.add_subcommand(
       "replay-log",
-      "Replay a dm-log-writes log onto a device or image up to a mark");
+      CommandDescription(
+          "Replay a dm-log-writes log onto a device or image up to a mark",
+          "tierbench replay-log --log /dev/mapper/log --target "
+          "/tmp/replay.img --end-mark r2"));
   cmd->add_option("--log", a->log,
                   "the log device of a dm-log-writes target, or an image of "
                   "it")

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/help_format.h"
 #include "present/pages/merged_report.h"
 #include "present/pages/report_writer.h"
 #include "present/pages/scenario_report.h"
@@ -48,10 +49,12 @@ void RegisterReportCommand(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<ReportArgs>();
   CLI::App* cmd = app.add_subcommand(
       "report",
-      "Write report.html (self-contained: inline SVG and CSS), every chart "
-      "as its own SVG and summary.md (text for a paper) from a compare run "
-      "folder; with several run folders, the fleet report that sets them "
-      "side by side (also merged.csv).");
+      CommandDescription(
+          "Write report.html (self-contained: inline SVG and CSS), every "
+          "chart as its own SVG and summary.md (text for a paper) from a "
+          "compare run folder; with several run folders, the fleet report "
+          "that sets them side by side (also merged.csv).",
+          "tierbench report results/20261205T040000Z-host"));
   cmd->add_option("RUN_DIR", args->run_dirs,
                   "run folders of tierbench compare or lab "
                   "(results/<run-id>/ with runs.csv, comparison.csv and "

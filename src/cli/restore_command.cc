@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/help_format.h"
 #include "orchestrate/restore_state.h"
 #include "util/errors.h"
 #include "util/host.h"
@@ -17,8 +18,11 @@ void RegisterRestoreCommand(CLI::App& app, int* exit_code) {
   auto root = std::make_shared<std::string>("/");
   CLI::App* cmd = app.add_subcommand(
       "restore",
-      "Put back the cache modes, knobs and dm tables a compare changed and "
-      "could not restore (it was killed, crashed or the power failed)");
+      CommandDescription(
+          "Put back the cache modes, knobs and dm tables a compare changed "
+          "and could not restore (it was killed, crashed or the power "
+          "failed)",
+          "tierbench restore"));
   cmd->add_option("--sysfs-root", *root,
                   "directory that plays / for sys/, proc/ and run/ (tests "
                   "only)")

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/help_format.h"
 #include "cli/option_values.h"
 #include "report/console_reporter.h"
 #include "report/reporters.h"
@@ -122,11 +123,12 @@ void Execute(const RunArgs& a, int* exit_code) {
 
 void RegisterRunCommand(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<RunArgs>();
-  CLI::App* cmd = app.add_subcommand("run",
-                                     "Run fio-style job files on tierbench's "
-                                     "own IO engines (libaio, io_uring, "
-                                     "psync, null) "
-                                     "and report like fio");
+  CLI::App* cmd = app.add_subcommand(
+      "run", CommandDescription(
+                 "Run fio-style job files on tierbench's own IO engines "
+                 "(libaio, io_uring, psync, null) and report like fio",
+                 "tierbench run --filename /dev/sdb2 --runtime 30s "
+                 "workloads/randread-4k.fio"));
   cmd->add_option(
          "jobfiles", args->job_files,
          "fio job files (INI: [global] and [job] sections), run in order")

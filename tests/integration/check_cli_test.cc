@@ -1,7 +1,7 @@
 // `tierbench check` end to end on the committed fixture runs (run B has 20%
 // fewer writeback IOPS on randwrite-4k than run A, significantly): the
 // exit status a CI system gates on, the lines it prints and the JUnit file
-// it writes, and its refusals.
+// it writes (also as python3-junitparser reads it), and its refusals.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "junit_consumer.h"
 #include "test_env.h"
 
 namespace tierbench::testing {
@@ -62,6 +63,56 @@ TEST(CheckCliTest, ARegressionFailsWithExitOneAndAJUnitFailure) {
       0)
       << out;
   std::filesystem::remove_all(dir);
+}
+
+// The JUnit file of a check with a baseline and --expect cases, read by
+// python3-junitparser (a consumer CI systems' own readers resemble): the
+// cases it counts, and the suite's counts it reads, are those tierbench
+// printed.
+TEST(CheckCliTest, JunitparserCountsWhatCheckPrinted) {
+  TIERBENCH_REQUIRE_JUNITPARSER();
+  TempDir tmp;
+  const std::string junit = tmp.path() + "/check.xml";
+  std::string out;
+  ASSERT_EQ(RunShell(kBin + " check " + kRunB + " --baseline " + kRunA +
+                         " --max-regression 10 --expect "
+                         "'writeback/randwrite-4k iops >= 5 * hdd' --expect "
+                         "'writeback/randwrite-4k iops >= 25 * hdd' --junit " +
+                         junit,
+                     &out),
+            1)
+      << out;
+  int regressed = -1, missing = -1, passed = -1, not_judged = -1, fresh = -1;
+  std::istringstream lines(out);
+  std::string line;
+  int expect_passed = 0, expect_failed = 0;
+  while (std::getline(lines, line)) {
+    int n[5];
+    if (std::sscanf(line.c_str(),
+                    "check: %d regressed, %d missing, %d passed, %d not "
+                    "judged, %d new",
+                    &n[0], &n[1], &n[2], &n[3], &n[4]) == 5) {
+      regressed = n[0], missing = n[1], passed = n[2], not_judged = n[3];
+      fresh = n[4];
+    }
+    expect_passed += line.rfind("  expect passed: ", 0) == 0;
+    expect_failed += line.rfind("  expect FAILED: ", 0) == 0;
+  }
+  ASSERT_GE(fresh, 0) << "no summary line:\n" << out;
+  EXPECT_EQ(regressed, 1) << out;
+  EXPECT_EQ(expect_passed, 1) << out;
+  EXPECT_EQ(expect_failed, 1) << out;
+  JUnitCounts printed;
+  printed.tests = regressed + missing + passed + not_judged + fresh +
+                  expect_passed + expect_failed;
+  printed.failures = regressed + missing + expect_failed;
+  printed.errors = 0;
+  printed.skipped = not_judged + fresh;
+  const JUnitParsed read = ReadWithJunitparser(junit);
+  ASSERT_EQ(read.error, "");
+  EXPECT_EQ(read.suites, 1);
+  EXPECT_EQ(read.counted, printed) << out;
+  EXPECT_EQ(read.declared, printed) << out;
 }
 
 TEST(CheckCliTest, ExpectationsWithinARunWithOrWithoutABaseline) {

@@ -2,14 +2,18 @@
 // lists each command once and names every layer and engine; a mistyped
 // command is one line naming it, with the nearest command, exit 2; `list`
 // describes each mode and workload and lists no data files as workloads;
-// compare's --time-based without --runtime is refused before anything runs.
+// compare's --time-based without --runtime is refused before anything runs;
+// each visible command's --help shows an example before its options, and
+// `tierbench --help` keeps to one line per command.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "cli_help_text.h"
 #include "test_env.h"
 
 namespace tierbench::testing {
@@ -40,6 +44,37 @@ TEST(CliHelpTest, HelpListsEachCommandOnceAndEveryLayer) {
   }
   EXPECT_EQ(out.find("(bcache) does"), std::string::npos) << out;
   EXPECT_EQ(out.find("calibrate"), std::string::npos) << out;  // hidden
+}
+
+TEST(CliHelpTest, EveryCommandsHelpShowsAnExampleBeforeItsOptions) {
+  std::string help;
+  ASSERT_EQ(RunShell(kBin + " --help", &help), 0) << help;
+  std::vector<std::string> continued;
+  const std::vector<std::string> commands = HelpCommands(help, &continued);
+  EXPECT_GE(commands.size(), 9u) << help;
+  // One line per command: the purpose, not the example.
+  EXPECT_TRUE(continued.empty()) << continued.front() << "\n" << help;
+  EXPECT_EQ(help.find("Example:"), std::string::npos) << help;
+  for (const std::string& cmd : commands) {
+    std::string out;
+    ASSERT_EQ(RunShell(kBin + " " + cmd + " --help", &out), 0) << out;
+    const size_t example = out.find("\nExample: ");
+    const size_t options = out.find("\nOptions:\n");
+    ASSERT_NE(example, std::string::npos) << cmd << ":\n" << out;
+    ASSERT_NE(options, std::string::npos) << cmd << ":\n" << out;
+    EXPECT_LT(example, options) << cmd << ":\n" << out;
+    // The purpose is the first line, the example the second, one line.
+    EXPECT_EQ(std::count(out.begin(), out.begin() + example, '\n'), 0)
+        << cmd << ":\n"
+        << out;
+    const std::string line =
+        out.substr(example + 1, out.find('\n', example + 1) - example - 1);
+    EXPECT_NE(line.find("tierbench " + cmd), std::string::npos) << line;
+    EXPECT_EQ(out.find("\nUsage: tierbench " + cmd),
+              out.find('\n', example + 1))
+        << cmd << ":\n"
+        << out;
+  }
 }
 
 TEST(CliHelpTest, AMistypedCommandIsNamedWithTheNearestOne) {

@@ -1,7 +1,8 @@
 // `tierbench compare` end to end on this machine: the real binary, real loop
-// devices as the raw HDD/SSD baselines, the real /sys and /proc. Real bcache
-// only exists in the lab (tests/lab); here the bcache side is checked for its
-// refusal where the kernel lacks bcache.
+// devices as the raw HDD/SSD baselines, the real /sys and /proc (its --junit
+// file also as python3-junitparser reads it). Real bcache only exists in the
+// lab (tests/lab); here the bcache side is checked for its refusal where the
+// kernel lacks bcache.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,11 +13,21 @@
 #include <string>
 #include <vector>
 
+#include "junit_consumer.h"
 #include "test_env.h"
 #include "util/csv_reader.h"
 
 namespace tierbench::testing {
 namespace {
+
+int Count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t p = text.find(what); p != std::string::npos;
+       p = text.find(what, p + 1)) {
+    ++n;
+  }
+  return n;
+}
 
 std::string ReadAll(const std::string& path) {
   std::ifstream in(path);
@@ -140,6 +151,21 @@ TEST(CompareCliTest, RawBaselinesOnLoopDevices) {
                      (ssd_invalid ? "2" : "1") + "\""),
             std::string::npos)
       << xml;
+  // The same file as python3-junitparser reads it: the expectations that
+  // compare printed, as cases, and as the suite's counts.
+  JUnitCounts printed;
+  printed.tests =
+      Count(out, "\n  expect passed: ") + Count(out, "\n  expect FAILED: ");
+  printed.failures = Count(out, "\n  expect FAILED: ");
+  printed.errors = 0;
+  printed.skipped = 0;
+  EXPECT_EQ(printed.tests, 2) << out;
+  TIERBENCH_REQUIRE_JUNITPARSER();
+  const JUnitParsed read = ReadWithJunitparser(junit);
+  ASSERT_EQ(read.error, "") << xml;
+  EXPECT_EQ(read.suites, 1) << xml;
+  EXPECT_EQ(read.counted, printed) << out << xml;
+  EXPECT_EQ(read.declared, printed) << out << xml;
 }
 
 // --precondition: before the cells, the raw SSD is written sequentially

@@ -5,6 +5,8 @@ target_sources(tierbench_integration_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/compare_cli_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/cli_help_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/check_cli_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/completion_cli_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/junit_consumer.cc
 )
 target_sources(tierbench_integration_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/db_cell_evidence_test.cc

@@ -117,14 +117,20 @@ TEST(ManPagesTest, TierbenchOneNamesEveryCommandsPage) {
 // Every page has pandoc's title line and a NAME section whose name is the
 // file's: what man(1) and apropos(1) index.
 TEST(ManPagesTest, EveryPageHasItsTitleAndName) {
-  const std::vector<std::string> pages = {
-      "tierbench.1",         "tierbench-run.1",
-      "tierbench-compare.1", "tierbench-lab.1",
-      "tierbench-report.1",  "tierbench-check.1",
-      "tierbench-pgbench.1", "tierbench-list.1",
-      "tierbench-restore.1", "tierbench-replay-log.1",
-      "tierbench-jobfile.5", "tierbench-modes.5",
-      "tierbench-results.5"};
+  const std::vector<std::string> pages = {"tierbench.1",
+                                          "tierbench-run.1",
+                                          "tierbench-compare.1",
+                                          "tierbench-lab.1",
+                                          "tierbench-report.1",
+                                          "tierbench-check.1",
+                                          "tierbench-pgbench.1",
+                                          "tierbench-list.1",
+                                          "tierbench-restore.1",
+                                          "tierbench-replay-log.1",
+                                          "tierbench-completion.1",
+                                          "tierbench-jobfile.5",
+                                          "tierbench-modes.5",
+                                          "tierbench-results.5"};
   for (const std::string& page : pages) {
     SCOPED_TRACE(page);
     const std::string text = ReadManSource(page);
