@@ -90,7 +90,7 @@ void RegisterListCommand(CLI::App& app, int* exit_code) {
     for (const std::string& l : data.looked) looked += " " + l;
     if (data.dir.empty()) {
       throw ConfigError(
-          "no data directory with modes/ and workloads/ (looked in:" + looked +
+          "no data directory (a folder with modes/) (looked in:" + looked +
           "). Fix: run tierbench from a checkout's build, install the "
           "package, or set TIERBENCH_DATA_DIR to the folder that holds them");
     }

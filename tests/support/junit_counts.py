@@ -18,12 +18,18 @@ suites = [xml] if isinstance(xml, junitparser.TestSuite) else list(xml)
 declared = [0, 0, 0, 0]
 counted = [0, 0, 0, 0]
 for suite in suites:
-    for i, v in enumerate((suite.tests, suite.failures, suite.errors,
-                           suite.skipped)):
-        declared[i] += v or 0
+    # A suite without one of the four attributes is a defect of the file
+    # (the consumer would show no count), never a 0.
+    for i, name in enumerate(("tests", "failures", "errors", "skipped")):
+        if suite._elem.get(name) is None:
+            print("%s: a testsuite has no %s= attribute" % (sys.argv[1], name))
+            sys.exit(1)
+        declared[i] += getattr(suite, name)
     for case in suite:
         counted[0] += 1
-        for result in case.result:
+        # One outcome per case: its first result element, as a consumer
+        # shows it.
+        for result in case.result[:1]:
             if isinstance(result, junitparser.Failure):
                 counted[1] += 1
             elif isinstance(result, junitparser.Error):

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <regex>
@@ -97,6 +98,39 @@ TEST(ManPagesTest, EveryOptionOfEveryCommandIsInItsPageAndNoOther) {
           << "the page's OPTIONS names " << name << ", which tierbench "
           << command->get_name() << " does not have";
     }
+  }
+}
+
+// Every term of an OPTIONS section is followed by its definition (":   "
+// and a sentence, backquotes paired): a term whose text was lost or cut in
+// an edit ("flush`") fails here.
+TEST(ManPagesTest, EveryOptionHasADefinition) {
+  CLI::App app{"tierbench", "tierbench"};
+  int exit_code = 0;
+  RegisterCommands(app, &exit_code);
+  for (const CLI::App* command : VisibleCommands(app)) {
+    const std::string page = "tierbench-" + command->get_name() + ".1";
+    const std::string text = ReadManSource(page);
+    const size_t start = text.find("\n# OPTIONS\n");
+    ASSERT_NE(start, std::string::npos) << page;
+    std::istringstream section(
+        text.substr(start, text.find("\n# ", start + 1) - start));
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(section, line);) lines.push_back(line);
+    int terms = 0;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (lines[i].rfind("**-", 0) != 0) continue;
+      ++terms;
+      const std::string def = i + 1 < lines.size() ? lines[i + 1] : "";
+      EXPECT_EQ(def.rfind(":   ", 0), 0u)
+          << page << ": the term " << lines[i] << " has no definition";
+      EXPECT_GE(def.size(), 4u + 12u) << page << ": " << lines[i] << "\n"
+                                      << def;
+      EXPECT_EQ(std::count(def.begin(), def.end(), '`') % 2, 0)
+          << page << ": unpaired ` in the definition of " << lines[i] << "\n"
+          << def;
+    }
+    EXPECT_GE(terms, 1) << page;
   }
 }
 
