@@ -13,6 +13,7 @@ void RegisterCommands(CLI::App& app, int* exit_code) {
   RegisterReportCommand(app, exit_code);
   RegisterCheckCommand(app, exit_code);
   RegisterReplayLogCommand(app, exit_code);
+  RegisterTraceStatsCommand(app, exit_code);
   RegisterCalibrateCpuCommand(app, exit_code);
   RegisterCheckBlocksCommand(app, exit_code);
 }

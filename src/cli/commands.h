@@ -25,6 +25,7 @@ void RegisterReportCommand(CLI::App& app, int* exit_code);
 void RegisterCheckCommand(CLI::App& app, int* exit_code);
 void RegisterRestoreCommand(CLI::App& app, int* exit_code);
 void RegisterReplayLogCommand(CLI::App& app, int* exit_code);
+void RegisterTraceStatsCommand(CLI::App& app, int* exit_code);
 // Hidden: the lab's CPU calibration loop (lab/lab_cpu_loop.h).
 void RegisterCalibrateCpuCommand(CLI::App& app, int* exit_code);
 // Hidden: the fault scenario's block checker (workload/block_check.h).

@@ -123,8 +123,8 @@ TEST(ManPagesTest, EveryPageHasItsTitleAndName) {
       "tierbench-report.1",  "tierbench-check.1",
       "tierbench-pgbench.1", "tierbench-list.1",
       "tierbench-restore.1", "tierbench-replay-log.1",
-      "tierbench-jobfile.5", "tierbench-modes.5",
-      "tierbench-results.5"};
+      "tierbench-trace-stats.1", "tierbench-jobfile.5",
+      "tierbench-modes.5",   "tierbench-results.5"};
   for (const std::string& page : pages) {
     SCOPED_TRACE(page);
     const std::string text = ReadManSource(page);
