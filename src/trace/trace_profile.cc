@@ -33,6 +33,11 @@ std::string TraceGrouped(uint64_t v) {
   return out;
 }
 
+// A (scaled) count, rounded.
+uint64_t TraceCount(double v) {
+  return v > 0 ? static_cast<uint64_t>(std::llround(v)) : 0;
+}
+
 std::string TracePercent(double part, double whole) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f%%", whole > 0 ? 100 * part / whole : 0);
@@ -248,16 +253,17 @@ std::string FormatTraceProfile(const TraceProfile& p) {
     out << line;
   }
   const double accesses = static_cast<double>(p.accesses);
-  std::snprintf(line, sizeof line, "  %-24s %14.0f %7s\n",
-                "cold (first access)", p.cold_accesses,
+  std::snprintf(line, sizeof line, "  %-24s %14s %7s\n", "cold (first access)",
+                TraceGrouped(TraceCount(p.cold_accesses)).c_str(),
                 TracePercent(p.cold_accesses, accesses).c_str());
   out << line;
   for (const TraceReuseBucket& b : p.reuse) {
     const std::string range =
         b.first == b.last ? TraceGrouped(b.first)
                           : TraceGrouped(b.first) + "-" + TraceGrouped(b.last);
-    std::snprintf(line, sizeof line, "  %-24s %14.0f %7s\n", range.c_str(),
-                  b.accesses, TracePercent(b.accesses, accesses).c_str());
+    std::snprintf(line, sizeof line, "  %-24s %14s %7s\n", range.c_str(),
+                  TraceGrouped(TraceCount(b.accesses)).c_str(),
+                  TracePercent(b.accesses, accesses).c_str());
     out << line;
   }
 

@@ -36,10 +36,9 @@ std::string MrcChartSvg(const TraceProfile& profile) {
   const std::string method = profile.exact() ? "exact" : "SHARDS_adj, sampled";
   const std::vector<LineLegendItem> legend = {
       {"LRU (" + method + ")", LineAttrs(0)},
-      {"OPT (Belady MIN) at the requested sizes",
-       "stroke=\"" + SeriesColor(1) +
-           "\" stroke-width=\"4\" stroke-dasharray=\"1 5\" "
-           "stroke-linecap=\"round\""}};
+      {"OPT (Belady MIN)", "stroke=\"" + SeriesColor(1) +
+                               "\" stroke-width=\"4\" stroke-dasharray=\"1 5\" "
+                               "stroke-linecap=\"round\""}};
   const double plot_w = kMrcWidth - kMrcLeft - kMrcRight;
   const double top = 28 + LineLegendHeight(legend, plot_w) + 10;
   SvgWriter svg(kMrcWidth, top + kMrcPlotHeight + 44, "mrc",

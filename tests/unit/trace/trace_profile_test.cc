@@ -86,7 +86,7 @@ TEST(TraceProfileTest, TextAndCsv) {
   const TraceProfile p = TraceProfileOfTestLog();
   const std::string text = FormatTraceProfile(p);
   for (const char* want :
-       {"fio iolog v3, 6 requests (1 sync/datasync/trim", "over 50.0us",
+       {"fio iolog v3, 6 requests (1 sync/datasync/trim", "over 50us",
         "footprint    16KiB (4 distinct blocks of 4KiB; 7 block accesses)",
         "reads 4 (66.7%, 20KiB)  writes 2 (33.3%, 8KiB)",
         "sequential   reads 25.0%  writes 50.0%  all 33.3%",
