@@ -14,6 +14,7 @@ void RegisterCommands(CLI::App& app, int* exit_code) {
   RegisterCheckCommand(app, exit_code);
   RegisterReplayLogCommand(app, exit_code);
   RegisterCompletionCommand(app, exit_code);
+  RegisterTraceStatsCommand(app, exit_code);
   RegisterCalibrateCpuCommand(app, exit_code);
   RegisterCheckBlocksCommand(app, exit_code);
 }

@@ -30,6 +30,7 @@ void RegisterReplayLogCommand(CLI::App& app, int* exit_code);
 // `tierbench completion bash`: the script is generated from `app` as it is
 // when the command runs, so register it with the others.
 void RegisterCompletionCommand(CLI::App& app, int* exit_code);
+void RegisterTraceStatsCommand(CLI::App& app, int* exit_code);
 // Hidden: the lab's CPU calibration loop (lab/lab_cpu_loop.h).
 void RegisterCalibrateCpuCommand(CLI::App& app, int* exit_code);
 // Hidden: the fault scenario's block checker (workload/block_check.h).

@@ -34,7 +34,7 @@ TEST(CliHelpTest, HelpListsEachCommandOnceAndEveryLayer) {
   std::string out;
   ASSERT_EQ(RunShell(kBin + " --help 2>&1", &out), 0) << out;
   for (const char* cmd : {"run", "compare", "lab", "pgbench", "list", "restore",
-                          "report", "check", "replay-log"}) {
+                          "report", "check", "replay-log", "trace-stats"}) {
     EXPECT_EQ(Count(out, std::string("\n  ") + cmd + " "), 1u) << cmd << ":\n"
                                                                << out;
   }

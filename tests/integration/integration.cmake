@@ -71,6 +71,8 @@ target_sources(tierbench_integration_tests PRIVATE
 target_sources(tierbench_integration_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/replay_loop_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/replay_log_cli_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/trace_stats_cli_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/trace_shards_accuracy_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/fio_distribution_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/shipped_workloads_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/verify_loop_test.cc

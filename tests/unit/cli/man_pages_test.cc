@@ -162,6 +162,7 @@ TEST(ManPagesTest, EveryPageHasItsTitleAndName) {
                                           "tierbench-restore.1",
                                           "tierbench-replay-log.1",
                                           "tierbench-completion.1",
+                                          "tierbench-trace-stats.1",
                                           "tierbench-jobfile.5",
                                           "tierbench-modes.5",
                                           "tierbench-results.5"};

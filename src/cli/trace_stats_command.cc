@@ -1,0 +1,145 @@
+// `tierbench trace-stats TRACE`: the profile of a block IO trace (a fio
+// iolog): footprint, mix, sizes, sequential share, stack distances, the LRU
+// miss-ratio curve and Belady's OPT (trace/trace_profile.h does the work;
+// this file declares the options and writes the files).
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "cli/option_values.h"
+#include "present/charts/mrc_chart.h"
+#include "trace/trace_profile.h"
+#include "util/errors.h"
+#include "util/result_dir.h"
+#include "util/strings.h"
+#include "workload/iolog.h"
+
+namespace tierbench {
+namespace {
+
+struct TraceStatsArgs {
+  std::string trace;
+  std::string block_size = "4k";
+  uint64_t exact_limit = kDefaultExactLimit;
+  double sample_rate = 0;
+  std::string cache_sizes;
+  std::string csv;
+  std::string svg;
+};
+
+TraceStatsOptions TraceStatsOptionsOf(const TraceStatsArgs& a) {
+  TraceStatsOptions o;
+  const uint64_t bs = SizeOption("--block-size", a.block_size);
+  if (bs == 0 || bs > (uint64_t{1} << 30)) {
+    throw ConfigError("Bad value for --block-size. Value: " + a.block_size +
+                      "; Problem: outside 1 byte .. 1 GiB; Fix: a block "
+                      "size like 4k (the cache's block or page size)");
+  }
+  o.block_size = static_cast<uint32_t>(bs);
+  o.exact_limit = a.exact_limit;
+  o.sample_rate = a.sample_rate;
+  if (!a.cache_sizes.empty()) {
+    for (const std::string& item : SplitTrimmed(a.cache_sizes, ',')) {
+      const uint64_t bytes = SizeOption("--cache-sizes", item);
+      if (bytes == 0) {
+        throw ConfigError(
+            "Bad value for --cache-sizes. Value: " + a.cache_sizes +
+            "; Problem: a cache of 0 bytes; Fix: sizes like "
+            "64M,256M,1G");
+      }
+      o.cache_sizes.push_back(bytes);
+    }
+  }
+  return o;
+}
+
+void RunTraceStats(const TraceStatsArgs& a) {
+  const TraceStatsOptions options = TraceStatsOptionsOf(a);
+  if (!std::ifstream(a.trace, std::ios::binary)) {
+    throw ConfigError("Cannot read the trace " + a.trace + ": " +
+                      std::strerror(errno) +
+                      ". Fix: pass the path of a fio iolog (version 2 or 3, "
+                      "written by write_iolog=)");
+  }
+  TraceProfile profile;
+  {
+    const IoLog log = LoadIoLog(a.trace);
+    profile = ProfileTrace(log, options);
+  }
+  std::cout << FormatTraceProfile(profile);
+  if (!a.csv.empty()) {
+    TraceMrcTable(profile).WriteFile(a.csv);
+    std::cout << "CSV: " << a.csv << "\n";
+  }
+  if (!a.svg.empty()) {
+    WriteFileAtomically(a.svg, MrcChartSvg(profile),
+                        "check that the folder of --svg exists and is "
+                        "writable");
+    std::cout << "SVG: " << a.svg << "\n";
+  }
+}
+
+}  // namespace
+
+void RegisterTraceStatsCommand(CLI::App& app, int* exit_code) {
+  auto a = std::make_shared<TraceStatsArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "trace-stats",
+      "Profile a block IO trace (fio iolog): footprint, read/write mix, "
+      "sizes, sequential share, reuse distances, the LRU miss-ratio curve "
+      "and Belady's optimal hit ratio");
+  cmd->add_option("TRACE", a->trace,
+                  "a fio iolog of version 2 or 3 (write_iolog=)")
+      ->required();
+  cmd->add_option("--block-size", a->block_size,
+                  "cache block size: a request of several blocks is that "
+                  "many block accesses")
+      ->default_val("4k");
+  cmd->add_option("--exact-limit", a->exact_limit,
+                  "above this many block accesses the curve is sampled "
+                  "(SHARDS at rate R = limit / accesses)")
+      ->default_val(kDefaultExactLimit);
+  cmd->add_option("--sample-rate", a->sample_rate,
+                  "SHARDS sampling rate in (0, 1] whatever the trace's size "
+                  "(default: exact up to --exact-limit)")
+      ->check(CLI::Range(1e-6, 1.0));
+  cmd->add_option("--cache-sizes", a->cache_sizes,
+                  "comma-separated cache sizes (64M,256M,1G) at which Belady's "
+                  "OPT hit ratio is computed and the LRU ratio printed");
+  cmd->add_option("--csv", a->csv,
+                  "write the miss-ratio curve as CSV (schema_version, "
+                  "cache_bytes, lru_miss_ratio, lru_hit_ratio, "
+                  "opt_hit_ratio)");
+  cmd->add_option("--svg", a->svg,
+                  "write the LRU miss-ratio curve with the OPT points as an "
+                  "SVG chart");
+  cmd->footer(
+      "DESCRIPTION\n"
+      "  Stack distances are exact (Fenwick tree, O(N log N)) up to "
+      "--exact-limit block\n"
+      "  accesses; above it, or with --sample-rate, SHARDS_adj (FAST'15) "
+      "samples blocks\n"
+      "  by a hash and scales by 1/R. OPT is Belady's MIN (demand fetch). "
+      "Ratios are\n"
+      "  per block access, cold misses included.\n"
+      "\n"
+      "EXAMPLE\n"
+      "  tierbench trace-stats --cache-sizes 64M,256M,1G --csv mrc.csv "
+      "--svg mrc.svg trace.iolog\n"
+      "\n"
+      "EXIT STATUS\n"
+      "  0 profiled; 2 unreadable or malformed trace, or a bad option "
+      "value; 3 cannot\n"
+      "  write --csv or --svg.");
+  cmd->callback([a, exit_code]() {
+    RunTraceStats(*a);
+    *exit_code = kExitOk;
+  });
+}
+
+}  // namespace tierbench
