@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/help_format.h"
 #include "cli/option_values.h"
 #include "present/charts/mrc_chart.h"
 #include "trace/trace_profile.h"
@@ -90,9 +91,12 @@ void RegisterTraceStatsCommand(CLI::App& app, int* exit_code) {
   auto a = std::make_shared<TraceStatsArgs>();
   CLI::App* cmd = app.add_subcommand(
       "trace-stats",
-      "Profile a block IO trace (fio iolog): footprint, read/write mix, "
-      "sizes, sequential share, reuse distances, the LRU miss-ratio curve "
-      "and Belady's optimal hit ratio");
+      CommandDescription(
+          "Profile a block IO trace (fio iolog): footprint, read/write mix, "
+          "sizes, sequential share, reuse distances, the LRU miss-ratio "
+          "curve and Belady's optimal hit ratio",
+          "tierbench trace-stats app.iolog --cache-sizes 64M,256M,1G "
+          "--csv mrc.csv --svg mrc.svg"));
   cmd->add_option("TRACE", a->trace,
                   "a fio iolog of version 2 or 3 (write_iolog=)")
       ->required();
