@@ -41,9 +41,23 @@ std::vector<std::string> BashSetWords(const std::string& type) {
   return words;
 }
 
+// Whether CLI11's type name is a number's ("INT:POSITIVE", "FLOAT",
+// "UINT:INT in [1 - 64]", "US:INT in [0 - 2000000000]"): nothing to offer.
+bool BashNumberType(const std::string& type) {
+  const std::string head = type.substr(0, type.find(':'));
+  if (head == "INT" || head == "UINT" || head == "FLOAT" || head == "NUMBER") {
+    return true;
+  }
+  return type.find(":INT") != std::string::npos ||
+         type.find(":FLOAT") != std::string::npos ||
+         type.find(":POSITIVE") != std::string::npos ||
+         type.find(":NONNEGATIVE") != std::string::npos;
+}
+
 // What the script completes after `opt` (the values _tierbench_value
 // sets): "" for a flag, else "files", "modes", "workloads" or "words W
-// ...", with a leading '+' when the option takes several values.
+// ..." (no word at all for a number), with a leading '+' when the option
+// takes several values.
 std::string BashValueKind(const CLI::Option& opt) {
   if (opt.get_expected_max() == 0) return "";
   const bool multi = opt.get_expected_max() > 1 && opt.get_allow_extra_args();
@@ -56,6 +70,8 @@ std::string BashValueKind(const CLI::Option& opt) {
   if (!words.empty()) {
     kind = "words";
     for (const std::string& w : words) kind += " " + w;
+  } else if (BashNumberType(opt.get_type_name())) {
+    kind = "words";
   } else if (named("modes")) {
     kind = "modes";
   } else if (named("workloads")) {
@@ -286,6 +302,8 @@ _tierbench() {
       _tierbench_options "$cmd"
       mapfile -t COMPREPLY < <(compgen -W "$_tierbench_r" -- "$cur")
       ;;
+    words)
+      COMPREPLY=() ;;
     words\ *)
       mapfile -t COMPREPLY < <(compgen -W "${kind#words }" -- "$cur") ;;
     modes)

@@ -156,6 +156,9 @@ TEST_F(CompletionCliTest, CompletesInARealBashWithoutBashCompletion) {
   EXPECT_EQ(Complete({"compare", "--cache-state=c"}),
             std::vector<std::string>{"--cache-state=cold"});
   EXPECT_EQ(Complete({"compare", "--quiet", "="}), std::vector<std::string>{});
+  // A number's value gets nothing (not the files of the directory).
+  EXPECT_EQ(Complete({"compare", "--repeat", ""}), std::vector<std::string>{});
+  EXPECT_EQ(Complete({"pgbench", "-c", ""}), std::vector<std::string>{});
 
   // Mode files: the shipped ones from the data dir the binary names, as
   // absolute paths matched on their name, and those of the working

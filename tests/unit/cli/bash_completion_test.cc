@@ -71,16 +71,18 @@ TEST(BashCompletionScript, ListsVisibleCommandsAndTheirOptions) {
 TEST(BashCompletionScript, CompletesEachValueByItsKind) {
   Values v;
   const std::string s = MakeScript(&v);
-  // Single values are files unless a set names their words; --label takes
-  // one value per name, --modes and --workloads several.
+  // Single values are files unless a set names their words, and a
+  // number's (--repeat) has no word at all; --label takes one value per
+  // name, --modes and --workloads several.
   EXPECT_TRUE(Has(s,
                   "    alpha)\n"
                   "      case $2 in\n"
-                  "        -r|--repeat|--label|-H|--host|--mapped) "
-                  "_tierbench_r='files' ;;\n"
+                  "        -r|--repeat) _tierbench_r='words' ;;\n"
                   "        --state) _tierbench_r='words cold warm' ;;\n"
                   "        --modes) _tierbench_r='+modes' ;;\n"
                   "        --workloads) _tierbench_r='+workloads' ;;\n"
+                  "        --label|-H|--host|--mapped) "
+                  "_tierbench_r='files' ;;\n"
                   "      esac\n"))
       << s;
   EXPECT_FALSE(Has(s, "--quiet)")) << s;
