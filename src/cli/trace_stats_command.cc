@@ -68,7 +68,10 @@ void RunTraceStats(const TraceStatsArgs& a) {
   {
     const LoadedTrace trace = LoadTrace(a.trace, read);
     profile = ProfileTrace(trace.log, options);
-    profile.format = trace.Description();
+    // An iolog keeps its "fio iolog vN" line and its sync/trim wording.
+    if (trace.format != TraceFormat::kIoLog) {
+      profile.format = trace.Description();
+    }
   }
   std::cout << FormatTraceProfile(profile);
   if (!a.csv.empty()) {

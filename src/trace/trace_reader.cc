@@ -321,9 +321,9 @@ LoadedTrace ReadTraceText(std::string_view text, const std::string& path,
   uint32_t volume = 0;
   if (options.volume.empty()) {
     if (trace.volumes.size() > 1) {
-      throw ConfigError(path + ": a " +
+      throw ConfigError(path + ": the " +
                         std::string(TraceFormatTitle(out.format)) +
-                        " trace of " + std::to_string(trace.volumes.size()) +
+                        " trace holds " + std::to_string(trace.volumes.size()) +
                         " volumes: " + TraceVolumeList(trace.volumes) +
                         ". Fix: profile one with --volume V (e.g. --volume " +
                         trace.volumes.front() + ")");

@@ -165,9 +165,10 @@ TEST(TraceReaderTest, DetectsFromContentNotName) {
 TEST(TraceReaderTest, MultiVolumeNeedsVolume) {
   const std::string text = "1,0,8,0,11\n1,8,8,1,12\n2,16,8,0,11\n3,0,8,0,13\n";
   const std::string e = TraceReaderError(text);
-  EXPECT_NE(e.find("t.csv: a Tencent CBS CSV trace of 3 volumes: 11 12 13. "
-                   "Fix: profile one with --volume V"),
-            std::string::npos)
+  EXPECT_NE(
+      e.find("t.csv: the Tencent CBS CSV trace holds 3 volumes: 11 12 13. "
+             "Fix: profile one with --volume V"),
+      std::string::npos)
       << e;
   const LoadedTrace l =
       ReadTraceText(text, "t.csv", {TraceFormat::kAuto, "11"});
