@@ -1,8 +1,9 @@
 // `tierbench trace-stats TRACE`: the profile of a block IO trace (a fio
 // iolog, blkparse output, an MSR Cambridge, Tencent CBS or Alibaba CSV;
-// trace/trace_reader.h, detected from its content): footprint, mix, sizes, sequential share, stack distances, the LRU
-// miss-ratio curve and Belady's OPT (trace/trace_profile.h does the work;
-// this file declares the options and writes the files).
+// trace/trace_reader.h, detected from its content): footprint, mix, sizes,
+// sequential share, stack distances, the LRU miss-ratio curve and Belady's
+// OPT (trace/trace_profile.h does the work; this file declares the options
+// and writes the files).
 #include <iostream>
 #include <memory>
 #include <string>
@@ -106,8 +107,8 @@ void RegisterTraceStatsCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--format", a->format,
                   "the trace's format: auto (from its content), iolog, "
                   "blkparse, msr, cbs or alibaba")
-      ->check(CLI::IsMember({"auto", "iolog", "blkparse", "msr", "cbs",
-                             "alibaba"}))
+      ->check(
+          CLI::IsMember({"auto", "iolog", "blkparse", "msr", "cbs", "alibaba"}))
       ->default_val("auto");
   cmd->add_option("--volume", a->volume,
                   "the volume of a multi-volume trace to profile: HOST_DISK "
@@ -145,9 +146,21 @@ void RegisterTraceStatsCommand(CLI::App& app, int* exit_code) {
       "Ratios are\n"
       "  per block access, cold misses included.\n"
       "\n"
+      "FORMATS (told from the content with --format auto)\n"
+      "  iolog     fio iolog v2/v3\n"
+      "  blkparse  blkparse text: MAJ,MIN CPU SEQ SECS PID ACTION RWBS "
+      "SECTOR + N\n"
+      "            (ISSUE D events, else COMPLETE C; 512-byte sectors)\n"
+      "  msr       Timestamp,Hostname,DiskNumber,Type,Offset,Size,"
+      "ResponseTime\n"
+      "  cbs       Timestamp,Offset,Size,IOType,VolumeID\n"
+      "  alibaba   device_id,opcode,offset,length,timestamp\n"
+      "  A trace of several volumes needs --volume.\n"
+      "\n"
       "EXAMPLE\n"
       "  tierbench trace-stats --cache-sizes 64M,256M,1G --csv mrc.csv "
       "--svg mrc.svg trace.iolog\n"
+      "  tierbench trace-stats --volume hm_0 hm_0.csv\n"
       "\n"
       "EXIT STATUS\n"
       "  0 profiled; 2 unreadable or malformed trace, or a bad option "
