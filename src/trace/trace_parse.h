@@ -56,7 +56,7 @@ class TraceBuilder {
   // `length` in bytes (0: a flush or empty request).
   void Add(uint32_t line, uint64_t time_ns, uint64_t offset, uint64_t length,
            bool is_write, std::string_view volume);
-  // The trace; an empty one is a ConfigError naming `what_fix`.
+  // The trace; an empty one is a ConfigError whose fix is `empty_fix`.
   ParsedTrace Finish(const std::string& empty_fix);
   const std::string& path() const { return trace_.path; }
   ParsedTrace& trace() { return trace_; }
