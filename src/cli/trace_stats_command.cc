@@ -1,10 +1,9 @@
 // `tierbench trace-stats TRACE`: the profile of a block IO trace (a fio
-// iolog): footprint, mix, sizes, sequential share, stack distances, the LRU
-// miss-ratio curve and Belady's OPT (trace/trace_profile.h does the work;
-// this file declares the options and writes the files).
-#include <cerrno>
-#include <cstring>
-#include <fstream>
+// iolog, blkparse output, an MSR Cambridge, Tencent CBS or Alibaba CSV;
+// trace/trace_reader.h, detected from its content): footprint, mix, sizes,
+// sequential share, stack distances, the LRU miss-ratio curve and Belady's
+// OPT (trace/trace_profile.h does the work; this file declares the options
+// and writes the files).
 #include <iostream>
 #include <memory>
 #include <string>
@@ -15,10 +14,10 @@
 #include "cli/option_values.h"
 #include "present/charts/mrc_chart.h"
 #include "trace/trace_profile.h"
+#include "trace/trace_reader.h"
 #include "util/errors.h"
 #include "util/result_dir.h"
 #include "util/strings.h"
-#include "workload/iolog.h"
 
 namespace tierbench {
 namespace {
@@ -31,6 +30,8 @@ struct TraceStatsArgs {
   std::string cache_sizes;
   std::string csv;
   std::string svg;
+  std::string format = "auto";
+  std::string volume;
 };
 
 TraceStatsOptions TraceStatsOptionsOf(const TraceStatsArgs& a) {
@@ -61,16 +62,17 @@ TraceStatsOptions TraceStatsOptionsOf(const TraceStatsArgs& a) {
 
 void RunTraceStats(const TraceStatsArgs& a) {
   const TraceStatsOptions options = TraceStatsOptionsOf(a);
-  if (!std::ifstream(a.trace, std::ios::binary)) {
-    throw ConfigError("Cannot read the trace " + a.trace + ": " +
-                      std::strerror(errno) +
-                      ". Fix: pass the path of a fio iolog (version 2 or 3, "
-                      "written by write_iolog=)");
-  }
+  TraceReadOptions read;
+  read.format = *TraceFormatOfWord(a.format);  // CLI11 checked the word
+  read.volume = a.volume;
   TraceProfile profile;
   {
-    const IoLog log = LoadIoLog(a.trace);
-    profile = ProfileTrace(log, options);
+    const LoadedTrace trace = LoadTrace(a.trace, read);
+    profile = ProfileTrace(trace.log, options);
+    // An iolog keeps its "fio iolog vN" line and its sync/trim wording.
+    if (trace.format != TraceFormat::kIoLog) {
+      profile.format = trace.Description();
+    }
   }
   std::cout << FormatTraceProfile(profile);
   if (!a.csv.empty()) {
@@ -92,14 +94,26 @@ void RegisterTraceStatsCommand(CLI::App& app, int* exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "trace-stats",
       CommandDescription(
-          "Profile a block IO trace (fio iolog): footprint, read/write mix, "
+          "Profile a block IO trace (fio iolog, blkparse output, MSR "
+          "Cambridge, Tencent CBS or Alibaba CSV): footprint, read/write mix, "
           "sizes, sequential share, reuse distances, the LRU miss-ratio "
           "curve and Belady's optimal hit ratio",
           "tierbench trace-stats app.iolog --cache-sizes 64M,256M,1G "
           "--csv mrc.csv --svg mrc.svg"));
   cmd->add_option("TRACE", a->trace,
-                  "a fio iolog of version 2 or 3 (write_iolog=)")
+                  "a block trace: fio iolog v2/v3, blkparse text, MSR "
+                  "Cambridge, Tencent CBS or Alibaba CSV (see --format)")
       ->required();
+  cmd->add_option("--format", a->format,
+                  "the trace's format: auto (from its content), iolog, "
+                  "blkparse, msr, cbs or alibaba")
+      ->check(
+          CLI::IsMember({"auto", "iolog", "blkparse", "msr", "cbs", "alibaba"}))
+      ->default_val("auto");
+  cmd->add_option("--volume", a->volume,
+                  "the volume of a multi-volume trace to profile: HOST_DISK "
+                  "(msr), VolumeID (cbs), device_id (alibaba), MAJ,MIN "
+                  "(blkparse)");
   cmd->add_option("--block-size", a->block_size,
                   "cache block size: a request of several blocks is that "
                   "many block accesses")
@@ -132,9 +146,21 @@ void RegisterTraceStatsCommand(CLI::App& app, int* exit_code) {
       "Ratios are\n"
       "  per block access, cold misses included.\n"
       "\n"
+      "FORMATS (told from the content with --format auto)\n"
+      "  iolog     fio iolog v2/v3\n"
+      "  blkparse  blkparse text: MAJ,MIN CPU SEQ SECS PID ACTION RWBS "
+      "SECTOR + N\n"
+      "            (ISSUE D events, else COMPLETE C; 512-byte sectors)\n"
+      "  msr       Timestamp,Hostname,DiskNumber,Type,Offset,Size,"
+      "ResponseTime\n"
+      "  cbs       Timestamp,Offset,Size,IOType,VolumeID\n"
+      "  alibaba   device_id,opcode,offset,length,timestamp\n"
+      "  A trace of several volumes needs --volume.\n"
+      "\n"
       "EXAMPLE\n"
       "  tierbench trace-stats --cache-sizes 64M,256M,1G --csv mrc.csv "
       "--svg mrc.svg trace.iolog\n"
+      "  tierbench trace-stats --volume hm_0 hm_0.csv\n"
       "\n"
       "EXIT STATUS\n"
       "  0 profiled; 2 unreadable or malformed trace, or a bad option "

@@ -192,11 +192,17 @@ std::vector<uint64_t> TraceMrcGrid(uint64_t distinct_blocks, double rate) {
 std::string FormatTraceProfile(const TraceProfile& p) {
   std::ostringstream out;
   const uint64_t total = p.requests[0] + p.requests[1];
-  out << "trace-stats " << p.path << ": fio iolog v" << p.version << ", "
-      << TraceGrouped(total) << " requests";
+  out << "trace-stats " << p.path << ": ";
+  if (p.format.empty()) {
+    out << "fio iolog v" << p.version;
+  } else {
+    out << p.format;
+  }
+  out << ", " << TraceGrouped(total) << " requests";
   if (p.other_entries > 0) {
     out << " (" << TraceGrouped(p.other_entries)
-        << " sync/datasync/trim entries not counted)";
+        << (p.format.empty() ? " sync/datasync/trim entries not counted)"
+                             : " flush/discard/empty requests not counted)");
   }
   if (p.duration_s) {
     out << " over "

@@ -76,6 +76,9 @@ struct TraceMrcPoint {
 struct TraceProfile {
   std::string path;
   int version = 3;
+  // The trace's format as the first line names it ("MSR Cambridge CSV
+  // (detected), volume hm_0"); empty: "fio iolog v<version>".
+  std::string format;
   uint64_t requests[kNumDirs] = {0, 0};
   uint64_t bytes[kNumDirs] = {0, 0};
   uint64_t sequential[kNumDirs] = {0, 0};

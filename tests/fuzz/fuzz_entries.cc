@@ -15,6 +15,7 @@
 #include "db/db_workload.h"
 #include "db/pgbench/pgbench_script.h"
 #include "io/write_log.h"
+#include "trace/trace_reader.h"
 #include "util/errors.h"
 #include "util/status.h"
 #include "workload/iolog.h"
@@ -81,6 +82,22 @@ void RunDbWorkload(std::string_view data) {
 
 void RunIoLog(std::string_view data) {
   ExpectConfigError([&] { ParseIoLog(data, "<fuzz>.iolog"); });
+}
+
+// A block trace (trace/trace_reader.h): detected from its content, then
+// read as each format that is not an iolog (the iolog target covers that),
+// once without and once with a volume.
+void RunTrace(std::string_view data) {
+  ExpectConfigError([&] { ReadTraceText(data, "<fuzz>.trace", {}); });
+  for (TraceFormat f : {TraceFormat::kBlkparse, TraceFormat::kMsr,
+                        TraceFormat::kCbs, TraceFormat::kAlibaba}) {
+    ExpectConfigError([&] {
+      ReadTraceText(data, "<fuzz>.trace", TraceReadOptions{f, ""});
+    });
+    ExpectConfigError([&] {
+      ReadTraceText(data, "<fuzz>.trace", TraceReadOptions{f, "1"});
+    });
+  }
 }
 
 void RunPgbenchScript(std::string_view data) {
@@ -194,6 +211,7 @@ const std::vector<FuzzEntry>& FuzzEntries() {
       {"iolog", RunIoLog},
       {"pgbench_script", RunPgbenchScript},
       {"write_log", RunWriteLog},
+      {"trace", RunTrace},
   };
   return entries;
 }

@@ -4,7 +4,8 @@
 //
 // Contract of every entry: parse `data` with the production parser. A
 // rejection is fine when it is the parser's documented error -- a
-// ConfigError (job files, mode and DB workload JSON, iologs, pgbench scripts)
+// ConfigError (job files, mode and DB workload JSON, iologs, block traces,
+// pgbench scripts)
 // or a failed Status (sysfs and dm status values, dm-log-writes logs) -- with
 // a message that is one non-empty line (a line break or an empty message is
 // reported as a bug: FuzzBug is thrown). Any other exception escapes

@@ -1,7 +1,10 @@
 // `tierbench trace-stats` as a user runs it on a small fio iolog whose
 // figures are worked out below: the text profile, the CSV's columns and
 // rows, the SVG chart; and bad input (a missing file, a malformed line, a
-// bad option value) refused with one line and exit 2.
+// bad option value) refused with one line and exit 2. Then the other
+// formats (issue 30), detected from content: an MSR Cambridge CSV (layout:
+// the README of the MSR Cambridge traces, SNIA IOTTA) of two volumes and a
+// blkparse text output (layout: blkparse(1), "DEFAULT OUTPUT").
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -137,6 +140,91 @@ TEST(TraceStatsCliTest, BadInputIsOneLineAndExitTwo) {
     EXPECT_EQ(TraceStats(c.args, &out), 2) << out;
     EXPECT_NE(out.find(c.want), std::string::npos) << out;
     EXPECT_NE(out.find("Fix"), std::string::npos) << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+  }
+}
+
+// MSR Cambridge: Timestamp,Hostname,DiskNumber,Type,Offset,Size,
+// ResponseTime (filetime ticks, bytes). Volume hm_0: 3 requests over 2 s.
+constexpr const char* kTraceStatsMsr =
+    "128166372000000000,hm,0,Read,0,4096,1370\n"
+    "128166372000000000,hm,1,Write,8192,4096,1370\n"
+    "128166372010000000,hm,0,Write,4096,8192,2103\n"
+    "128166372020000000,hm,0,Read,0,4096,98\n";
+
+TEST(TraceStatsCliTest, MsrTraceNeedsAVolumeThenProfilesIt) {
+  TempDir dir;
+  const std::string msr = dir.path() + "/trace.csv";
+  std::ofstream(msr) << kTraceStatsMsr;
+  std::string out;
+  EXPECT_EQ(TraceStats(msr, &out), 2) << out;
+  EXPECT_NE(
+      out.find(msr + ": the MSR Cambridge CSV trace holds 2 volumes: hm_0 "
+                     "hm_1. Fix: profile one with --volume V"),
+      std::string::npos)
+      << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+  EXPECT_EQ(TraceStats("--volume hm_9 " + msr, &out), 2) << out;
+  EXPECT_NE(out.find("--volume hm_9 is not in the trace"), std::string::npos)
+      << out;
+  ASSERT_EQ(TraceStats("--volume hm_0 " + msr, &out), 0) << out;
+  for (const char* want : {
+           "MSR Cambridge CSV (detected), volume hm_0, 3 requests over 2",
+           "footprint    12KiB (3 distinct blocks of 4KiB; 4 block accesses)",
+           "mix          reads 2 (66.7%, 8KiB)  writes 1 (33.3%, 8KiB)",
+       }) {
+    EXPECT_NE(out.find(want), std::string::npos) << want << "\n" << out;
+  }
+  ASSERT_EQ(TraceStats("--format msr --volume hm_1 " + msr, &out), 0) << out;
+  EXPECT_NE(out.find("MSR Cambridge CSV, volume hm_1, 1 requests"),
+            std::string::npos)
+      << out;
+}
+
+TEST(TraceStatsCliTest, BlkparseTraceProfilesIssueEvents) {
+  TempDir dir;
+  const std::string txt = dir.path() + "/sda.txt";
+  std::ofstream(txt)
+      << "  8,0    3        1     0.000000000  4162  Q  WS 1234 + 8 [fio]\n"
+         "  8,0    3        2     0.000002500  4162  D  WS 1234 + 8 [fio]\n"
+         "  8,0    1        1     0.000100000  4163  D   R 0 + 16 [fio]\n"
+         "  8,0    3        3     0.000200000     0  C  WS 1234 + 8 [0]\n"
+         "  8,0    2        1     0.000400000  4164  D  FN 0 + 0 [kworker]\n"
+         "CPU1 (8,0):\n"
+         " Reads Queued:           0,        0KiB\n";
+  std::string out;
+  ASSERT_EQ(TraceStats(txt, &out), 0) << out;
+  EXPECT_NE(out.find("blkparse text (detected), volume 8,0, 2 requests (1 "
+                     "flush/discard/empty requests not counted)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("mix          reads 1 (50.0%, 8KiB)  writes 1 (50.0%, "
+                     "4KiB)"),
+            std::string::npos)
+      << out;
+}
+
+TEST(TraceStatsCliTest, BadTraceOfEveryFormatIsOneLineWithItsLine) {
+  TempDir dir;
+  const std::string msr = dir.path() + "/bad.csv";
+  std::ofstream(msr) << "1,hm,0,Read,0,4096,1\n2,hm,0,Read,zero,4096,1\n";
+  const std::string iolog = dir.path() + "/good.iolog";
+  std::ofstream(iolog) << kTraceStatsLog;
+  const std::string junk = dir.path() + "/junk.txt";
+  std::ofstream(junk) << "hello\n";
+  struct Case {
+    std::string args, want;
+  } cases[] = {
+      {msr, msr + ":2: Offset 'zero' is not a whole number. Fix: "},
+      {"--format cbs " + iolog,
+       iolog + ":1: a line of 1 columns where Tencent CBS CSV has 5"},
+      {junk, junk + ": cannot tell the trace's format from its first line"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.args);
+    std::string out;
+    EXPECT_EQ(TraceStats(c.args, &out), 2) << out;
+    EXPECT_NE(out.find(c.want), std::string::npos) << out;
     EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
   }
 }

@@ -1,0 +1,361 @@
+// Trace format names, detection from content, the shared parse helpers
+// (trace/trace_parse.h), volume selection and the IoLog handed to the
+// profile (trace/trace_reader.h).
+#include "trace/trace_reader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "trace/trace_parse.h"
+#include "util/errors.h"
+
+namespace tierbench {
+namespace {
+
+struct TraceFormatName {
+  TraceFormat format;
+  std::string_view word;
+  std::string_view title;
+};
+
+constexpr TraceFormatName kTraceFormatNames[] = {
+    {TraceFormat::kAuto, "auto", "auto"},
+    {TraceFormat::kIoLog, "iolog", "fio iolog"},
+    {TraceFormat::kBlkparse, "blkparse", "blkparse text"},
+    {TraceFormat::kMsr, "msr", "MSR Cambridge CSV"},
+    {TraceFormat::kCbs, "cbs", "Tencent CBS CSV"},
+    {TraceFormat::kAlibaba, "alibaba", "Alibaba block CSV"},
+};
+
+constexpr size_t kTraceMaxVolumesListed = 10;
+
+std::string TraceVolumeList(const std::vector<std::string>& volumes) {
+  std::string out;
+  for (size_t i = 0; i < volumes.size() && i < kTraceMaxVolumesListed; ++i) {
+    out += (i == 0 ? "" : " ") + volumes[i];
+  }
+  if (volumes.size() > kTraceMaxVolumesListed) {
+    out += " ... (" + std::to_string(volumes.size()) + " in all)";
+  }
+  return out;
+}
+
+IoLog TraceToIoLog(const ParsedTrace& trace, uint32_t volume) {
+  IoLog log;
+  log.path = trace.path;
+  log.version = 3;
+  log.files.push_back(trace.volumes[volume]);
+  uint64_t first_ns = 0;
+  bool have_first = false;
+  for (const TraceRecord& r : trace.records) {
+    if (r.volume != volume) continue;
+    if (!have_first) {
+      first_ns = r.time_ns;
+      have_first = true;
+    }
+    IoLogEntry e;
+    e.time_us = (r.time_ns - std::min(first_ns, r.time_ns)) / 1000;
+    e.file = 0;
+    e.offset = r.offset_bytes;
+    e.length = r.length_bytes;
+    e.line = r.line;
+    if (r.length_bytes == 0) {
+      e.action = IoLogAction::kSkipped;
+      ++log.skipped;
+      log.entries.push_back(e);
+      continue;
+    }
+    const int d = r.is_write ? 1 : 0;
+    e.action = r.is_write ? IoLogAction::kWrite : IoLogAction::kRead;
+    ++log.ios[d];
+    log.bytes[d] += r.length_bytes;
+    if (log.min_length[d] == 0 || r.length_bytes < log.min_length[d]) {
+      log.min_length[d] = r.length_bytes;
+    }
+    log.max_length[d] = std::max(log.max_length[d], r.length_bytes);
+    const uint64_t end = r.offset_bytes + r.length_bytes;
+    if (end > log.extent) {
+      log.extent = end;
+      log.extent_line = r.line;
+    }
+    log.entries.push_back(e);
+  }
+  return log;
+}
+
+}  // namespace
+
+// ---- shared parse helpers (trace/trace_parse.h) ----
+
+void TraceParseFail(const std::string& path, uint32_t line,
+                    const std::string& what, const std::string& fix) {
+  throw ConfigError(path + ":" + std::to_string(line) + ": " + what +
+                    ". Fix: " + fix);
+}
+
+std::string_view TraceTrim(std::string_view s) {
+  const auto blank = [](char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+  };
+  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string_view> TraceFields(std::string_view line, char sep) {
+  std::vector<std::string_view> out;
+  if (sep == ' ') {
+    size_t i = 0;
+    while (i < line.size()) {
+      while (i < line.size() &&
+             std::isspace(static_cast<unsigned char>(line[i]))) {
+        ++i;
+      }
+      const size_t start = i;
+      while (i < line.size() &&
+             !std::isspace(static_cast<unsigned char>(line[i]))) {
+        ++i;
+      }
+      if (i > start) out.push_back(line.substr(start, i - start));
+    }
+    if (out.empty()) out.push_back(std::string_view());
+    return out;
+  }
+  size_t start = 0;
+  while (true) {
+    const size_t end = line.find(sep, start);
+    out.push_back(TraceTrim(line.substr(start, end == std::string_view::npos
+                                                   ? std::string_view::npos
+                                                   : end - start)));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+bool TraceParseU64(std::string_view s, uint64_t* out) {
+  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s.front()))) {
+    return false;
+  }
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+  return ec == std::errc() && ptr == s.data() + s.size();
+}
+
+bool TraceMulU64(uint64_t a, uint64_t b, uint64_t* out) {
+  return !__builtin_mul_overflow(a, b, out);
+}
+
+bool TraceLines::Next(std::string_view* line, uint32_t* number) {
+  if (pos_ >= text_.size()) return false;
+  const size_t end = text_.find('\n', pos_);
+  const size_t stop = end == std::string_view::npos ? text_.size() : end;
+  *line = text_.substr(pos_, stop - pos_);
+  pos_ = stop + 1;
+  *number = ++number_;
+  return true;
+}
+
+TraceBuilder::TraceBuilder(const std::string& path, TraceFormat format,
+                           bool monotonic)
+    : monotonic_(monotonic) {
+  trace_.path = path;
+  trace_.format = format;
+}
+
+void TraceBuilder::Add(uint32_t line, uint64_t time_ns, uint64_t offset,
+                       uint64_t length, bool is_write,
+                       std::string_view volume) {
+  if (length > kTraceMaxLength) {
+    TraceParseFail(trace_.path, line,
+                   "a request of " + std::to_string(length) +
+                       " bytes, over the 256 MiB trace-stats takes",
+                   "check the column order and units (" +
+                       std::string(TraceFormatTitle(trace_.format)) + ")");
+  }
+  if (offset > UINT64_MAX - length) {
+    TraceParseFail(trace_.path, line,
+                   "offset " + std::to_string(offset) + " + length " +
+                       std::to_string(length) + " does not fit in 64 bits",
+                   "check the column order and units");
+  }
+  if (monotonic_ && !trace_.records.empty() &&
+      time_ns < trace_.records.back().time_ns) {
+    TraceParseFail(
+        trace_.path, line,
+        "the timestamp goes backwards (" + std::to_string(time_ns) +
+            " ns after " + std::to_string(trace_.records.back().time_ns) +
+            " ns on line " + std::to_string(trace_.records.back().line) + ")",
+        "sort the trace by its timestamp column (sort -t, -n -k COLUMN)");
+  }
+  auto [it, added] = volume_index_.try_emplace(
+      std::string(volume), static_cast<uint32_t>(trace_.volumes.size()));
+  if (added) trace_.volumes.emplace_back(volume);
+  TraceRecord r;
+  r.time_ns = time_ns;
+  r.offset_bytes = offset;
+  r.length_bytes = static_cast<uint32_t>(length);
+  r.is_write = is_write;
+  r.volume = it->second;
+  r.line = line;
+  trace_.records.push_back(r);
+}
+
+ParsedTrace TraceBuilder::Finish(const std::string& empty_fix) {
+  if (trace_.records.empty()) {
+    throw ConfigError(trace_.path + ": an empty " +
+                      std::string(TraceFormatTitle(trace_.format)) +
+                      " trace (no requests). Fix: " + empty_fix);
+  }
+  return std::move(trace_);
+}
+
+// ---- formats ----
+
+std::string_view TraceFormatWord(TraceFormat format) {
+  for (const TraceFormatName& n : kTraceFormatNames) {
+    if (n.format == format) return n.word;
+  }
+  return "auto";
+}
+
+std::optional<TraceFormat> TraceFormatOfWord(std::string_view word) {
+  for (const TraceFormatName& n : kTraceFormatNames) {
+    if (n.word == word) return n.format;
+  }
+  return std::nullopt;
+}
+
+std::string_view TraceFormatTitle(TraceFormat format) {
+  for (const TraceFormatName& n : kTraceFormatNames) {
+    if (n.format == format) return n.title;
+  }
+  return "auto";
+}
+
+TraceFormat DetectTraceFormat(std::string_view head) {
+  TraceLines lines(head);
+  std::string_view line;
+  uint32_t number = 0;
+  while (lines.Next(&line, &number)) {
+    line = TraceTrim(line);
+    if (line.empty()) continue;
+    if (line.substr(0, 12) == "fio version ") return TraceFormat::kIoLog;
+    if (LooksLikeMsrLine(line)) return TraceFormat::kMsr;
+    if (LooksLikeCbsLine(line)) return TraceFormat::kCbs;
+    if (LooksLikeAlibabaLine(line)) return TraceFormat::kAlibaba;
+    if (LooksLikeBlkparseLine(line)) return TraceFormat::kBlkparse;
+    return TraceFormat::kAuto;  // the first line decides
+  }
+  return TraceFormat::kAuto;
+}
+
+ParsedTrace ParseTrace(std::string_view text, const std::string& path,
+                       TraceFormat format) {
+  switch (format) {
+    case TraceFormat::kBlkparse:
+      return ParseBlkparseTrace(text, path);
+    case TraceFormat::kMsr:
+      return ParseMsrTrace(text, path);
+    case TraceFormat::kCbs:
+      return ParseCbsTrace(text, path);
+    case TraceFormat::kAlibaba:
+      return ParseAlibabaTrace(text, path);
+    case TraceFormat::kAuto:
+    case TraceFormat::kIoLog:
+      break;
+  }
+  throw ConfigError(path + ": ParseTrace takes blkparse, msr, cbs or alibaba" +
+                    ". Fix: call ReadTraceText");
+}
+
+std::string LoadedTrace::Description() const {
+  std::string out(TraceFormatTitle(format));
+  if (format == TraceFormat::kIoLog) out += " v" + std::to_string(log.version);
+  // An iolog names itself ("fio version N iolog"); the others say how
+  // their format was known.
+  if (detected && format != TraceFormat::kIoLog) out += " (detected)";
+  if (!volume.empty()) out += ", volume " + volume;
+  if (reordered) out += ", events sorted by time";
+  return out;
+}
+
+LoadedTrace ReadTraceText(std::string_view text, const std::string& path,
+                          const TraceReadOptions& options) {
+  LoadedTrace out;
+  out.format = options.format;
+  if (out.format == TraceFormat::kAuto) {
+    if (TraceTrim(text).find_first_not_of("\n\r\t ") ==
+        std::string_view::npos) {
+      throw ConfigError(path +
+                        ": an empty trace (no lines). Fix: pass a trace "
+                        "with requests");
+    }
+    out.format = DetectTraceFormat(text.substr(0, 64 * 1024));
+    out.detected = true;
+    if (out.format == TraceFormat::kAuto) {
+      throw ConfigError(
+          path +
+          ": cannot tell the trace's format from its first line (tried fio "
+          "iolog, MSR Cambridge CSV, Tencent CBS CSV, Alibaba block CSV, "
+          "blkparse text). Fix: pass --format iolog|blkparse|msr|cbs|alibaba "
+          "or check that the file is a block trace");
+    }
+  }
+  if (out.format == TraceFormat::kIoLog) {
+    if (!options.volume.empty()) {
+      throw ConfigError(path + ": --volume " + options.volume +
+                        " given for a fio iolog, which has no volumes. Fix: "
+                        "drop --volume (it selects the volume of a msr, cbs, "
+                        "alibaba or blkparse trace)");
+    }
+    out.log = ParseIoLog(text, path);
+    return out;
+  }
+  const ParsedTrace trace = ParseTrace(text, path, out.format);
+  out.reordered = trace.reordered;
+  uint32_t volume = 0;
+  if (options.volume.empty()) {
+    if (trace.volumes.size() > 1) {
+      throw ConfigError(path + ": the " +
+                        std::string(TraceFormatTitle(out.format)) +
+                        " trace holds " + std::to_string(trace.volumes.size()) +
+                        " volumes: " + TraceVolumeList(trace.volumes) +
+                        ". Fix: profile one with --volume V (e.g. --volume " +
+                        trace.volumes.front() + ")");
+    }
+  } else {
+    const auto it =
+        std::find(trace.volumes.begin(), trace.volumes.end(), options.volume);
+    if (it == trace.volumes.end()) {
+      throw ConfigError(path + ": --volume " + options.volume +
+                        " is not in the trace (its volumes: " +
+                        TraceVolumeList(trace.volumes) +
+                        "). Fix: pass one of them");
+    }
+    volume = static_cast<uint32_t>(it - trace.volumes.begin());
+  }
+  out.volume = trace.volumes[volume];
+  out.log = TraceToIoLog(trace, volume);
+  return out;
+}
+
+LoadedTrace LoadTrace(const std::string& path,
+                      const TraceReadOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw ConfigError("Cannot read the trace " + path + ": " +
+                      std::strerror(errno) +
+                      ". Fix: pass the path of a block trace (fio iolog, "
+                      "blkparse output, MSR, CBS or Alibaba CSV)");
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return ReadTraceText(buffer.str(), path, options);
+}
+
+}  // namespace tierbench
