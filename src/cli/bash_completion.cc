@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "cli/command_line.h"
+
 namespace tierbench {
 namespace {
 
@@ -80,23 +82,6 @@ std::string BashValueKind(const CLI::Option& opt) {
   return (multi ? "+" : "") + kind;
 }
 
-// The options of `cmd` that the script completes: its own and those of
-// its option groups (nameless subcommands; their copies of the command's
-// help flag left out); hidden ones are left out.
-void BashCollectOptions(const CLI::App& cmd, bool is_group,
-                        std::vector<const CLI::Option*>* out) {
-  for (const CLI::Option* o : cmd.get_options()) {
-    if (o->get_group().empty()) continue;
-    if (is_group && o == cmd.get_help_ptr()) continue;
-    out->push_back(o);
-  }
-  for (const CLI::App* group : cmd.get_subcommands({})) {
-    if (group->get_name().empty() && !group->get_group().empty()) {
-      BashCollectOptions(*group, /*is_group=*/true, out);
-    }
-  }
-}
-
 std::vector<std::string> BashOptionNames(const CLI::Option& opt) {
   std::vector<std::string> names;
   for (const std::string& s : opt.get_snames()) names.push_back("-" + s);
@@ -141,9 +126,7 @@ struct BashCommand {
 BashCommand DescribeForBash(const CLI::App& cmd, const std::string& name) {
   BashCommand c;
   c.name = name;
-  std::vector<const CLI::Option*> opts;
-  BashCollectOptions(cmd, /*is_group=*/false, &opts);
-  for (const CLI::Option* o : opts) {
+  for (const CLI::Option* o : CommandOptions(cmd, /*with_hidden=*/false)) {
     std::vector<std::string> names = BashOptionNames(*o);
     std::erase_if(names, [&c](const std::string& n) {
       return std::find(c.options.begin(), c.options.end(), n) !=
@@ -336,11 +319,7 @@ void BashReplace(std::string* text, const std::string& marker,
 std::string BashCompletionScript(const CLI::App& app) {
   std::vector<BashCommand> commands = {DescribeForBash(app, "")};
   std::vector<std::string> names;
-  for (const CLI::App* sub : app.get_subcommands({})) {
-    if (sub->get_name().empty() || sub->get_group().empty() ||
-        sub->get_disabled()) {
-      continue;  // an option group, a hidden or a disabled command
-    }
+  for (const CLI::App* sub : VisibleCommands(app)) {
     names.push_back(sub->get_name());
     commands.push_back(DescribeForBash(*sub, sub->get_name()));
   }

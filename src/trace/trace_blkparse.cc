@@ -23,6 +23,7 @@
 
 #include "trace/trace_parse.h"
 #include "util/errors.h"
+#include "util/strings.h"
 
 namespace tierbench {
 namespace {
@@ -80,7 +81,7 @@ ParsedTrace ParseBlkparseTrace(std::string_view text, const std::string& path) {
   std::string_view line;
   uint32_t number = 0;
   while (lines.Next(&line, &number)) {
-    line = TraceTrim(line);
+    line = Trim(line);
     if (line.empty()) continue;
     if (BlkparseSummaryLine(line)) break;
     const std::vector<std::string_view> f = TraceFields(line, ' ');

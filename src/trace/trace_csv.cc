@@ -18,6 +18,7 @@
 
 #include "trace/trace_parse.h"
 #include "util/errors.h"
+#include "util/strings.h"
 
 namespace tierbench {
 namespace {
@@ -98,7 +99,7 @@ ParsedTrace ParseCsvTrace(std::string_view text, const std::string& path,
   uint32_t number = 0;
   bool first = true;
   while (lines.Next(&line, &number)) {
-    line = TraceTrim(line);
+    line = Trim(line);
     if (line.empty()) continue;
     if (first && CsvEqualsNoCase(line, layout.header)) {
       first = false;
@@ -196,7 +197,7 @@ ParsedTrace ParseAlibabaTrace(std::string_view text, const std::string& path) {
 }
 
 bool LooksLikeMsrLine(std::string_view line) {
-  line = TraceTrim(line);
+  line = Trim(line);
   if (CsvEqualsNoCase(line, kMsrHeader)) return true;
   const std::vector<std::string_view> f = TraceFields(line, ',');
   return f.size() == 7 && CsvAllDigits(f[0]) && CsvAllDigits(f[2]) &&
@@ -205,7 +206,7 @@ bool LooksLikeMsrLine(std::string_view line) {
 }
 
 bool LooksLikeCbsLine(std::string_view line) {
-  line = TraceTrim(line);
+  line = Trim(line);
   if (CsvEqualsNoCase(line, kCbsHeader)) return true;
   const std::vector<std::string_view> f = TraceFields(line, ',');
   return f.size() == 5 && CsvAllDigits(f[0]) && CsvAllDigits(f[1]) &&
@@ -213,7 +214,7 @@ bool LooksLikeCbsLine(std::string_view line) {
 }
 
 bool LooksLikeAlibabaLine(std::string_view line) {
-  line = TraceTrim(line);
+  line = Trim(line);
   if (CsvEqualsNoCase(line, kAlibabaHeader)) return true;
   const std::vector<std::string_view> f = TraceFields(line, ',');
   return f.size() == 5 && !f[0].empty() &&

@@ -24,10 +24,8 @@ inline constexpr uint64_t kTraceMaxLength = 256ULL << 20;  // as iologs
                                  const std::string& what,
                                  const std::string& fix);
 
-// Blanks (and a trailing '\r') removed from both ends.
-std::string_view TraceTrim(std::string_view s);
-// Fields split at `sep`, each trimmed; blank-separated (runs of blanks)
-// when `sep` is ' '.
+// Fields split at `sep`, each trimmed (util/strings.h Trim); blank-separated
+// (runs of blanks) when `sep` is ' '.
 std::vector<std::string_view> TraceFields(std::string_view line, char sep);
 // A decimal whole number (no sign, no blanks) into *out; false otherwise or
 // on overflow.

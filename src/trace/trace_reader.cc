@@ -13,6 +13,7 @@
 
 #include "trace/trace_parse.h"
 #include "util/errors.h"
+#include "util/strings.h"
 
 namespace tierbench {
 namespace {
@@ -98,15 +99,6 @@ void TraceParseFail(const std::string& path, uint32_t line,
                     ". Fix: " + fix);
 }
 
-std::string_view TraceTrim(std::string_view s) {
-  const auto blank = [](char c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-  };
-  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
-  return s;
-}
-
 std::vector<std::string_view> TraceFields(std::string_view line, char sep) {
   std::vector<std::string_view> out;
   if (sep == ' ') {
@@ -129,9 +121,9 @@ std::vector<std::string_view> TraceFields(std::string_view line, char sep) {
   size_t start = 0;
   while (true) {
     const size_t end = line.find(sep, start);
-    out.push_back(TraceTrim(line.substr(start, end == std::string_view::npos
-                                                   ? std::string_view::npos
-                                                   : end - start)));
+    out.push_back(Trim(line.substr(start, end == std::string_view::npos
+                                              ? std::string_view::npos
+                                              : end - start)));
     if (end == std::string_view::npos) break;
     start = end + 1;
   }
@@ -242,7 +234,7 @@ TraceFormat DetectTraceFormat(std::string_view head) {
   std::string_view line;
   uint32_t number = 0;
   while (lines.Next(&line, &number)) {
-    line = TraceTrim(line);
+    line = Trim(line);
     if (line.empty()) continue;
     if (line.substr(0, 12) == "fio version ") return TraceFormat::kIoLog;
     if (LooksLikeMsrLine(line)) return TraceFormat::kMsr;
@@ -289,8 +281,7 @@ LoadedTrace ReadTraceText(std::string_view text, const std::string& path,
   LoadedTrace out;
   out.format = options.format;
   if (out.format == TraceFormat::kAuto) {
-    if (TraceTrim(text).find_first_not_of("\n\r\t ") ==
-        std::string_view::npos) {
+    if (Trim(text).find_first_not_of("\n\r\t ") == std::string_view::npos) {
       throw ConfigError(path +
                         ": an empty trace (no lines). Fix: pass a trace "
                         "with requests");

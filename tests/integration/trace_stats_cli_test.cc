@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "support/report_fixture.h"
 #include "test_env.h"
 #include "util/csv_reader.h"
 
@@ -21,13 +22,6 @@ namespace {
 
 using testing::RunShell;
 using testing::TempDir;
-
-std::string TraceStatsSlurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // tierbench trace-stats ARGS; stdout and stderr in *out.
 int TraceStats(const std::string& args, std::string* out) {
@@ -79,7 +73,7 @@ TEST(TraceStatsCliTest, ProfileCsvAndSvgOfASmallTrace) {
        }) {
     EXPECT_NE(out.find(want), std::string::npos) << want << "\n" << out;
   }
-  const CsvDocument doc = CsvDocument::Parse(TraceStatsSlurp(csv), csv);
+  const CsvDocument doc = CsvDocument::Parse(ReadText(csv), csv);
   EXPECT_EQ(doc.header(), (std::vector<std::string>{
                               "schema_version", "cache_bytes", "lru_miss_ratio",
                               "lru_hit_ratio", "opt_hit_ratio"}));
@@ -89,7 +83,7 @@ TEST(TraceStatsCliTest, ProfileCsvAndSvgOfASmallTrace) {
   EXPECT_EQ(doc.Get(1, "opt_hit_ratio"), "0.285714");
   EXPECT_EQ(doc.Get(2, "lru_miss_ratio"), "0.571429");
   EXPECT_EQ(doc.Get(3, "opt_hit_ratio"), "");
-  const std::string chart = TraceStatsSlurp(svg);
+  const std::string chart = ReadText(svg);
   EXPECT_EQ(chart.rfind("<svg", 0), 0u) << chart.substr(0, 100);
   EXPECT_NE(chart.find("data-chart=\"mrc\""), std::string::npos);
   EXPECT_NE(chart.find("class=\"mrc-lru\""), std::string::npos);

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/command_line.h"
 #include "cli/commands.h"
 
 namespace tierbench {
@@ -28,17 +29,14 @@ std::string ReadManSource(const std::string& page) {
   return ss.str();
 }
 
-// The option names (-x, --long) of `app` and of its option groups
-// (nameless subcommands); hidden ones (empty group) only into *hidden.
-void CollectOptionNames(const CLI::App& app, std::set<std::string>* visible,
+// The option names (-x, --long) of `cmd` and of its option groups;
+// hidden ones (empty group) only into *hidden.
+void CollectOptionNames(const CLI::App& cmd, std::set<std::string>* visible,
                         std::set<std::string>* hidden) {
-  for (const CLI::Option* opt : app.get_options()) {
+  for (const CLI::Option* opt : CommandOptions(cmd, /*with_hidden=*/true)) {
     std::set<std::string>* into = opt->get_group().empty() ? hidden : visible;
     for (const std::string& s : opt->get_snames()) into->insert("-" + s);
     for (const std::string& l : opt->get_lnames()) into->insert("--" + l);
-  }
-  for (const CLI::App* sub : app.get_subcommands({})) {
-    if (sub->get_name().empty()) CollectOptionNames(*sub, visible, hidden);
   }
 }
 
@@ -61,16 +59,6 @@ std::set<std::string> DocumentedOptions(const std::string& page) {
     }
   }
   return names;
-}
-
-std::vector<const CLI::App*> VisibleCommands(const CLI::App& app) {
-  std::vector<const CLI::App*> out;
-  for (const CLI::App* sub : app.get_subcommands({})) {
-    if (!sub->get_name().empty() && !sub->get_group().empty()) {
-      out.push_back(sub);
-    }
-  }
-  return out;
 }
 
 TEST(ManPagesTest, EveryOptionOfEveryCommandIsInItsPageAndNoOther) {
