@@ -1,6 +1,6 @@
 // `tierbench trace-stats TRACE`: the profile of a block IO trace (a fio
 // iolog, blkparse output, an MSR Cambridge, Tencent CBS or Alibaba CSV;
-// trace/trace_reader.h, detected from its content): footprint, mix, sizes,
+// tracefile/trace_reader.h, detected from its content): footprint, mix, sizes,
 // sequential share, stack distances, the LRU miss-ratio curve and Belady's
 // OPT (trace/trace_profile.h does the work; this file declares the options
 // and writes the files).
@@ -14,7 +14,7 @@
 #include "cli/option_values.h"
 #include "present/charts/mrc_chart.h"
 #include "trace/trace_profile.h"
-#include "trace/trace_reader.h"
+#include "tracefile/trace_reader.h"
 #include "util/errors.h"
 #include "util/result_dir.h"
 #include "util/strings.h"

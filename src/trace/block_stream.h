@@ -1,5 +1,5 @@
 // BlockStream: a block IO trace as the stream of block accesses a cache sees.
-// Each read or write of the trace (workload/iolog.h) touches the blocks of
+// Each read or write of the trace (tracefile/iolog.h) touches the blocks of
 // `block_size` bytes it overlaps, in order: a request of k blocks is k
 // accesses. A block is (file of the trace, offset / block_size); blocks get
 // dense ids 0, 1, 2, ... in the order of their first access, so the
@@ -21,7 +21,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "workload/iolog.h"
+#include "tracefile/iolog.h"
 
 namespace tierbench {
 

@@ -1,5 +1,5 @@
 // TraceProfile: what `tierbench trace-stats` reports on a block IO trace
-// (a fio iolog, workload/iolog.h): its footprint, read/write mix, request
+// (a fio iolog, tracefile/iolog.h): its footprint, read/write mix, request
 // sizes, sequential share, the histogram of its LRU stack (reuse)
 // distances, the LRU miss-ratio curve and Belady's optimal (OPT) hit ratio
 // at the cache sizes asked for.
@@ -38,9 +38,9 @@
 #include <string>
 #include <vector>
 
+#include "tracefile/iolog.h"
 #include "util/csv_writer.h"
 #include "util/io_dir.h"
-#include "workload/iolog.h"
 
 namespace tierbench {
 

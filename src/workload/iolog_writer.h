@@ -1,6 +1,6 @@
 // IologWriter: write_iolog=, the record of every IO a job clone issues, in
 // the format fio writes by default since 3.31: a version 3 iolog
-// (workload/iolog.h), as fio's iolog.c init_iolog_write(), log_file() and
+// (tracefile/iolog.h), as fio's iolog.c init_iolog_write(), log_file() and
 // log_io_u():
 //   fio version 3 iolog
 //   <usec> <file> add

@@ -408,7 +408,7 @@ const std::vector<OptionDef>& Options() {
              c.draft->spec.rate_iops[d] = ParseUint(c, v[d], 0, 100000000);
          }
        }},
-      // Trace replay and recording (workload/iolog.h, replay_source.h).
+      // Trace replay and recording (tracefile/iolog.h, replay_source.h).
       {"read_iolog",
        {},
        [](const Ctx& c) {

@@ -131,7 +131,7 @@ struct JobSpec {
   uint64_t rate_cycle_ns = 1000000000;  // window of the rate_min check
   bool rate_ignore_thinktime = false;
   SteadyStateSpec steadystate;  // steadystate=, ss_dur=, ss_ramp=
-  // Trace replay and recording (fio's iolog options; workload/iolog.h).
+  // Trace replay and recording (fio's iolog options; tracefile/iolog.h).
   std::string read_iolog;        // replay this trace instead of rw=/bs=/size=
   std::string write_iolog;       // record every issued IO here (v3 iolog)
   bool replay_no_stall = false;  // replay as fast as possible, in order

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "io/engine_registry.h"
-#include "workload/iolog.h"
+#include "tracefile/iolog.h"
 #include "workload/job_spec.h"
 
 namespace tierbench {

@@ -27,8 +27,8 @@
 
 #include "io/engine_registry.h"
 #include "io/target.h"
+#include "tracefile/iolog.h"
 #include "util/sysfs.h"
-#include "workload/iolog.h"
 #include "workload/job_files.h"
 #include "workload/job_spec.h"
 #include "workload/prepared_jobs.h"

@@ -1,4 +1,4 @@
-// ReplaySource: read_iolog=, a fio iolog (workload/iolog.h) replayed as a
+// ReplaySource: read_iolog=, a fio iolog (tracefile/iolog.h) replayed as a
 // job clone's IO source (workload/io_source.h), and the checks that run
 // before the replay does any IO.
 //
@@ -33,8 +33,8 @@
 #include <string>
 #include <vector>
 
+#include "tracefile/iolog.h"
 #include "workload/io_source.h"
-#include "workload/iolog.h"
 #include "workload/job_spec.h"
 
 namespace tierbench {

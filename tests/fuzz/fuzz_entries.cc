@@ -15,10 +15,10 @@
 #include "db/db_workload.h"
 #include "db/pgbench/pgbench_script.h"
 #include "io/write_log.h"
-#include "trace/trace_reader.h"
+#include "tracefile/iolog.h"
+#include "tracefile/trace_reader.h"
 #include "util/errors.h"
 #include "util/status.h"
-#include "workload/iolog.h"
 #include "workload/job_file.h"
 
 namespace tierbench {
@@ -84,7 +84,7 @@ void RunIoLog(std::string_view data) {
   ExpectConfigError([&] { ParseIoLog(data, "<fuzz>.iolog"); });
 }
 
-// A block trace (trace/trace_reader.h): detected from its content, then
+// A block trace (tracefile/trace_reader.h): detected from its content, then
 // read as each format that is not an iolog (the iolog target covers that),
 // once without and once with a volume.
 void RunTrace(std::string_view data) {

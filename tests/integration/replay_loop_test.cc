@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "test_env.h"
+#include "tracefile/iolog.h"
 #include "util/errors.h"
-#include "workload/iolog.h"
 #include "workload/job_file.h"
 #include "workload/runner.h"
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "trace/block_stream.h"
-#include "workload/iolog.h"
+#include "tracefile/iolog.h"
 
 namespace tierbench {
 namespace {

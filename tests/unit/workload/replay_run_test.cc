@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "io/engine_registry.h"
+#include "tracefile/iolog.h"
 #include "util/clock.h"
 #include "util/errors.h"
 #include "util/units.h"
-#include "workload/iolog.h"
 #include "workload/job_file.h"
 #include "workload/runner.h"
 

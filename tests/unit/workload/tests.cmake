@@ -4,7 +4,6 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/distribution_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/fio_examples_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/io_pattern_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/iolog_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/job_cpu_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/job_engine_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/job_file_test.cc

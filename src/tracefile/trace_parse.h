@@ -5,8 +5,8 @@
 //
 // Errors: TraceParseFail throws ConfigError "<path>:<line>: <what>. Fix:
 // <fix>".
-#ifndef TIERBENCH_TRACE_TRACE_PARSE_H_
-#define TIERBENCH_TRACE_TRACE_PARSE_H_
+#ifndef TIERBENCH_TRACEFILE_TRACE_PARSE_H_
+#define TIERBENCH_TRACEFILE_TRACE_PARSE_H_
 
 #include <cstdint>
 #include <string>
@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "trace/trace_reader.h"
+#include "tracefile/trace_reader.h"
 
 namespace tierbench {
 
@@ -79,4 +79,4 @@ bool LooksLikeAlibabaLine(std::string_view line);
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_TRACE_TRACE_PARSE_H_
+#endif  // TIERBENCH_TRACEFILE_TRACE_PARSE_H_

@@ -1,7 +1,7 @@
-// fio iolog v2/v3 parsing (workload/iolog.h), after fio's iolog.c
+// fio iolog v2/v3 parsing (tracefile/iolog.h), after fio's iolog.c
 // read_iolog(): the field count decides between a file action and an IO
 // action, then the action word is checked.
-#include "workload/iolog.h"
+#include "tracefile/iolog.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,7 +1,7 @@
 // Trace format names, detection from content, the shared parse helpers
-// (trace/trace_parse.h), volume selection and the IoLog handed to the
-// profile (trace/trace_reader.h).
-#include "trace/trace_reader.h"
+// (tracefile/trace_parse.h), volume selection and the IoLog handed to the
+// profile (tracefile/trace_reader.h).
+#include "tracefile/trace_reader.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "trace/trace_parse.h"
+#include "tracefile/trace_parse.h"
 #include "util/errors.h"
 #include "util/strings.h"
 
@@ -91,7 +91,7 @@ IoLog TraceToIoLog(const ParsedTrace& trace, uint32_t volume) {
 
 }  // namespace
 
-// ---- shared parse helpers (trace/trace_parse.h) ----
+// ---- shared parse helpers (tracefile/trace_parse.h) ----
 
 void TraceParseFail(const std::string& path, uint32_t line,
                     const std::string& what, const std::string& fix) {

@@ -18,8 +18,8 @@
 // over-256 MiB length, an IO on a file that was never added, "wait" in v3.
 //
 // Errors: ConfigError "<path>:<line>: <what>. Fix: <fix>" (exit code 2).
-#ifndef TIERBENCH_WORKLOAD_IOLOG_H_
-#define TIERBENCH_WORKLOAD_IOLOG_H_
+#ifndef TIERBENCH_TRACEFILE_IOLOG_H_
+#define TIERBENCH_TRACEFILE_IOLOG_H_
 
 #include <cstdint>
 #include <string>
@@ -77,4 +77,4 @@ IoLog LoadIoLog(const std::string& path);
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_WORKLOAD_IOLOG_H_
+#endif  // TIERBENCH_TRACEFILE_IOLOG_H_

@@ -1,4 +1,4 @@
-// The block trace readers (trace/trace_reader.h) on small traces written
+// The block trace readers (tracefile/trace_reader.h) on small traces written
 // here after each format's published layout:
 //  - MSR Cambridge: the README of the MSR Cambridge traces (SNIA IOTTA):
 //    Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime; filetime
@@ -13,7 +13,7 @@
 //    ACTION RWBS SECTOR + COUNT [PROC].
 // Records parsed, detection from content, volume selection, bad input with
 // its line number.
-#include "trace/trace_reader.h"
+#include "tracefile/trace_reader.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// blkparse's default text output (trace/trace_reader.h). Layout, from
+// blkparse's default text output (tracefile/trace_reader.h). Layout, from
 // blkparse(1) ("DEFAULT OUTPUT": the header "%D %2c %8s %5T.%9t %5p %2a
 // %3d " and, for a request with data, "%S + %n [%C]"):
 //   MAJ,MIN CPU SEQUENCE SECONDS.NANOSECONDS PID ACTION RWBS SECTOR + COUNT
@@ -21,7 +21,7 @@
 #include <cctype>
 #include <string>
 
-#include "trace/trace_parse.h"
+#include "tracefile/trace_parse.h"
 #include "util/errors.h"
 #include "util/strings.h"
 

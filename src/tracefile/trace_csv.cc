@@ -1,4 +1,4 @@
-// The CSV block trace formats (trace/trace_reader.h). Layouts, as their
+// The CSV block trace formats (tracefile/trace_reader.h). Layouts, as their
 // publishers document them:
 //  - MSR Cambridge (SNIA IOTTA repository, README of the MSR Cambridge
 //    block I/O traces, Narayanan et al., FAST'08):
@@ -16,7 +16,7 @@
 #include <cctype>
 #include <string>
 
-#include "trace/trace_parse.h"
+#include "tracefile/trace_parse.h"
 #include "util/errors.h"
 #include "util/strings.h"
 

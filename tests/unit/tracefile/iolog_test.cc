@@ -1,7 +1,9 @@
-// Tests of fio iologs: the v2/v3 parser (workload/iolog.h), the v3 writer
+// Tests of fio iologs: the v2/v3 parser (tracefile/iolog.h), the v3 writer
 // (workload/iolog_writer.h) with exact lines and a round trip, the replay
 // timing of ReplaySource (workload/replay_source.h) against fio's
 // delay_since_ttime(), and the job-file options that drive them.
+#include "tracefile/iolog.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -12,7 +14,6 @@
 #include <vector>
 
 #include "util/errors.h"
-#include "workload/iolog.h"
 #include "workload/iolog_writer.h"
 #include "workload/job_file.h"
 #include "workload/replay_source.h"

@@ -1,10 +1,10 @@
 // Trace readers for `tierbench trace-stats` (issue 30): the public block
 // trace formats, detected from the file's content (never from its name),
 // parsed into records and handed to the profile as an IoLog
-// (workload/iolog.h) of the one volume profiled.
+// (tracefile/iolog.h) of the one volume profiled.
 //
 // Formats (layouts and their sources are in the parsers):
-//  - iolog:    fio iolog v2/v3 (workload/iolog.h; first line
+//  - iolog:    fio iolog v2/v3 (tracefile/iolog.h; first line
 //              "fio version N iolog");
 //  - blkparse: blkparse's default text output, "MAJ,MIN CPU SEQ SECS.NSECS
 //              PID ACTION RWBS SECTOR + COUNT [PROC]" (trace_blkparse.cc);
@@ -31,8 +31,8 @@
 // volume not in the trace name the file. blkparse output that is not sorted
 // by time (blkparse sorts its default output) is sorted, and `reordered`
 // says so. Pure except LoadTrace (reads the file); thread-safe.
-#ifndef TIERBENCH_TRACE_TRACE_READER_H_
-#define TIERBENCH_TRACE_TRACE_READER_H_
+#ifndef TIERBENCH_TRACEFILE_TRACE_READER_H_
+#define TIERBENCH_TRACEFILE_TRACE_READER_H_
 
 #include <cstdint>
 #include <optional>
@@ -40,7 +40,7 @@
 #include <string_view>
 #include <vector>
 
-#include "workload/iolog.h"
+#include "tracefile/iolog.h"
 
 namespace tierbench {
 
@@ -106,4 +106,4 @@ LoadedTrace LoadTrace(const std::string& path, const TraceReadOptions& options);
 
 }  // namespace tierbench
 
-#endif  // TIERBENCH_TRACE_TRACE_READER_H_
+#endif  // TIERBENCH_TRACEFILE_TRACE_READER_H_
