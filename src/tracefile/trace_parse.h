@@ -51,9 +51,10 @@ class TraceLines {
 class TraceBuilder {
  public:
   TraceBuilder(const std::string& path, TraceFormat format, bool monotonic);
-  // `length` in bytes (0: a flush or empty request).
+  // `length` in bytes (0: a flush or empty request); `flags` kTraceFlush |
+  // kTraceFua.
   void Add(uint32_t line, uint64_t time_ns, uint64_t offset, uint64_t length,
-           bool is_write, std::string_view volume);
+           bool is_write, std::string_view volume, uint8_t flags = 0);
   // The trace; an empty one is a ConfigError whose fix is `empty_fix`.
   ParsedTrace Finish(const std::string& empty_fix);
   const std::string& path() const { return trace_.path; }

@@ -160,8 +160,8 @@ TraceBuilder::TraceBuilder(const std::string& path, TraceFormat format,
 }
 
 void TraceBuilder::Add(uint32_t line, uint64_t time_ns, uint64_t offset,
-                       uint64_t length, bool is_write,
-                       std::string_view volume) {
+                       uint64_t length, bool is_write, std::string_view volume,
+                       uint8_t flags) {
   if (length > kTraceMaxLength) {
     TraceParseFail(trace_.path, line,
                    "a request of " + std::to_string(length) +
@@ -192,6 +192,7 @@ void TraceBuilder::Add(uint32_t line, uint64_t time_ns, uint64_t offset,
   r.offset_bytes = offset;
   r.length_bytes = static_cast<uint32_t>(length);
   r.is_write = is_write;
+  r.flags = flags;
   r.volume = it->second;
   r.line = line;
   trace_.records.push_back(r);

@@ -58,11 +58,17 @@ std::string_view TraceFormatTitle(TraceFormat format);
 // kAuto when no format matches.
 TraceFormat DetectTraceFormat(std::string_view head);
 
+// TraceRecord::flags: the request carried a cache flush (a preflush, or a
+// flush request without data, which has length 0) / forced unit access.
+inline constexpr uint8_t kTraceFlush = 1;
+inline constexpr uint8_t kTraceFua = 2;
+
 struct TraceRecord {
   uint64_t time_ns = 0;
   uint64_t offset_bytes = 0;
   uint32_t length_bytes = 0;  // 0: a flush or empty request, not profiled
   bool is_write = false;
+  uint8_t flags = 0;    // kTraceFlush | kTraceFua
   uint32_t volume = 0;  // index into ParsedTrace::volumes
   uint32_t line = 0;    // 1-based line in the trace
 };
