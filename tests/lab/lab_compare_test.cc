@@ -38,13 +38,6 @@ TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
       Workload("randwrite-4k"), Workload("wiki-4k-qd32"), "--runtime", "8",
       "--ramp-time", "1", "--size", "16M", "--stats-lag", "16", "--results",
       dir.path(), "--run-id", "lab-compare",
-      // And, after the compare, the real-sysfs tests, the soak (200 mode
-      // switches under IO) and the io_uring engine on a loop device on the
-      // guest's kernel (6.1), then scripts/loop-stack.
-      "--guest-tests", TIERBENCH_GUEST_TESTS, "--guest-tests-filter",
-      "CacheRealBcacheTest.*:CacheSoakTest.*:CacheRealVerifyTest.*:"
-      "UringLoopTest.*",
-      "--loop-stack",
       // Before the cells: 4 MiB of checked data across every bcache mode.
       kVerifyArg,
       // The time to clean at bcache's own pace (the lab's default flushes),
@@ -157,64 +150,6 @@ TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
 
   // Compare leaves the stack as it found it: attached, original knobs.
   const std::string lab = dir.path() + "/lab-compare/lab/";
-  // The real-sysfs test ran (not skipped) on the guest's kernel and passed.
-  const std::string guest_tests = ReadText(lab + "guest-tests.log");
-  EXPECT_NE(guest_tests.find("[       OK ] CacheRealBcacheTest."),
-            std::string::npos)
-      << guest_tests;
-  EXPECT_EQ(guest_tests.find("SKIPPED"), std::string::npos) << guest_tests;
-  // --verify's check finds a block changed behind real bcache.
-  EXPECT_NE(guest_tests.find("[       OK ] CacheRealVerifyTest."),
-            std::string::npos)
-      << guest_tests;
-  EXPECT_EQ(ReadText(lab + "guest-tests-exit-code"), "0\n");
-  // The io_uring engine works on the guest's kernel (issue 12 item 2).
-  EXPECT_NE(
-      guest_tests.find("[       OK ] UringLoopTest.EveryOptionSetMatches"),
-      std::string::npos)
-      << guest_tests;
-  EXPECT_NE(guest_tests.find("[       OK ] UringLoopTest.Qd1LatencyIsMeasured"),
-            std::string::npos)
-      << guest_tests;
-  // The soak (issue 11 item 7) passed; its figures go into this test's
-  // output and properties.
-  EXPECT_NE(guest_tests.find("[       OK ] CacheSoakTest."), std::string::npos)
-      << guest_tests;
-  const size_t soak = guest_tests.find("soak: switches=");
-  EXPECT_NE(soak, std::string::npos) << guest_tests;
-  if (soak != std::string::npos) {
-    const std::string figures =
-        guest_tests.substr(soak, guest_tests.find('\n', soak) - soak);
-    std::cout << "guest " << figures << std::endl;
-    RecordProperty("soak", figures);
-  }
-  // scripts/loop-stack in the guest (the "CI on loopback bcache devices"
-  // use): up, a compare on its stack and down all succeeded, the compare
-  // measured both modes, and none of loop-stack's loop devices (its state
-  // file's LOOP= lines) is still attached after down.
-  const std::string loop_log = ReadText(lab + "loop-stack.log");
-  EXPECT_EQ(ReadText(lab + "loop-stack-exit-code"), "0\n") << loop_log;
-  std::vector<std::string> loops;
-  std::istringstream log_lines(loop_log);
-  for (std::string line; std::getline(log_lines, line);) {
-    if (line.rfind("LOOP=", 0) == 0) loops.push_back(line.substr(5) + ":");
-  }
-  EXPECT_EQ(loops.size(), 8u) << loop_log;  // four regions on each image
-  std::istringstream attached(ReadText(lab + "loop-stack-losetup.txt"));
-  for (std::string line; std::getline(attached, line);) {
-    EXPECT_EQ(line.rfind("/dev/loop", 0), 0u) << "not losetup -a: " << line;
-    for (const std::string& loop : loops) {
-      EXPECT_NE(line.rfind(loop, 0), 0u) << "still attached: " << line;
-    }
-  }
-  std::vector<CsvRow> loop_rows = ReadCsv(lab + "loop-stack-runs.csv");
-  for (const char* mode : {"writethrough", "writearound"}) {
-    const CsvRow* r = Find(loop_rows, mode, "randwrite-4k", "write");
-    ASSERT_NE(r, nullptr) << mode << "\n" << loop_log;
-    EXPECT_EQ(Get(*r, "layer"), "bcache");
-    EXPECT_EQ(Get(*r, "cache_mode_readback"), mode);
-    EXPECT_GT(Num(*r, "ios"), 0) << mode;
-  }
   EXPECT_EQ(ReadText(lab + "state-after.txt"), "clean\n");
   EXPECT_EQ(ReadText(lab + "knobs-after.txt"),
             ReadText(lab + "knobs-before.txt"));
