@@ -9,7 +9,6 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 #include "tracefile/trace_parse.h"
 #include "util/errors.h"
@@ -31,7 +30,12 @@ constexpr TraceFormatName kTraceFormatNames[] = {
     {TraceFormat::kMsr, "msr", "MSR Cambridge CSV"},
     {TraceFormat::kCbs, "cbs", "Tencent CBS CSV"},
     {TraceFormat::kAlibaba, "alibaba", "Alibaba block CSV"},
+    {TraceFormat::kBlktrace, "blktrace", "blktrace binary"},
+    {TraceFormat::kVscsi, "vscsi", "CloudPhysics vscsi"},
+    {TraceFormat::kOracle, "oracle", "libCacheSim oracleGeneral"},
 };
+
+constexpr size_t kTraceDetectBytes = 64 * 1024;
 
 constexpr size_t kTraceMaxVolumesListed = 10;
 
@@ -230,7 +234,8 @@ std::string_view TraceFormatTitle(TraceFormat format) {
   return "auto";
 }
 
-TraceFormat DetectTraceFormat(std::string_view head) {
+TraceFormat DetectTraceFormat(std::string_view data) {
+  const std::string_view head = data.substr(0, kTraceDetectBytes);
   TraceLines lines(head);
   std::string_view line;
   uint32_t number = 0;
@@ -242,8 +247,12 @@ TraceFormat DetectTraceFormat(std::string_view head) {
     if (LooksLikeCbsLine(line)) return TraceFormat::kCbs;
     if (LooksLikeAlibabaLine(line)) return TraceFormat::kAlibaba;
     if (LooksLikeBlkparseLine(line)) return TraceFormat::kBlkparse;
-    return TraceFormat::kAuto;  // the first line decides
+    break;  // the first line decides among the text formats
   }
+  // Binary formats: by magic, by version bytes, then oracle's heuristic.
+  if (LooksLikeBlktrace(head)) return TraceFormat::kBlktrace;
+  if (LooksLikeVscsi(head)) return TraceFormat::kVscsi;
+  if (LooksLikeOracle(data)) return TraceFormat::kOracle;
   return TraceFormat::kAuto;
 }
 
@@ -258,12 +267,19 @@ ParsedTrace ParseTrace(std::string_view text, const std::string& path,
       return ParseCbsTrace(text, path);
     case TraceFormat::kAlibaba:
       return ParseAlibabaTrace(text, path);
+    case TraceFormat::kBlktrace:
+      return ParseBlktraceTrace(text, path);
+    case TraceFormat::kVscsi:
+      return ParseVscsiTrace(text, path);
+    case TraceFormat::kOracle:
+      return ParseOracleTrace(text, path);
     case TraceFormat::kAuto:
     case TraceFormat::kIoLog:
       break;
   }
-  throw ConfigError(path + ": ParseTrace takes blkparse, msr, cbs or alibaba" +
-                    ". Fix: call ReadTraceText");
+  throw ConfigError(path +
+                    ": ParseTrace takes blkparse, msr, cbs, alibaba, "
+                    "blktrace, vscsi or oracle. Fix: call ReadTraceText");
 }
 
 std::string LoadedTrace::Description() const {
@@ -273,42 +289,20 @@ std::string LoadedTrace::Description() const {
   // their format was known.
   if (detected && format != TraceFormat::kIoLog) out += " (detected)";
   if (!volume.empty()) out += ", volume " + volume;
+  if (format == TraceFormat::kOracle) {
+    out += ", every request a read (the format has no direction)";
+  }
   if (reordered) out += ", events sorted by time";
   return out;
 }
 
-LoadedTrace ReadTraceText(std::string_view text, const std::string& path,
-                          const TraceReadOptions& options) {
-  LoadedTrace out;
-  out.format = options.format;
-  if (out.format == TraceFormat::kAuto) {
-    if (Trim(text).find_first_not_of("\n\r\t ") == std::string_view::npos) {
-      throw ConfigError(path +
-                        ": an empty trace (no lines). Fix: pass a trace "
-                        "with requests");
-    }
-    out.format = DetectTraceFormat(text.substr(0, 64 * 1024));
-    out.detected = true;
-    if (out.format == TraceFormat::kAuto) {
-      throw ConfigError(
-          path +
-          ": cannot tell the trace's format from its first line (tried fio "
-          "iolog, MSR Cambridge CSV, Tencent CBS CSV, Alibaba block CSV, "
-          "blkparse text). Fix: pass --format iolog|blkparse|msr|cbs|alibaba "
-          "or check that the file is a block trace");
-    }
-  }
-  if (out.format == TraceFormat::kIoLog) {
-    if (!options.volume.empty()) {
-      throw ConfigError(path + ": --volume " + options.volume +
-                        " given for a fio iolog, which has no volumes. Fix: "
-                        "drop --volume (it selects the volume of a msr, cbs, "
-                        "alibaba or blkparse trace)");
-    }
-    out.log = ParseIoLog(text, path);
-    return out;
-  }
-  const ParsedTrace trace = ParseTrace(text, path, out.format);
+namespace {
+
+// The volume picked from a parsed trace (--volume, or its only one) and its
+// records as an IoLog: ReadTraceText's and a blktrace per-CPU set's end.
+LoadedTrace TraceWithVolume(const ParsedTrace& trace,
+                            const TraceReadOptions& options, LoadedTrace out) {
+  const std::string& path = trace.path;
   out.reordered = trace.reordered;
   uint32_t volume = 0;
   if (options.volume.empty()) {
@@ -336,18 +330,114 @@ LoadedTrace ReadTraceText(std::string_view text, const std::string& path,
   return out;
 }
 
-LoadedTrace LoadTrace(const std::string& path,
-                      const TraceReadOptions& options) {
+// The bytes of the file at `path`; an unreadable file is a ConfigError.
+std::string TraceFileBytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw ConfigError("Cannot read the trace " + path + ": " +
                       std::strerror(errno) +
                       ". Fix: pass the path of a block trace (fio iolog, "
-                      "blkparse output, MSR, CBS or Alibaba CSV)");
+                      "blkparse output or blktrace binary, MSR, CBS or "
+                      "Alibaba CSV, vscsi, oracleGeneral)");
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return ReadTraceText(buffer.str(), path, options);
+  std::string bytes;
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  if (size > 0) bytes.resize(static_cast<size_t>(size));
+  if (size < 0 || !in.read(bytes.data(), size)) {
+    throw ConfigError("Cannot read the trace " + path + ": " +
+                      std::strerror(errno) +
+                      ". Fix: pass a readable regular file");
+  }
+  return bytes;
+}
+
+// A blktrace per-CPU set (BlktraceCpuFiles) read whole, or nullopt when
+// `path` names none or --format (or, with auto, the content of its first
+// non-empty file) says another format.
+std::optional<LoadedTrace> TraceLoadBlktraceSet(
+    const std::string& path, const TraceReadOptions& options) {
+  if (options.format != TraceFormat::kAuto &&
+      options.format != TraceFormat::kBlktrace) {
+    return std::nullopt;
+  }
+  const std::vector<std::string> files = BlktraceCpuFiles(path);
+  if (files.empty()) return std::nullopt;
+  std::vector<std::string> bytes;
+  for (const std::string& f : files) {
+    bytes.push_back(TraceFileBytes(f));
+    if (TraceIsZstd(bytes.back())) {
+      bytes.back() =
+          TraceInflateZstd(bytes.back(), f, options.max_inflated_bytes);
+    }
+  }
+  if (options.format == TraceFormat::kAuto) {
+    const auto first = std::find_if(bytes.begin(), bytes.end(),
+                                    [](const auto& b) { return !b.empty(); });
+    if (first != bytes.end() &&
+        DetectTraceFormat(*first) != TraceFormat::kBlktrace) {
+      return std::nullopt;
+    }
+  }
+  LoadedTrace out;
+  out.format = TraceFormat::kBlktrace;
+  out.detected = options.format == TraceFormat::kAuto;
+  const std::vector<std::string_view> views(bytes.begin(), bytes.end());
+  return TraceWithVolume(ParseBlktraceFiles(files, views, path), options,
+                         std::move(out));
+}
+
+}  // namespace
+
+LoadedTrace ReadTraceText(std::string_view text, const std::string& path,
+                          const TraceReadOptions& options) {
+  std::string inflated;
+  if (TraceIsZstd(text)) {
+    inflated = TraceInflateZstd(text, path, options.max_inflated_bytes);
+    text = inflated;
+  }
+  LoadedTrace out;
+  out.format = options.format;
+  if (out.format == TraceFormat::kAuto) {
+    if (Trim(text).find_first_not_of("\n\r\t ") == std::string_view::npos) {
+      throw ConfigError(path +
+                        ": an empty trace (no lines). Fix: pass a trace "
+                        "with requests");
+    }
+    out.format = DetectTraceFormat(text);
+    out.detected = true;
+    if (out.format == TraceFormat::kAuto) {
+      throw ConfigError(
+          path +
+          ": cannot tell the trace's format from its content (tried fio "
+          "iolog, MSR Cambridge CSV, Tencent CBS CSV, Alibaba block CSV, "
+          "blkparse text, blktrace binary, CloudPhysics vscsi, libCacheSim "
+          "oracleGeneral). Fix: pass --format "
+          "iolog|blkparse|msr|cbs|alibaba|blktrace|vscsi|oracle or check "
+          "that the file is a block trace");
+    }
+  }
+  if (out.format == TraceFormat::kIoLog) {
+    if (!options.volume.empty()) {
+      throw ConfigError(path + ": --volume " + options.volume +
+                        " given for a fio iolog, which has no volumes. Fix: "
+                        "drop --volume (it selects the volume of a msr, cbs, "
+                        "alibaba or blkparse trace)");
+    }
+    out.log = ParseIoLog(text, path);
+    return out;
+  }
+  return TraceWithVolume(ParseTrace(text, path, out.format), options,
+                         std::move(out));
+}
+
+LoadedTrace LoadTrace(const std::string& path,
+                      const TraceReadOptions& options) {
+  if (std::optional<LoadedTrace> set = TraceLoadBlktraceSet(path, options)) {
+    return std::move(*set);
+  }
+  return ReadTraceText(TraceFileBytes(path), path, options);
 }
 
 }  // namespace tierbench
