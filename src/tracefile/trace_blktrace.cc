@@ -24,9 +24,11 @@
 // kTraceFlush (a flush without data is a record of length 0), BLK_TC_FUA
 // kTraceFua; a DISCARD (BLK_TC_DISCARD), or an event without bytes, is kept
 // with length 0 and no flag. Volume: "MAJ,MIN". A record's `line` is its
-// 1-based index in its file. Records are sorted by time (stable); a file
-// that was not is sorted and `reordered` set. A per-CPU set is merged by
-// time, CPU order breaking ties, as blkparse merges.
+// 1-based index in its file (for a set: in its CPU's file). Records are
+// sorted by time (stable); a file that was not is sorted and `reordered`
+// set. A per-CPU set is merged by time as blkparse merges it (checked
+// against blkparse 1.2.0: same order but for events of equal time, which
+// keep CPU order here and which blkparse may order otherwise).
 #include <dirent.h>
 #include <sys/stat.h>
 

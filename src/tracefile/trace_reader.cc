@@ -93,6 +93,96 @@ IoLog TraceToIoLog(const ParsedTrace& trace, uint32_t volume) {
   return log;
 }
 
+// The volume picked from a parsed trace (--volume, or its only one) and its
+// records as an IoLog: ReadTraceText's and a blktrace per-CPU set's end.
+LoadedTrace TraceWithVolume(const ParsedTrace& trace,
+                            const TraceReadOptions& options, LoadedTrace out) {
+  const std::string& path = trace.path;
+  out.reordered = trace.reordered;
+  uint32_t volume = 0;
+  if (options.volume.empty()) {
+    if (trace.volumes.size() > 1) {
+      throw ConfigError(path + ": the " +
+                        std::string(TraceFormatTitle(out.format)) +
+                        " trace holds " + std::to_string(trace.volumes.size()) +
+                        " volumes: " + TraceVolumeList(trace.volumes) +
+                        ". Fix: profile one with --volume V (e.g. --volume " +
+                        trace.volumes.front() + ")");
+    }
+  } else {
+    const auto it =
+        std::find(trace.volumes.begin(), trace.volumes.end(), options.volume);
+    if (it == trace.volumes.end()) {
+      throw ConfigError(path + ": --volume " + options.volume +
+                        " is not in the trace (its volumes: " +
+                        TraceVolumeList(trace.volumes) +
+                        "). Fix: pass one of them");
+    }
+    volume = static_cast<uint32_t>(it - trace.volumes.begin());
+  }
+  out.volume = trace.volumes[volume];
+  out.log = TraceToIoLog(trace, volume);
+  return out;
+}
+
+// The bytes of the file at `path`; an unreadable file is a ConfigError.
+std::string TraceFileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw ConfigError("Cannot read the trace " + path + ": " +
+                      std::strerror(errno) +
+                      ". Fix: pass the path of a block trace (fio iolog, "
+                      "blkparse output or blktrace binary, MSR, CBS or "
+                      "Alibaba CSV, vscsi, oracleGeneral)");
+  }
+  std::string bytes;
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  if (size > 0) bytes.resize(static_cast<size_t>(size));
+  if (size < 0 || !in.read(bytes.data(), size)) {
+    throw ConfigError("Cannot read the trace " + path + ": " +
+                      std::strerror(errno) +
+                      ". Fix: pass a readable regular file");
+  }
+  return bytes;
+}
+
+// A blktrace per-CPU set (BlktraceCpuFiles) read whole, or nullopt when
+// `path` names none or --format (or, with auto, the content of its first
+// non-empty file) says another format.
+std::optional<LoadedTrace> TraceLoadBlktraceSet(
+    const std::string& path, const TraceReadOptions& options) {
+  if (options.format != TraceFormat::kAuto &&
+      options.format != TraceFormat::kBlktrace) {
+    return std::nullopt;
+  }
+  const std::vector<std::string> files = BlktraceCpuFiles(path);
+  if (files.empty()) return std::nullopt;
+  std::vector<std::string> bytes;
+  for (const std::string& f : files) {
+    bytes.push_back(TraceFileBytes(f));
+    if (TraceIsZstd(bytes.back())) {
+      bytes.back() =
+          TraceInflateZstd(bytes.back(), f, options.max_inflated_bytes);
+    }
+  }
+  if (options.format == TraceFormat::kAuto) {
+    const auto first = std::find_if(bytes.begin(), bytes.end(),
+                                    [](const auto& b) { return !b.empty(); });
+    if (first != bytes.end() &&
+        DetectTraceFormat(*first) != TraceFormat::kBlktrace) {
+      return std::nullopt;
+    }
+  }
+  LoadedTrace out;
+  out.format = TraceFormat::kBlktrace;
+  out.detected = options.format == TraceFormat::kAuto;
+  const std::vector<std::string_view> views(bytes.begin(), bytes.end());
+  return TraceWithVolume(ParseBlktraceFiles(files, views, path), options,
+                         std::move(out));
+}
+
 }  // namespace
 
 // ---- shared parse helpers (tracefile/trace_parse.h) ----
@@ -295,100 +385,6 @@ std::string LoadedTrace::Description() const {
   if (reordered) out += ", events sorted by time";
   return out;
 }
-
-namespace {
-
-// The volume picked from a parsed trace (--volume, or its only one) and its
-// records as an IoLog: ReadTraceText's and a blktrace per-CPU set's end.
-LoadedTrace TraceWithVolume(const ParsedTrace& trace,
-                            const TraceReadOptions& options, LoadedTrace out) {
-  const std::string& path = trace.path;
-  out.reordered = trace.reordered;
-  uint32_t volume = 0;
-  if (options.volume.empty()) {
-    if (trace.volumes.size() > 1) {
-      throw ConfigError(path + ": the " +
-                        std::string(TraceFormatTitle(out.format)) +
-                        " trace holds " + std::to_string(trace.volumes.size()) +
-                        " volumes: " + TraceVolumeList(trace.volumes) +
-                        ". Fix: profile one with --volume V (e.g. --volume " +
-                        trace.volumes.front() + ")");
-    }
-  } else {
-    const auto it =
-        std::find(trace.volumes.begin(), trace.volumes.end(), options.volume);
-    if (it == trace.volumes.end()) {
-      throw ConfigError(path + ": --volume " + options.volume +
-                        " is not in the trace (its volumes: " +
-                        TraceVolumeList(trace.volumes) +
-                        "). Fix: pass one of them");
-    }
-    volume = static_cast<uint32_t>(it - trace.volumes.begin());
-  }
-  out.volume = trace.volumes[volume];
-  out.log = TraceToIoLog(trace, volume);
-  return out;
-}
-
-// The bytes of the file at `path`; an unreadable file is a ConfigError.
-std::string TraceFileBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw ConfigError("Cannot read the trace " + path + ": " +
-                      std::strerror(errno) +
-                      ". Fix: pass the path of a block trace (fio iolog, "
-                      "blkparse output or blktrace binary, MSR, CBS or "
-                      "Alibaba CSV, vscsi, oracleGeneral)");
-  }
-  std::string bytes;
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  in.seekg(0, std::ios::beg);
-  if (size > 0) bytes.resize(static_cast<size_t>(size));
-  if (size < 0 || !in.read(bytes.data(), size)) {
-    throw ConfigError("Cannot read the trace " + path + ": " +
-                      std::strerror(errno) +
-                      ". Fix: pass a readable regular file");
-  }
-  return bytes;
-}
-
-// A blktrace per-CPU set (BlktraceCpuFiles) read whole, or nullopt when
-// `path` names none or --format (or, with auto, the content of its first
-// non-empty file) says another format.
-std::optional<LoadedTrace> TraceLoadBlktraceSet(
-    const std::string& path, const TraceReadOptions& options) {
-  if (options.format != TraceFormat::kAuto &&
-      options.format != TraceFormat::kBlktrace) {
-    return std::nullopt;
-  }
-  const std::vector<std::string> files = BlktraceCpuFiles(path);
-  if (files.empty()) return std::nullopt;
-  std::vector<std::string> bytes;
-  for (const std::string& f : files) {
-    bytes.push_back(TraceFileBytes(f));
-    if (TraceIsZstd(bytes.back())) {
-      bytes.back() =
-          TraceInflateZstd(bytes.back(), f, options.max_inflated_bytes);
-    }
-  }
-  if (options.format == TraceFormat::kAuto) {
-    const auto first = std::find_if(bytes.begin(), bytes.end(),
-                                    [](const auto& b) { return !b.empty(); });
-    if (first != bytes.end() &&
-        DetectTraceFormat(*first) != TraceFormat::kBlktrace) {
-      return std::nullopt;
-    }
-  }
-  LoadedTrace out;
-  out.format = TraceFormat::kBlktrace;
-  out.detected = options.format == TraceFormat::kAuto;
-  const std::vector<std::string_view> views(bytes.begin(), bytes.end());
-  return TraceWithVolume(ParseBlktraceFiles(files, views, path), options,
-                         std::move(out));
-}
-
-}  // namespace
 
 LoadedTrace ReadTraceText(std::string_view text, const std::string& path,
                           const TraceReadOptions& options) {
