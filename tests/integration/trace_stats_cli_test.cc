@@ -212,7 +212,8 @@ TEST(TraceStatsCliTest, OracleGeneralZstdTraceIsAllReads) {
     for (int i = 0; i < n; ++i)
       records.push_back(static_cast<char>(v >> 8 * i));
   };
-  for (const auto& [time, id] : {std::pair{10, 5}, {10, 7}, {12, 5}}) {
+  const std::pair<uint64_t, uint64_t> kBlocks[] = {{10, 5}, {10, 7}, {12, 5}};
+  for (const auto& [time, id] : kBlocks) {
     put(time, 4);
     put(id, 8);
     put(4096, 4);
