@@ -94,26 +94,29 @@ void RegisterTraceStatsCommand(CLI::App& app, int* exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "trace-stats",
       CommandDescription(
-          "Profile a block IO trace (fio iolog, blkparse output, MSR "
-          "Cambridge, Tencent CBS or Alibaba CSV): footprint, read/write mix, "
+          "Profile a block IO trace (fio iolog, blkparse output, blktrace "
+          "binary, MSR Cambridge, Tencent CBS or Alibaba CSV, CloudPhysics "
+          "vscsi, libCacheSim oracleGeneral): footprint, read/write mix, "
           "sizes, sequential share, reuse distances, the LRU miss-ratio "
           "curve and Belady's optimal hit ratio",
           "tierbench trace-stats app.iolog --cache-sizes 64M,256M,1G "
           "--csv mrc.csv --svg mrc.svg"));
   cmd->add_option("TRACE", a->trace,
-                  "a block trace: fio iolog v2/v3, blkparse text, MSR "
-                  "Cambridge, Tencent CBS or Alibaba CSV (see --format)")
+                  "a block trace: fio iolog v2/v3, blkparse text, blktrace "
+                  "binary (DEVICE.blktrace.N: every CPU's file is read), MSR "
+                  "Cambridge, Tencent CBS or Alibaba CSV, vscsi, "
+                  "oracleGeneral; .zst is decompressed (see --format)")
       ->required();
   cmd->add_option("--format", a->format,
                   "the trace's format: auto (from its content), iolog, "
-                  "blkparse, msr, cbs or alibaba")
-      ->check(
-          CLI::IsMember({"auto", "iolog", "blkparse", "msr", "cbs", "alibaba"}))
+                  "blkparse, msr, cbs, alibaba, blktrace, vscsi or oracle")
+      ->check(CLI::IsMember({"auto", "iolog", "blkparse", "msr", "cbs",
+                             "alibaba", "blktrace", "vscsi", "oracle"}))
       ->default_val("auto");
   cmd->add_option("--volume", a->volume,
                   "the volume of a multi-volume trace to profile: HOST_DISK "
                   "(msr), VolumeID (cbs), device_id (alibaba), MAJ,MIN "
-                  "(blkparse)");
+                  "(blkparse, blktrace)");
   cmd->add_option("--block-size", a->block_size,
                   "cache block size: a request of several blocks is that "
                   "many block accesses")
@@ -155,6 +158,16 @@ void RegisterTraceStatsCommand(CLI::App& app, int* exit_code) {
       "ResponseTime\n"
       "  cbs       Timestamp,Offset,Size,IOType,VolumeID\n"
       "  alibaba   device_id,opcode,offset,length,timestamp\n"
+      "  blktrace  blktrace binary (struct blk_io_trace, either byte order):"
+      " DEVICE.blktrace.N\n"
+      "            (every CPU's file, merged by time) or a blkparse -d dump;"
+      " D events, else C\n"
+      "  vscsi     CloudPhysics vscsi, version 1 or 2 records (lbn in "
+      "sectors, SCSI cmd)\n"
+      "  oracle    libCacheSim oracleGeneral (24-byte records, obj_id a 4 KiB"
+      " block);\n"
+      "            no direction in the format: every request is a read\n"
+      "  A file starting with a zstd frame (.zst) is decompressed first.\n"
       "  A trace of several volumes needs --volume.\n"
       "\n"
       "EXAMPLE\n"

@@ -9,7 +9,6 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 #include "tracefile/trace_parse.h"
 #include "util/errors.h"
@@ -31,7 +30,12 @@ constexpr TraceFormatName kTraceFormatNames[] = {
     {TraceFormat::kMsr, "msr", "MSR Cambridge CSV"},
     {TraceFormat::kCbs, "cbs", "Tencent CBS CSV"},
     {TraceFormat::kAlibaba, "alibaba", "Alibaba block CSV"},
+    {TraceFormat::kBlktrace, "blktrace", "blktrace binary"},
+    {TraceFormat::kVscsi, "vscsi", "CloudPhysics vscsi"},
+    {TraceFormat::kOracle, "oracle", "libCacheSim oracleGeneral"},
 };
+
+constexpr size_t kTraceDetectBytes = 64 * 1024;
 
 constexpr size_t kTraceMaxVolumesListed = 10;
 
@@ -87,6 +91,96 @@ IoLog TraceToIoLog(const ParsedTrace& trace, uint32_t volume) {
     log.entries.push_back(e);
   }
   return log;
+}
+
+// The volume picked from a parsed trace (--volume, or its only one) and its
+// records as an IoLog: ReadTraceText's and a blktrace per-CPU set's end.
+LoadedTrace TraceWithVolume(const ParsedTrace& trace,
+                            const TraceReadOptions& options, LoadedTrace out) {
+  const std::string& path = trace.path;
+  out.reordered = trace.reordered;
+  uint32_t volume = 0;
+  if (options.volume.empty()) {
+    if (trace.volumes.size() > 1) {
+      throw ConfigError(path + ": the " +
+                        std::string(TraceFormatTitle(out.format)) +
+                        " trace holds " + std::to_string(trace.volumes.size()) +
+                        " volumes: " + TraceVolumeList(trace.volumes) +
+                        ". Fix: profile one with --volume V (e.g. --volume " +
+                        trace.volumes.front() + ")");
+    }
+  } else {
+    const auto it =
+        std::find(trace.volumes.begin(), trace.volumes.end(), options.volume);
+    if (it == trace.volumes.end()) {
+      throw ConfigError(path + ": --volume " + options.volume +
+                        " is not in the trace (its volumes: " +
+                        TraceVolumeList(trace.volumes) +
+                        "). Fix: pass one of them");
+    }
+    volume = static_cast<uint32_t>(it - trace.volumes.begin());
+  }
+  out.volume = trace.volumes[volume];
+  out.log = TraceToIoLog(trace, volume);
+  return out;
+}
+
+// The bytes of the file at `path`; an unreadable file is a ConfigError.
+std::string TraceFileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw ConfigError("Cannot read the trace " + path + ": " +
+                      std::strerror(errno) +
+                      ". Fix: pass the path of a block trace (fio iolog, "
+                      "blkparse output or blktrace binary, MSR, CBS or "
+                      "Alibaba CSV, vscsi, oracleGeneral)");
+  }
+  std::string bytes;
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  if (size > 0) bytes.resize(static_cast<size_t>(size));
+  if (size < 0 || !in.read(bytes.data(), size)) {
+    throw ConfigError("Cannot read the trace " + path + ": " +
+                      std::strerror(errno) +
+                      ". Fix: pass a readable regular file");
+  }
+  return bytes;
+}
+
+// A blktrace per-CPU set (BlktraceCpuFiles) read whole, or nullopt when
+// `path` names none or --format (or, with auto, the content of its first
+// non-empty file) says another format.
+std::optional<LoadedTrace> TraceLoadBlktraceSet(
+    const std::string& path, const TraceReadOptions& options) {
+  if (options.format != TraceFormat::kAuto &&
+      options.format != TraceFormat::kBlktrace) {
+    return std::nullopt;
+  }
+  const std::vector<std::string> files = BlktraceCpuFiles(path);
+  if (files.empty()) return std::nullopt;
+  std::vector<std::string> bytes;
+  for (const std::string& f : files) {
+    bytes.push_back(TraceFileBytes(f));
+    if (TraceIsZstd(bytes.back())) {
+      bytes.back() =
+          TraceInflateZstd(bytes.back(), f, options.max_inflated_bytes);
+    }
+  }
+  if (options.format == TraceFormat::kAuto) {
+    const auto first = std::find_if(bytes.begin(), bytes.end(),
+                                    [](const auto& b) { return !b.empty(); });
+    if (first != bytes.end() &&
+        DetectTraceFormat(*first) != TraceFormat::kBlktrace) {
+      return std::nullopt;
+    }
+  }
+  LoadedTrace out;
+  out.format = TraceFormat::kBlktrace;
+  out.detected = options.format == TraceFormat::kAuto;
+  const std::vector<std::string_view> views(bytes.begin(), bytes.end());
+  return TraceWithVolume(ParseBlktraceFiles(files, views, path), options,
+                         std::move(out));
 }
 
 }  // namespace
@@ -230,7 +324,8 @@ std::string_view TraceFormatTitle(TraceFormat format) {
   return "auto";
 }
 
-TraceFormat DetectTraceFormat(std::string_view head) {
+TraceFormat DetectTraceFormat(std::string_view data) {
+  const std::string_view head = data.substr(0, kTraceDetectBytes);
   TraceLines lines(head);
   std::string_view line;
   uint32_t number = 0;
@@ -242,8 +337,12 @@ TraceFormat DetectTraceFormat(std::string_view head) {
     if (LooksLikeCbsLine(line)) return TraceFormat::kCbs;
     if (LooksLikeAlibabaLine(line)) return TraceFormat::kAlibaba;
     if (LooksLikeBlkparseLine(line)) return TraceFormat::kBlkparse;
-    return TraceFormat::kAuto;  // the first line decides
+    break;  // the first line decides among the text formats
   }
+  // Binary formats: by magic, by version bytes, then oracle's heuristic.
+  if (LooksLikeBlktrace(head)) return TraceFormat::kBlktrace;
+  if (LooksLikeVscsi(head)) return TraceFormat::kVscsi;
+  if (LooksLikeOracle(data)) return TraceFormat::kOracle;
   return TraceFormat::kAuto;
 }
 
@@ -258,12 +357,19 @@ ParsedTrace ParseTrace(std::string_view text, const std::string& path,
       return ParseCbsTrace(text, path);
     case TraceFormat::kAlibaba:
       return ParseAlibabaTrace(text, path);
+    case TraceFormat::kBlktrace:
+      return ParseBlktraceTrace(text, path);
+    case TraceFormat::kVscsi:
+      return ParseVscsiTrace(text, path);
+    case TraceFormat::kOracle:
+      return ParseOracleTrace(text, path);
     case TraceFormat::kAuto:
     case TraceFormat::kIoLog:
       break;
   }
-  throw ConfigError(path + ": ParseTrace takes blkparse, msr, cbs or alibaba" +
-                    ". Fix: call ReadTraceText");
+  throw ConfigError(path +
+                    ": ParseTrace takes blkparse, msr, cbs, alibaba, "
+                    "blktrace, vscsi or oracle. Fix: call ReadTraceText");
 }
 
 std::string LoadedTrace::Description() const {
@@ -273,12 +379,20 @@ std::string LoadedTrace::Description() const {
   // their format was known.
   if (detected && format != TraceFormat::kIoLog) out += " (detected)";
   if (!volume.empty()) out += ", volume " + volume;
+  if (format == TraceFormat::kOracle) {
+    out += ", every request a read (the format has no direction)";
+  }
   if (reordered) out += ", events sorted by time";
   return out;
 }
 
 LoadedTrace ReadTraceText(std::string_view text, const std::string& path,
                           const TraceReadOptions& options) {
+  std::string inflated;
+  if (TraceIsZstd(text)) {
+    inflated = TraceInflateZstd(text, path, options.max_inflated_bytes);
+    text = inflated;
+  }
   LoadedTrace out;
   out.format = options.format;
   if (out.format == TraceFormat::kAuto) {
@@ -287,15 +401,17 @@ LoadedTrace ReadTraceText(std::string_view text, const std::string& path,
                         ": an empty trace (no lines). Fix: pass a trace "
                         "with requests");
     }
-    out.format = DetectTraceFormat(text.substr(0, 64 * 1024));
+    out.format = DetectTraceFormat(text);
     out.detected = true;
     if (out.format == TraceFormat::kAuto) {
       throw ConfigError(
           path +
-          ": cannot tell the trace's format from its first line (tried fio "
+          ": cannot tell the trace's format from its content (tried fio "
           "iolog, MSR Cambridge CSV, Tencent CBS CSV, Alibaba block CSV, "
-          "blkparse text). Fix: pass --format iolog|blkparse|msr|cbs|alibaba "
-          "or check that the file is a block trace");
+          "blkparse text, blktrace binary, CloudPhysics vscsi, libCacheSim "
+          "oracleGeneral). Fix: pass --format "
+          "iolog|blkparse|msr|cbs|alibaba|blktrace|vscsi|oracle or check "
+          "that the file is a block trace");
     }
   }
   if (out.format == TraceFormat::kIoLog) {
@@ -308,46 +424,16 @@ LoadedTrace ReadTraceText(std::string_view text, const std::string& path,
     out.log = ParseIoLog(text, path);
     return out;
   }
-  const ParsedTrace trace = ParseTrace(text, path, out.format);
-  out.reordered = trace.reordered;
-  uint32_t volume = 0;
-  if (options.volume.empty()) {
-    if (trace.volumes.size() > 1) {
-      throw ConfigError(path + ": the " +
-                        std::string(TraceFormatTitle(out.format)) +
-                        " trace holds " + std::to_string(trace.volumes.size()) +
-                        " volumes: " + TraceVolumeList(trace.volumes) +
-                        ". Fix: profile one with --volume V (e.g. --volume " +
-                        trace.volumes.front() + ")");
-    }
-  } else {
-    const auto it =
-        std::find(trace.volumes.begin(), trace.volumes.end(), options.volume);
-    if (it == trace.volumes.end()) {
-      throw ConfigError(path + ": --volume " + options.volume +
-                        " is not in the trace (its volumes: " +
-                        TraceVolumeList(trace.volumes) +
-                        "). Fix: pass one of them");
-    }
-    volume = static_cast<uint32_t>(it - trace.volumes.begin());
-  }
-  out.volume = trace.volumes[volume];
-  out.log = TraceToIoLog(trace, volume);
-  return out;
+  return TraceWithVolume(ParseTrace(text, path, out.format), options,
+                         std::move(out));
 }
 
 LoadedTrace LoadTrace(const std::string& path,
                       const TraceReadOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw ConfigError("Cannot read the trace " + path + ": " +
-                      std::strerror(errno) +
-                      ". Fix: pass the path of a block trace (fio iolog, "
-                      "blkparse output, MSR, CBS or Alibaba CSV)");
+  if (std::optional<LoadedTrace> set = TraceLoadBlktraceSet(path, options)) {
+    return std::move(*set);
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return ReadTraceText(buffer.str(), path, options);
+  return ReadTraceText(TraceFileBytes(path), path, options);
 }
 
 }  // namespace tierbench

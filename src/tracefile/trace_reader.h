@@ -13,24 +13,46 @@
 //  - cbs:      Tencent CBS CSV (SNIA IOTTA), "Timestamp,Offset,Size,IOType,
 //              VolumeID" (trace_csv.cc);
 //  - alibaba:  Alibaba block traces CSV, "device_id,opcode,offset,length,
-//              timestamp" (trace_csv.cc).
+//              timestamp" (trace_csv.cc);
+//  - blktrace: blktrace's binary struct blk_io_trace records (kernel
+//              include/uapi/linux/blktrace_api.h): 48-byte header {magic
+//              0x65617407, sequence, time ns, sector, bytes, action, pid,
+//              device, cpu, error, pdu_len} + pdu_len bytes, either byte
+//              order; per-CPU files DEVICE.blktrace.N (LoadTrace merges a
+//              set by time) or a blkparse -d dump (trace_blktrace.cc);
+//  - vscsi:    CloudPhysics vscsi (libCacheSim's vscsi reader), 32-byte
+//              version 1 or 40-byte version 2 records {cmd, ver, len, lbn
+//              (512-byte sectors), ts us, ...} (trace_vscsi.cc);
+//  - oracle:   libCacheSim oracleGeneral, 24-byte records {u32 time s, u64
+//              obj_id (a 4 KiB block), u32 obj_size, i64 next access}; no
+//              direction: every request is a read (trace_oracle.cc).
 // The CSV formats may start with their header line (as above); it is
-// skipped.
+// skipped. A file starting with a zstd frame (.zst) is decompressed first
+// (libzstd), whatever its format.
+//
+// Detection: the text formats by their first non-empty line; then, for
+// binary content, blktrace by its magic, vscsi by its version bytes and,
+// last, oracle by a heuristic (no magic: size a multiple of 24, plausible
+// first records; trace_oracle.cc says its limits).
 //
 // Records: time in ns as the format gives it (absolute), offset and length
 // in bytes, the direction, the volume. A zero-length record (a flush, an
 // empty request) is kept with `length_bytes` 0 and counted apart by the
 // profile. A volume is "HOST_DISK" (msr), the VolumeID (cbs), the
-// device_id (alibaba) or "MAJ,MIN" (blkparse).
+// device_id (alibaba), "MAJ,MIN" (blkparse, blktrace) or the file's name
+// (vscsi, oracle: one volume).
 //
 // Errors: ConfigError, one line, "<path>:<line>: <what>. Fix: <fix>" for a
 // bad line (wrong column count, a non-number, an unknown direction, a
-// timestamp going backwards in a CSV format, a length over 256 MiB); an
-// empty trace, an undetectable format (naming the formats tried), a
-// multi-volume trace without a volume (listing up to 10 of them) and a
-// volume not in the trace name the file. blkparse output that is not sorted
-// by time (blkparse sorts its default output) is sorted, and `reordered`
-// says so. Pure except LoadTrace (reads the file); thread-safe.
+// timestamp going backwards in a CSV format, a length over 256 MiB), and
+// "<path>: record N (byte OFFSET): <what>. Fix: <fix>" for a bad record of
+// a binary format (truncated, bad magic or version); an empty trace, an
+// undetectable format (naming the formats tried), a corrupt zstd stream or
+// one inflating past TraceReadOptions::max_inflated_bytes, a multi-volume
+// trace without a volume (listing up to 10 of them) and a volume not in the
+// trace name the file. blkparse and binary traces not sorted by time are
+// sorted (stable), and `reordered` says so. Pure except LoadTrace (reads
+// the file, or a blktrace per-CPU set); thread-safe.
 #ifndef TIERBENCH_TRACEFILE_TRACE_READER_H_
 #define TIERBENCH_TRACEFILE_TRACE_READER_H_
 
@@ -44,19 +66,32 @@
 
 namespace tierbench {
 
-enum class TraceFormat { kAuto, kIoLog, kBlkparse, kMsr, kCbs, kAlibaba };
+enum class TraceFormat {
+  kAuto,
+  kIoLog,
+  kBlkparse,
+  kMsr,
+  kCbs,
+  kAlibaba,
+  kBlktrace,
+  kVscsi,
+  kOracle
+};
 
-// "auto", "iolog", "blkparse", "msr", "cbs", "alibaba" (the --format words).
+// "auto", "iolog", "blkparse", "msr", "cbs", "alibaba", "blktrace",
+// "vscsi", "oracle" (the --format words).
 std::string_view TraceFormatWord(TraceFormat format);
 // The word's format, or nullopt.
 std::optional<TraceFormat> TraceFormatOfWord(std::string_view word);
 // What the profile calls it: "fio iolog", "blkparse text", "MSR Cambridge
-// CSV", "Tencent CBS CSV", "Alibaba block CSV".
+// CSV", "Tencent CBS CSV", "Alibaba block CSV", "blktrace binary",
+// "CloudPhysics vscsi", "libCacheSim oracleGeneral".
 std::string_view TraceFormatTitle(TraceFormat format);
 
-// The format of a trace from its first lines (a few KiB are enough);
-// kAuto when no format matches.
-TraceFormat DetectTraceFormat(std::string_view head);
+// The format of a (decompressed) trace from its content; kAuto when no
+// format matches. The text formats and blktrace, vscsi need the first few
+// KiB; oracle's heuristic needs the whole trace (its size).
+TraceFormat DetectTraceFormat(std::string_view data);
 
 // TraceRecord::flags: the request carried a cache flush (a preflush, or a
 // flush request without data, which has length 0) / forced unit access.
@@ -81,14 +116,18 @@ struct ParsedTrace {
   bool reordered = false;            // blkparse lines sorted by time
 };
 
-// Parses the text of a trace of `format` (not kAuto, not kIoLog: those go
-// through LoadTraceAsIoLog). At least one record, else a ConfigError.
+// Parses the text (the bytes, for a binary format; not zstd) of a trace of
+// `format` (not kAuto, not kIoLog: those go through ReadTraceText). At
+// least one record, else a ConfigError.
 ParsedTrace ParseTrace(std::string_view text, const std::string& path,
                        TraceFormat format);
 
 struct TraceReadOptions {
   TraceFormat format = TraceFormat::kAuto;
   std::string volume;  // empty: the trace must have one volume
+  // A zstd trace inflating past this is refused (the whole trace is held in
+  // memory, and its records beside it).
+  uint64_t max_inflated_bytes = 8ULL << 30;
 };
 
 struct LoadedTrace {
@@ -97,17 +136,21 @@ struct LoadedTrace {
   std::string volume;     // the volume profiled; empty for an iolog
   bool reordered = false;
   IoLog log;  // v3; one file, named by the volume, for the other formats
-  // "MSR Cambridge CSV (detected), volume hm_0": the profile's first line.
+  // "MSR Cambridge CSV (detected), volume hm_0": the profile's first line
+  // (an oracleGeneral trace adds that every request is taken as a read).
   std::string Description() const;
 };
 
-// Parses `text` (the whole trace): detects the format unless one is given,
-// picks the volume and converts the records to an IoLog of version 3 (time
-// in us since the first record). --volume with an iolog is refused.
+// Parses `text` (the whole trace; zstd is decompressed first): detects the
+// format unless one is given, picks the volume and converts the records to
+// an IoLog of version 3 (time in us since the first record). --volume with
+// an iolog is refused.
 LoadedTrace ReadTraceText(std::string_view text, const std::string& path,
                           const TraceReadOptions& options);
 // Reads the file at `path` and calls ReadTraceText; an unreadable file is a
-// ConfigError naming it.
+// ConfigError naming it. A blktrace per-CPU file X.blktrace.N, or X when
+// only X.blktrace.0 exists, reads every X.blktrace.* merged by time
+// (unless --format names another format).
 LoadedTrace LoadTrace(const std::string& path, const TraceReadOptions& options);
 
 }  // namespace tierbench

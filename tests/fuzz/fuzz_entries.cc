@@ -86,17 +86,21 @@ void RunIoLog(std::string_view data) {
 
 // A block trace (tracefile/trace_reader.h): detected from its content, then
 // read as each format that is not an iolog (the iolog target covers that),
-// once without and once with a volume.
+// once without and once with a volume. zstd input is decompressed up to
+// 1 MiB (a small input can inflate without bound).
 void RunTrace(std::string_view data) {
-  ExpectConfigError([&] { ReadTraceText(data, "<fuzz>.trace", {}); });
-  for (TraceFormat f : {TraceFormat::kBlkparse, TraceFormat::kMsr,
-                        TraceFormat::kCbs, TraceFormat::kAlibaba}) {
-    ExpectConfigError([&] {
-      ReadTraceText(data, "<fuzz>.trace", TraceReadOptions{f, ""});
-    });
-    ExpectConfigError([&] {
-      ReadTraceText(data, "<fuzz>.trace", TraceReadOptions{f, "1"});
-    });
+  TraceReadOptions options;
+  options.max_inflated_bytes = 1 << 20;
+  ExpectConfigError([&] { ReadTraceText(data, "<fuzz>.trace", options); });
+  for (TraceFormat f :
+       {TraceFormat::kBlkparse, TraceFormat::kMsr, TraceFormat::kCbs,
+        TraceFormat::kAlibaba, TraceFormat::kBlktrace, TraceFormat::kVscsi,
+        TraceFormat::kOracle}) {
+    options.format = f;
+    for (const char* volume : {"", "1"}) {
+      options.volume = volume;
+      ExpectConfigError([&] { ReadTraceText(data, "<fuzz>.trace", options); });
+    }
   }
 }
 

@@ -3,9 +3,11 @@
 // rows, the SVG chart; and bad input (a missing file, a malformed line, a
 // bad option value) refused with one line and exit 2. Then the other
 // formats (issue 30), detected from content: an MSR Cambridge CSV (layout:
-// the README of the MSR Cambridge traces, SNIA IOTTA) of two volumes and a
-// blkparse text output (layout: blkparse(1), "DEFAULT OUTPUT").
+// the README of the MSR Cambridge traces, SNIA IOTTA) of two volumes, a
+// blkparse text output (layout: blkparse(1), "DEFAULT OUTPUT") and a
+// zstd-compressed libCacheSim oracleGeneral trace.
 #include <gtest/gtest.h>
+#include <zstd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -198,6 +200,41 @@ TEST(TraceStatsCliTest, BlkparseTraceProfilesIssueEvents) {
       << out;
 }
 
+// libCacheSim oracleGeneral (its oracleGeneralBin.h: 24-byte little-endian
+// records {u32 time s, u64 obj_id, u32 obj_size, i64 next_access_vtime}),
+// obj_id a 4 KiB block: blocks 5, 7, 5 read; zstd-compressed (libzstd) as
+// cache_dataset ships them.
+TEST(TraceStatsCliTest, OracleGeneralZstdTraceIsAllReads) {
+  TempDir dir;
+  const std::string bin = dir.path() + "/w01.oracleGeneral";
+  std::string records;
+  const auto put = [&](uint64_t v, int n) {
+    for (int i = 0; i < n; ++i)
+      records.push_back(static_cast<char>(v >> 8 * i));
+  };
+  const std::pair<uint64_t, uint64_t> kBlocks[] = {{10, 5}, {10, 7}, {12, 5}};
+  for (const auto& [time, id] : kBlocks) {
+    put(time, 4);
+    put(id, 8);
+    put(4096, 4);
+    put(UINT64_MAX, 8);  // next_access_vtime -1
+  }
+  std::string z(ZSTD_compressBound(records.size()), '\0');
+  const size_t n =
+      ZSTD_compress(z.data(), z.size(), records.data(), records.size(), 3);
+  ASSERT_FALSE(ZSTD_isError(n));
+  std::ofstream(bin + ".zst", std::ios::binary) << z.substr(0, n);
+  std::string out;
+  ASSERT_EQ(TraceStats(bin + ".zst", &out), 0) << out;
+  EXPECT_NE(out.find("libCacheSim oracleGeneral (detected), volume "
+                     "w01.oracleGeneral.zst, every request a read (the format "
+                     "has no direction), 3 requests"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("mix          reads 3 (100.0%, 12KiB)"), std::string::npos)
+      << out;
+}
+
 TEST(TraceStatsCliTest, BadTraceOfEveryFormatIsOneLineWithItsLine) {
   TempDir dir;
   const std::string msr = dir.path() + "/bad.csv";
@@ -212,7 +249,10 @@ TEST(TraceStatsCliTest, BadTraceOfEveryFormatIsOneLineWithItsLine) {
       {msr, msr + ":2: Offset 'zero' is not a whole number. Fix: "},
       {"--format cbs " + iolog,
        iolog + ":1: a line of 1 columns where Tencent CBS CSV has 5"},
-      {junk, junk + ": cannot tell the trace's format from its first line"},
+      {junk, junk + ": cannot tell the trace's format from its content"},
+      {"--format oracle " + junk,
+       junk + ": record 1 (byte 0): a truncated record: the file holds 6 "
+              "bytes, not a multiple of 24"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args);

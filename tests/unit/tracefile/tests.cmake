@@ -3,4 +3,6 @@
 target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/iolog_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/trace_reader_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/trace_blktrace_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/trace_libcachesim_test.cc
 )

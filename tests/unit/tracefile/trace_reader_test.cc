@@ -216,9 +216,10 @@ TEST(TraceReaderTest, BadInputNamesTheLine) {
        "t.csv: an empty Tencent CBS CSV trace"},
       {"\n\n", TraceFormat::kAuto, "t.csv: an empty trace (no lines)"},
       {"hello,world\n", TraceFormat::kAuto,
-       "cannot tell the trace's format from its first line (tried fio iolog, "
+       "cannot tell the trace's format from its content (tried fio iolog, "
        "MSR Cambridge CSV, Tencent CBS CSV, Alibaba block CSV, blkparse "
-       "text). Fix: pass --format"},
+       "text, blktrace binary, CloudPhysics vscsi, libCacheSim "
+       "oracleGeneral). Fix: pass --format"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.text);
@@ -232,9 +233,13 @@ TEST(TraceReaderTest, BadInputNamesTheLine) {
 TEST(TraceReaderTest, FormatWords) {
   for (TraceFormat f :
        {TraceFormat::kAuto, TraceFormat::kIoLog, TraceFormat::kBlkparse,
-        TraceFormat::kMsr, TraceFormat::kCbs, TraceFormat::kAlibaba}) {
+        TraceFormat::kMsr, TraceFormat::kCbs, TraceFormat::kAlibaba,
+        TraceFormat::kBlktrace, TraceFormat::kVscsi, TraceFormat::kOracle}) {
     EXPECT_EQ(TraceFormatOfWord(TraceFormatWord(f)), f);
   }
+  EXPECT_EQ(TraceFormatWord(TraceFormat::kBlktrace), "blktrace");
+  EXPECT_EQ(TraceFormatWord(TraceFormat::kVscsi), "vscsi");
+  EXPECT_EQ(TraceFormatWord(TraceFormat::kOracle), "oracle");
   EXPECT_EQ(TraceFormatOfWord("csv"), std::nullopt);
 }
 
