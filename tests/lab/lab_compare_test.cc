@@ -39,11 +39,13 @@ TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
       "--ramp-time", "1", "--size", "16M", "--stats-lag", "16", "--results",
       dir.path(), "--run-id", "lab-compare",
       // And, after the compare, the real-sysfs tests, the soak (200 mode
-      // switches under IO) and the io_uring engine on a loop device on the
-      // guest's kernel (6.1), then scripts/loop-stack.
+      // switches under IO), the io_uring engine on a loop device on the
+      // guest's kernel (6.1) and tierbench capture (blktrace), then
+      // scripts/loop-stack.
       "--guest-tests", TIERBENCH_GUEST_TESTS, "--guest-tests-filter",
       "CacheRealBcacheTest.*:CacheSoakTest.*:CacheRealVerifyTest.*:"
-      "UringLoopTest.*",
+      "UringLoopTest.*:" +
+          kCaptureReplayGuestFilter,
       "--loop-stack",
       // Before the cells: 4 MiB of checked data across every bcache mode.
       kVerifyArg,
@@ -176,6 +178,9 @@ TEST(LabCompare, RealBcacheModesBehaveAsDocumented) {
   EXPECT_NE(guest_tests.find("[       OK ] UringLoopTest.Qd1LatencyIsMeasured"),
             std::string::npos)
       << guest_tests;
+  // tierbench capture with the guest's blktrace, its iolog replayed onto
+  // the same loop device with the same counts (issue 30 item 1).
+  ExpectCaptureReplayPassed(guest_tests);
   // The soak (issue 11 item 7) passed; its figures go into this test's
   // output and properties.
   EXPECT_NE(guest_tests.find("[       OK ] CacheSoakTest."), std::string::npos)
