@@ -8,7 +8,7 @@
 // read sectors, 5 write IOs, 7 write sectors, 16 flush requests) around
 // the capture; then `tierbench run` replays the iolog onto the same device
 // (read_iolog=, replay_redirect=, QD1, O_DIRECT), and the device counts the
-// same again.
+// same again, plus the replay's own O_DIRECT check read (below).
 //
 // The device guard of `tierbench run` probes the device for signatures
 // (libblkid, buffered reads) before it writes. Those reads would be counted
@@ -18,16 +18,23 @@
 // block device's cache is dropped on its last close), and the job stays in
 // 16-32 MiB of the 64 MiB device, away from the probed ends, whose cached
 // blocks its O_DIRECT writes would drop; the device's readahead is off, so
-// a probe reads only its own blocks. It is run again before the replay.
+// a probe reads only its own blocks. A run drops the device's page cache
+// (BLKFLSBUF, fio's invalidate=1, which tierbench always does) after its
+// probe, so the probe is run again before the replay.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "io/aligned_buffer.h"
 #include "io/device_guard.h"
 #include "test_env.h"
 #include "tracefile/iolog.h"
@@ -37,6 +44,8 @@ namespace tierbench::testing {
 namespace {
 
 namespace fs = std::filesystem;
+
+constexpr uint64_t kCaptureSector = 512;  // the unit of /sys/block/X/stat
 
 // The fields of /sys/block/NAME/stat this test compares.
 struct CaptureStat {
@@ -82,6 +91,43 @@ std::string CaptureStatText(const CaptureStat& s) {
 // tierbench: the build's (TIERBENCH_BINARY) or the guest's /usr/bin one.
 std::string CaptureTierbench() {
   return FindExecutable({TIERBENCH_BINARY, "/usr/bin/tierbench"});
+}
+
+std::string ReadCaptureFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Prints the reads and writes (direction, offset, length) of one iolog
+// that the other lacks, each multiset against the other.
+void PrintCaptureDifference(const IoLog& captured, const IoLog& replayed) {
+  using Request = std::tuple<int, uint64_t, uint32_t>;
+  const auto requests = [](const IoLog& log) {
+    std::multiset<Request> out;
+    for (const IoLogEntry& e : log.entries) {
+      if (e.action == IoLogAction::kRead || e.action == IoLogAction::kWrite) {
+        out.emplace(e.action == IoLogAction::kWrite, e.offset, e.length);
+      }
+    }
+    return out;
+  };
+  const std::multiset<Request> a = requests(captured), b = requests(replayed);
+  std::vector<Request> only;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(),
+                      std::back_inserter(only));
+  for (const Request& r : only) {
+    std::cout << "replay: missing " << (std::get<0>(r) ? "write " : "read ")
+              << std::get<1>(r) << " " << std::get<2>(r) << std::endl;
+  }
+  only.clear();
+  std::set_difference(b.begin(), b.end(), a.begin(), a.end(),
+                      std::back_inserter(only));
+  for (const Request& r : only) {
+    std::cout << "replay: extra " << (std::get<0>(r) ? "write " : "read ")
+              << std::get<1>(r) << " " << std::get<2>(r) << std::endl;
+  }
 }
 
 // Runs the device guard's signature probe (see the file comment).
@@ -133,25 +179,54 @@ TEST(CaptureReplayTest, ReplayOfACaptureDoesWhatTheDeviceSaw) {
   std::cout << "capture: device counted " << CaptureStatText(captured)
             << std::endl;
   // The job's 400 IOs, both directions, and its fsyncs reached the device.
-  EXPECT_EQ(captured.read_ios + captured.write_ios, 400u);
+  // An fsync is an empty write with a preflush: the block layer sends the
+  // device a flush (field 16) and ends the empty write, which the write
+  // IOs count too (Linux 6.1: blk_flush_restore_request, then
+  // blk_account_io_done), with 0 sectors.
+  // And every `tierbench run` with direct=1 reads kIoAlignment bytes at
+  // offset 0 when it opens its target (io/target.cc: a filesystem may
+  // accept O_DIRECT at open and refuse it at the first IO): the capture
+  // records that read and the replay replays it, then does its own.
+  const uint64_t data_writes = captured.write_ios - captured.flush_ios;
+  EXPECT_EQ(captured.read_ios + data_writes, 400u + 1);
   EXPECT_GT(captured.read_ios, 0u);
-  EXPECT_GT(captured.write_ios, 0u);
+  EXPECT_GT(data_writes, 0u);
   EXPECT_GT(captured.flush_ios, 0u);
   EXPECT_TRUE(fs::exists(out_dir + "/raw/" + name + ".blktrace.0"));
-  EXPECT_NE(
-      out.find("capture: " + std::to_string(captured.read_ios) + " reads, " +
-               std::to_string(captured.write_ios) + " writes"),
-      std::string::npos)
+  EXPECT_NE(out.find("capture: " + std::to_string(captured.read_ios) +
+                     " reads, " + std::to_string(data_writes) + " writes"),
+            std::string::npos)
       << out;
+
+  // How blkparse printed the flushes (the first 3 ISSUE events with F), for
+  // the log.
+  std::istringstream events(
+      ReadCaptureFile(out_dir + "/" + name + ".blkparse.txt"));
+  int shown = 0;
+  for (std::string line; shown < 3 && std::getline(events, line);) {
+    std::istringstream fields(line);
+    std::string dev_field, cpu, seq, time, pid, action, rwbs;
+    fields >> dev_field >> cpu >> seq >> time >> pid >> action >> rwbs;
+    if (action == "D" && rwbs.find('F') != std::string::npos) {
+      std::cout << "capture: blkparse flush event: " << line << std::endl;
+      ++shown;
+    }
+  }
 
   // The iolog holds what the device counted.
   const IoLog log = LoadIoLog(iolog);
   EXPECT_EQ(log.files, std::vector<std::string>{dev});
   EXPECT_EQ(log.ios[0], captured.read_ios);
-  EXPECT_EQ(log.ios[1], captured.write_ios);
-  EXPECT_EQ(log.bytes[0], captured.read_sectors * 512);
-  EXPECT_EQ(log.bytes[1], captured.write_sectors * 512);
+  EXPECT_EQ(log.ios[1], data_writes);
+  EXPECT_EQ(log.bytes[0], captured.read_sectors * kCaptureSector);
+  EXPECT_EQ(log.bytes[1], captured.write_sectors * kCaptureSector);
   EXPECT_EQ(log.skipped, captured.flush_ios) << "sync lines against flushes";
+  const auto check_read = [](const IoLogEntry& e) {
+    return e.action == IoLogAction::kRead && e.offset == 0 &&
+           e.length == kIoAlignment;
+  };
+  EXPECT_TRUE(std::any_of(log.entries.begin(), log.entries.end(), check_read))
+      << "the capture's O_DIRECT check read";
 
   // The replay does the same to the device.
   const std::string replay_job = dir.path() + "/replay.fio";
@@ -160,19 +235,27 @@ TEST(CaptureReplayTest, ReplayOfACaptureDoesWhatTheDeviceSaw) {
       << "\nioengine=psync\niodepth=1\ndirect=1\n";
   PrimeProbe(dev);
   const CaptureStat replay_before = ReadCaptureStat(dev);
-  ASSERT_EQ(
-      RunShell(tierbench + " run --destructive --quiet " + replay_job + " 2>&1",
-               &out),
-      0)
+  // Traced too: where the counts differ, the two iologs say which
+  // requests did.
+  const std::string replay_dir = dir.path() + "/replayed";
+  ASSERT_EQ(RunShell(tierbench + " capture --device " + dev + " --out " +
+                         replay_dir + " -- " + tierbench +
+                         " run --destructive --quiet " + replay_job + " 2>&1",
+                     &out),
+            0)
       << out;
   const CaptureStat replayed =
       CaptureStatDelta(replay_before, ReadCaptureStat(dev));
   std::cout << "replay: device counted " << CaptureStatText(replayed)
             << std::endl;
-  EXPECT_EQ(replayed.read_ios, captured.read_ios);
-  EXPECT_EQ(replayed.read_sectors, captured.read_sectors);
-  EXPECT_EQ(replayed.write_ios, captured.write_ios);
+  PrintCaptureDifference(log, LoadIoLog(replay_dir + "/" + name + ".iolog"));
+  EXPECT_EQ(replayed.read_ios, captured.read_ios + 1);  // its check read
+  EXPECT_EQ(replayed.read_sectors,
+            captured.read_sectors + kIoAlignment / kCaptureSector);
+  EXPECT_EQ(replayed.write_ios - replayed.flush_ios, data_writes);
   EXPECT_EQ(replayed.write_sectors, captured.write_sectors);
+  // The iolog's sync lines replayed as flushes (each an empty write too).
+  EXPECT_EQ(replayed.write_ios, captured.write_ios);
   EXPECT_EQ(replayed.flush_ios, captured.flush_ios)
       << "the replay issues the iolog's sync lines as flushes";
 }
