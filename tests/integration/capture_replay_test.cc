@@ -8,7 +8,10 @@
 // read sectors, 5 write IOs, 7 write sectors, 16 flush requests) around
 // the capture; then `tierbench run` replays the iolog onto the same device
 // (read_iolog=, replay_redirect=, QD1, O_DIRECT), and the device counts the
-// same again, plus the replay's own O_DIRECT check read (below).
+// same again, plus the replay's own O_DIRECT check read (below). The replay
+// runs under `tierbench capture` too, and the requests where the two
+// iologs differ are printed (the replay's check read, and whatever made a
+// count differ).
 //
 // The device guard of `tierbench run` probes the device for signatures
 // (libblkid, buffered reads) before it writes. Those reads would be counted
@@ -198,20 +201,22 @@ TEST(CaptureReplayTest, ReplayOfACaptureDoesWhatTheDeviceSaw) {
             std::string::npos)
       << out;
 
-  // How blkparse printed the flushes (the first 3 ISSUE events with F), for
-  // the log.
+  // How blkparse printed the flushes (the first 3 ISSUE events with F, and
+  // how many there were), for the log.
   std::istringstream events(
       ReadCaptureFile(out_dir + "/" + name + ".blkparse.txt"));
-  int shown = 0;
-  for (std::string line; shown < 3 && std::getline(events, line);) {
+  int flush_events = 0;
+  for (std::string line; std::getline(events, line);) {
     std::istringstream fields(line);
     std::string dev_field, cpu, seq, time, pid, action, rwbs;
     fields >> dev_field >> cpu >> seq >> time >> pid >> action >> rwbs;
-    if (action == "D" && rwbs.find('F') != std::string::npos) {
+    if (action != "D" || rwbs.find('F') == std::string::npos) continue;
+    if (++flush_events <= 3) {
       std::cout << "capture: blkparse flush event: " << line << std::endl;
-      ++shown;
     }
   }
+  std::cout << "capture: " << flush_events << " blkparse ISSUE events with F"
+            << std::endl;
 
   // The iolog holds what the device counted.
   const IoLog log = LoadIoLog(iolog);
