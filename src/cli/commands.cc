@@ -15,6 +15,7 @@ void RegisterCommands(CLI::App& app, int* exit_code) {
   RegisterReplayLogCommand(app, exit_code);
   RegisterCompletionCommand(app, exit_code);
   RegisterTraceStatsCommand(app, exit_code);
+  RegisterCaptureCommand(app, exit_code);
   RegisterCalibrateCpuCommand(app, exit_code);
   RegisterCheckBlocksCommand(app, exit_code);
 }

@@ -31,6 +31,8 @@ void RegisterReplayLogCommand(CLI::App& app, int* exit_code);
 // when the command runs, so register it with the others.
 void RegisterCompletionCommand(CLI::App& app, int* exit_code);
 void RegisterTraceStatsCommand(CLI::App& app, int* exit_code);
+// `tierbench capture` (cli/capture_command.cc).
+void RegisterCaptureCommand(CLI::App& app, int* exit_code);
 // Hidden: the lab's CPU calibration loop (lab/lab_cpu_loop.h).
 void RegisterCalibrateCpuCommand(CLI::App& app, int* exit_code);
 // Hidden: the fault scenario's block checker (workload/block_check.h).

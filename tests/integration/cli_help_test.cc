@@ -33,8 +33,9 @@ size_t Count(const std::string& text, const std::string& what) {
 TEST(CliHelpTest, HelpListsEachCommandOnceAndEveryLayer) {
   std::string out;
   ASSERT_EQ(RunShell(kBin + " --help 2>&1", &out), 0) << out;
-  for (const char* cmd : {"run", "compare", "lab", "pgbench", "list", "restore",
-                          "report", "check", "replay-log", "trace-stats"}) {
+  for (const char* cmd :
+       {"run", "compare", "lab", "pgbench", "list", "restore", "report",
+        "check", "replay-log", "trace-stats", "capture"}) {
     EXPECT_EQ(Count(out, std::string("\n  ") + cmd + " "), 1u) << cmd << ":\n"
                                                                << out;
   }

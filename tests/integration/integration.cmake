@@ -18,6 +18,7 @@ target_sources(tierbench_integration_tests PRIVATE
 # integration suite to build. On a host with bcache they run here too.
 add_executable(tierbench_guest_tests
   ${CMAKE_CURRENT_LIST_DIR}/cache_real_bcache_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/capture_replay_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/cache_real_verify_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/cache_soak_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/real_bcache_stack.cc
@@ -26,6 +27,10 @@ add_executable(tierbench_guest_tests
 )
 target_link_libraries(tierbench_guest_tests PRIVATE tierbench_core GTest::gtest
                       GTest::gtest_main)
+# capture_replay_test.cc runs tierbench: this build's, or the guest's
+# /usr/bin/tierbench when the build's path is not there.
+target_compile_definitions(tierbench_guest_tests PRIVATE
+  TIERBENCH_BINARY="$<TARGET_FILE:tierbench>")
 # The bcache mode files the soak test cycles through, compiled in
 # (guest_mode_files.h): the guest has no source tree. Re-generated when one
 # of them changes.

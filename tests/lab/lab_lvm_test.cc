@@ -32,12 +32,15 @@ TEST(LabLvm, LvmcacheModesReadBackAndTheLvIsRestored) {
       // And, after the compare, the real-kernel tests on loop devices of
       // their own: the real-sysfs bcache tests, the soak (200 mode switches
       // under IO), the io_uring engine on the guest's kernel (6.1), then
-      // scripts/loop-stack. They assert behaviour, not speed, so they run
-      // here, in a behaviour chain of scripts/test, rather than in the
-      // measuring chain's bcache test (52 s of its 223 s in the guest, ci47).
+      // scripts/loop-stack, and tierbench capture (blktrace) of a known job
+      // replayed with the same device counts. They assert behaviour, not
+      // speed, so they run here, in a behaviour chain of scripts/test,
+      // rather than in the measuring chain's bcache test (52 s of its 223 s
+      // in the guest, ci47).
       "--guest-tests", TIERBENCH_GUEST_TESTS, "--guest-tests-filter",
       "CacheRealBcacheTest.*:CacheSoakTest.*:CacheRealVerifyTest.*:"
-      "UringLoopTest.*",
+      "UringLoopTest.*:" +
+          kCaptureReplayGuestFilter,
       "--loop-stack"};
   TIERBENCH_RUN_LAB(args, 0);
   ExpectVerified(dir.path() + "/lab-lvm", {"lvmcache"});
@@ -84,6 +87,9 @@ TEST(LabLvm, LvmcacheModesReadBackAndTheLvIsRestored) {
   EXPECT_NE(guest_tests.find("[       OK ] UringLoopTest.Qd1LatencyIsMeasured"),
             std::string::npos)
       << guest_tests;
+  // tierbench capture with the guest's blktrace, its iolog replayed onto
+  // the same loop device with the same counts (issue 30 item 1).
+  ExpectCaptureReplayPassed(guest_tests);
   // The soak (issue 11 item 7) passed; its figures go into this test's
   // output and properties.
   EXPECT_NE(guest_tests.find("[       OK ] CacheSoakTest."), std::string::npos)

@@ -188,6 +188,24 @@ ScratchDir::~ScratchDir() {
 
 namespace tierbench::labtest {
 
+void ExpectCaptureReplayPassed(const std::string& guest_tests) {
+  const size_t run = guest_tests.find("[ RUN      ] CaptureReplayTest.");
+  ASSERT_NE(run, std::string::npos) << "the capture test did not run\n"
+                                    << guest_tests;
+  const size_t ok = guest_tests.find("[       OK ] CaptureReplayTest.", run);
+  const size_t end = guest_tests.find("\n[ ", run + 1);
+  const std::string its_output =
+      guest_tests.substr(run, (ok == std::string::npos ? end : ok) - run);
+  EXPECT_NE(ok, std::string::npos) << its_output;
+  EXPECT_EQ(its_output.find("SKIPPED"), std::string::npos) << its_output;
+  std::istringstream lines(its_output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(": device counted ") != std::string::npos) {
+      std::cout << "guest " << line << std::endl;
+    }
+  }
+}
+
 void ExpectVerified(const std::string& run_dir,
                     const std::vector<std::string>& layers) {
   const std::string text = ReadText(run_dir + "/manifest.json");

@@ -62,6 +62,15 @@ inline const std::string kUndilated = "--dilation=off";
 void ExpectVerified(const std::string& run_dir,
                     const std::vector<std::string>& layers);
 
+// The guest filter of the capture test (tests/integration/
+// capture_replay_test.cc: `tierbench capture` with blktrace on a loop
+// device of the guest, its iolog replayed) for --guest-tests-filter, and
+// the checks of a guest-tests.log's text `guest_tests` that it ran, was not
+// skipped and passed; its device counts (the capture's and the replay's
+// "device counted" lines) go to stdout.
+inline const std::string kCaptureReplayGuestFilter = "CaptureReplayTest.*";
+void ExpectCaptureReplayPassed(const std::string& guest_tests);
+
 // The lab option that makes the guest's first boot hang in the kernel
 // while it builds its stacks (a read of a suspended dm device, 5 s), and
 // the checks that the lab reported it and booted again: the notice in

@@ -124,5 +124,46 @@ TEST(LabTestUtil, ALabRunsCsvWithoutAColumnFailsTheAssertionOnIt) {
       << failures.GetTestPartResult(0).message();
 }
 
+// The capture test's check of guest-tests.log: passes on its OK line only;
+// a failed or skipped run, or none, fails.
+const char* const kCaptureLogOk =
+    "[ RUN      ] CaptureReplayTest.ReplayOfACaptureDoesWhatTheDeviceSaw\n"
+    "capture: device counted reads 208 (1664 sectors)\n"
+    "[       OK ] CaptureReplayTest.ReplayOfACaptureDoesWhatTheDeviceSaw "
+    "(9 ms)\n";
+const char* const kCaptureLogFailed =
+    "[ RUN      ] CaptureReplayTest.ReplayOfACaptureDoesWhatTheDeviceSaw\n"
+    "x.cc:1: Failure\n"
+    "[  FAILED  ] CaptureReplayTest.ReplayOfACaptureDoesWhatTheDeviceSaw "
+    "(9 ms)\n";
+const char* const kCaptureLogSkipped =
+    "[ RUN      ] CaptureReplayTest.ReplayOfACaptureDoesWhatTheDeviceSaw\n"
+    "SKIPPED: debugfs not mounted\n"
+    "[  SKIPPED ] CaptureReplayTest.ReplayOfACaptureDoesWhatTheDeviceSaw\n";
+const char* const kCaptureLogAbsent = "[ RUN      ] UringLoopTest.X\n";
+
+TEST(LabTestUtil, CaptureReplayPassesOnItsOkLineOnly) {
+  ExpectCaptureReplayPassed(kCaptureLogOk);
+  EXPECT_NONFATAL_FAILURE(ExpectCaptureReplayPassed(kCaptureLogFailed),
+                          "x.cc:1: Failure");
+  // Skipped: no OK line, and the SKIPPED line.
+  ::testing::TestPartResultArray failures;
+  {
+    ::testing::ScopedFakeTestPartResultReporter reporter(
+        ::testing::ScopedFakeTestPartResultReporter::
+            INTERCEPT_ONLY_CURRENT_THREAD,
+        &failures);
+    ExpectCaptureReplayPassed(kCaptureLogSkipped);
+  }
+  ASSERT_EQ(failures.size(), 2);
+  EXPECT_TRUE(failures.GetTestPartResult(0).nonfatally_failed());
+  EXPECT_NE(std::string(failures.GetTestPartResult(1).message())
+                .find("find(\"SKIPPED\")"),
+            std::string::npos)
+      << failures.GetTestPartResult(1).message();
+  EXPECT_FATAL_FAILURE(ExpectCaptureReplayPassed(kCaptureLogAbsent),
+                       "the capture test did not run");
+}
+
 }  // namespace
 }  // namespace tierbench::labtest

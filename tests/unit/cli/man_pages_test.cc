@@ -151,6 +151,7 @@ TEST(ManPagesTest, EveryPageHasItsTitleAndName) {
                                           "tierbench-replay-log.1",
                                           "tierbench-completion.1",
                                           "tierbench-trace-stats.1",
+                                          "tierbench-capture.1",
                                           "tierbench-jobfile.5",
                                           "tierbench-modes.5",
                                           "tierbench-results.5"};
