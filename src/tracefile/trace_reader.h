@@ -89,6 +89,12 @@ ParsedTrace ParseTrace(std::string_view text, const std::string& path,
 struct TraceReadOptions {
   TraceFormat format = TraceFormat::kAuto;
   std::string volume;  // empty: the trace must have one volume
+  // How messages name the options and what the trace is read for:
+  // trace-stats' "--volume ", "--format ", "profile"; read_iolog's
+  // "replay_volume=", "replay_format=", "replay".
+  std::string volume_option = "--volume ";
+  std::string format_option = "--format ";
+  std::string purpose = "profile";
 };
 
 struct LoadedTrace {
@@ -103,7 +109,10 @@ struct LoadedTrace {
 
 // Parses `text` (the whole trace): detects the format unless one is given,
 // picks the volume and converts the records to an IoLog of version 3 (time
-// in us since the first record). --volume with an iolog is refused.
+// in us since the first record; a flush, kTraceFlush, becomes a "sync"
+// entry, before the request's own entry for a preflush; kTraceFua sets the
+// write entry's `fua`; another zero-length record is a skipped entry).
+// --volume with an iolog is refused.
 LoadedTrace ReadTraceText(std::string_view text, const std::string& path,
                           const TraceReadOptions& options);
 // Reads the file at `path` and calls ReadTraceText; an unreadable file is a
