@@ -191,8 +191,9 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
                   "mode files (modes/*.json); default: hdd, ssd and the "
                   "shipped modes of the layers of the --stack devices");
   cmd->add_option("--workloads", o.workload_paths,
-                  "fio job files (.fio) and DB workload files (.json with "
-                  "\"kind\": \"pgbench\")")
+                  "fio job files (.fio), DB workload files (.json with "
+                  "\"kind\": \"pgbench\") and block traces (each replayed "
+                  "as one job)")
       ->required();
   cmd->add_option("--repeat", o.repeat, "repetitions of every cell")
       ->default_val(1)

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "cache/registry/mode_file.h"
@@ -13,6 +14,7 @@
 #include "orchestrate/restore_state.h"
 #include "orchestrate/setup_findings.h"
 #include "orchestrate/working_set.h"
+#include "tracefile/trace_reader.h"
 #include "util/clock.h"
 #include "util/errors.h"
 #include "util/log.h"
@@ -123,6 +125,28 @@ void ResolveSizes(uint64_t region, Workload* w) {
   }
 }
 
+// True when the --workloads file is a block trace (tracefile/trace_reader.h:
+// an iolog, blkparse, MSR, CBS or Alibaba trace, told by its content)
+// rather than a job file.
+bool IsTraceWorkloadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;  // ParseJobFiles names the unreadable file
+  std::string head(64 * 1024, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  return DetectTraceFormat(head) != TraceFormat::kAuto;
+}
+
+// A trace given as a workload: one replay job named after the file, so each
+// mode replays the same stream onto its target (the placeholder filename
+// redirects it); --runtime and the other command-line overrides apply.
+Workload TraceWorkload(const std::string& path, const std::string& name,
+                       const JobOverrides& overrides) {
+  return ParseJobText("[" + name + "]\nread_iolog=" + path +
+                          "\ndirect=1\nioengine=libaio\niodepth=1\n",
+                      path + " (trace workload)", overrides);
+}
+
 std::vector<PreparedWorkload> LoadWorkloads(const CompareOptions& o,
                                             const std::string& placeholder) {
   std::vector<PreparedWorkload> out;
@@ -136,6 +160,9 @@ std::vector<PreparedWorkload> LoadWorkloads(const CompareOptions& o,
       w.is_db = true;
       w.db = LoadDbWorkload(path);
       w.name = w.db.name;
+    } else if (IsTraceWorkloadFile(path)) {
+      w.name = fs::path(path).stem().string();
+      w.io = TraceWorkload(path, w.name, overrides);
     } else {
       w.io = ParseJobFiles({path}, overrides);
       w.name = fs::path(path).stem().string();

@@ -172,6 +172,9 @@ json JobResultToJson(const JobResult& job) {
       {"job options", SpecJson(job.spec)},
       {"read", DirectionJson(job, IoDir::kRead)},
       {"write", DirectionJson(job, IoDir::kWrite)},
+      // fio's sync object: fsync=/fdatasync= syncs and replayed flushes
+      // issued after ramp_time.
+      {"sync", {{"total_ios", job.issued_syncs}}},
       {"usr_cpu", thread_sec > 0 ? job.usr_cpu_sec / thread_sec * 100 : 0.0},
       {"sys_cpu", thread_sec > 0 ? job.sys_cpu_sec / thread_sec * 100 : 0.0},
       {"usr_cpu_sec", job.usr_cpu_sec},
@@ -213,8 +216,8 @@ json RunResultToJson(const RunResult& r, int64_t timestamp) {
   for (const JobResult& job : r.jobs) jobs.push_back(JobResultToJson(job));
   // 2: per-direction sched_lat_ns and the per-job steadystate object.
   // 3: majf, minf, iodepth_submit/complete, latency_*, short_ios and
-  // drop_ios; total_ios counts issued IOs (fio's meaning).
-  return {{"schema_version", 3},
+  // drop_ios; total_ios counts issued IOs (fio's meaning). 4: sync.
+  return {{"schema_version", 4},
           {"tool", "tierbench"},
           {"version", TIERBENCH_VERSION},
           {"timestamp", timestamp},

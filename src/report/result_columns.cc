@@ -119,12 +119,14 @@ std::vector<Column> BuildColumns() {
   }
   AddLatencyStat(&cols, "sched_lat",
                  "scheduled latency (completion - scheduled issue time of a "
-                 "rated job); empty without rate=/rate_iops=",
+                 "rated job or a timed replay); empty without rate=/rate_iops= "
+                 "or read_iolog= timing",
                  &DirectionStats::sched_lat);
   for (double p : {50.0, 99.0, 99.9}) {
     cols.push_back({{"sched_lat_p" + PercentileLabel(p) + "_us", "us",
                      "sched_lat at percentile " + PercentileLabel(p) +
-                         "; empty without rate=/rate_iops="},
+                         "; empty without rate=/rate_iops= or read_iolog= "
+                         "timing"},
                     [p](const RowContext& c) -> std::string {
                       const LatencyHistogram& h = c.stats.sched_lat_hist;
                       if (h.count() == 0) return "";

@@ -57,7 +57,10 @@ void TraceRequestStats(const IoLog& log, TraceProfile* p) {
   std::map<uint64_t, uint64_t> sizes;
   uint64_t first_us = std::numeric_limits<uint64_t>::max(), last_us = 0;
   for (const IoLogEntry& e : log.entries) {
-    if (e.action == IoLogAction::kSkipped) ++p->other_entries;
+    if (e.action == IoLogAction::kSkipped || e.action == IoLogAction::kSync ||
+        e.action == IoLogAction::kDatasync) {
+      ++p->other_entries;
+    }
     if (e.action != IoLogAction::kRead && e.action != IoLogAction::kWrite)
       continue;
     const int d = e.action == IoLogAction::kRead ? 0 : 1;

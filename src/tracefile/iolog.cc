@@ -113,7 +113,11 @@ class Parser {
                "remove the line; version 3 times IO by its timestamps");
         }
         e.action = IoLogAction::kWait;
-      } else if (act == "sync" || act == "datasync" || act == "trim") {
+      } else if (act == "sync") {
+        e.action = IoLogAction::kSync;
+      } else if (act == "datasync") {
+        e.action = IoLogAction::kDatasync;
+      } else if (act == "trim") {
         e.action = IoLogAction::kSkipped;
       } else {
         Fail("unknown IO action '" + std::string(act) + "'",
@@ -142,6 +146,8 @@ class Parser {
     }
     e.file = index < 0 ? 0 : static_cast<uint32_t>(index);
     if (e.action == IoLogAction::kSkipped) ++log_->skipped;
+    if (e.action == IoLogAction::kSync || e.action == IoLogAction::kDatasync)
+      ++log_->syncs;
     log_->entries.push_back(e);
   }
 
@@ -165,6 +171,34 @@ class Parser {
 };
 
 }  // namespace
+
+void SummarizeIoLog(IoLog* log) {
+  for (int d = 0; d < kNumDirs; ++d) {
+    log->ios[d] = log->bytes[d] = 0;
+    log->min_length[d] = log->max_length[d] = 0;
+  }
+  log->extent = 0;
+  log->extent_line = 0;
+  log->syncs = log->fua_writes = 0;
+  for (const IoLogEntry& e : log->entries) {
+    if (e.action == IoLogAction::kSync || e.action == IoLogAction::kDatasync)
+      ++log->syncs;
+    if (e.action != IoLogAction::kRead && e.action != IoLogAction::kWrite)
+      continue;
+    const int d = e.action == IoLogAction::kRead ? 0 : 1;
+    ++log->ios[d];
+    log->bytes[d] += e.length;
+    log->min_length[d] = log->min_length[d] == 0
+                             ? e.length
+                             : std::min(log->min_length[d], e.length);
+    log->max_length[d] = std::max(log->max_length[d], e.length);
+    if (e.fua) ++log->fua_writes;
+    if (e.offset + e.length > log->extent) {
+      log->extent = e.offset + e.length;
+      log->extent_line = e.line;
+    }
+  }
+}
 
 IoLog ParseIoLog(std::string_view text, const std::string& path) {
   IoLog log;

@@ -11,8 +11,9 @@
 // Fields are separated by blanks; numbers are decimal. Empty lines are
 // skipped.
 //
-// tierbench replays reads and writes. sync, datasync and trim entries are
-// counted in `skipped` and not replayed (their timestamps still count).
+// tierbench replays reads, writes, sync and datasync (as fsync/fdatasync of
+// the target, fio's semantics). trim entries are counted in `skipped` and
+// not replayed (their timestamps still count).
 // Unlike fio, which logs and skips a bad line, every malformed line is an
 // error: an unknown action, a wrong field count, a bad number, a zero or
 // over-256 MiB length, an IO on a file that was never added, "wait" in v3.
@@ -37,7 +38,9 @@ enum class IoLogAction {
   kAdd,
   kOpen,
   kClose,
-  kSkipped,  // sync, datasync, trim: not replayed
+  kSync,      // fsync of the target (a cache flush on a block device)
+  kDatasync,  // fdatasync of the target
+  kSkipped,   // trim: not replayed
 };
 
 struct IoLogEntry {
@@ -47,6 +50,7 @@ struct IoLogEntry {
   uint64_t offset = 0;
   uint32_t length = 0;
   uint32_t line = 0;  // 1-based line in the trace
+  bool fua = false;   // a write the trace marks forced unit access
 };
 
 struct IoLog {
@@ -61,13 +65,19 @@ struct IoLog {
   uint32_t max_length[kNumDirs] = {0, 0};
   uint64_t extent = 0;       // largest offset + length
   uint32_t extent_line = 0;  // the first line that reaches it
-  uint64_t skipped = 0;      // sync/datasync/trim entries
+  uint64_t syncs = 0;        // sync/datasync entries
+  uint64_t fua_writes = 0;   // writes with `fua` set
+  uint64_t skipped = 0;      // trim entries
 
   // "<path>:<line>" for messages.
   std::string Where(uint32_t line) const {
     return path + ":" + std::to_string(line);
   }
 };
+
+// Recomputes the read/write summary (ios .. extent_line, syncs,
+// fua_writes; not `skipped`) from `entries`, after their offsets changed.
+void SummarizeIoLog(IoLog* log);
 
 // Parses trace text; `path` names it in messages.
 IoLog ParseIoLog(std::string_view text, const std::string& path);

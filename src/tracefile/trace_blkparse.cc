@@ -12,8 +12,12 @@
 // request as the device saw it, after merges; a trace without D events
 // (blktrace -a complete) is read from its COMPLETE (C) events. A D or C
 // event with neither R nor W (a discard, a flush without data) is kept
-// with length 0 (counted apart). Events without "SECTOR + COUNT" (pc
-// requests, messages) are skipped. The summary blkparse prints at the end
+// with length 0 (counted apart). RWBS flags (blkparse's fill_rwbs()): 'F'
+// before the direction letter is a preflush (kTraceFlush), after it FUA
+// (kTraceFua); a flush without data prints no "SECTOR + COUNT" ("D  FN
+// [proc]") and is kept as a length-0 kTraceFlush record. Other events
+// without "SECTOR + COUNT" (pc requests, messages) are skipped. The summary
+// blkparse prints at the end
 // ("CPU0 (8,0):", "Total (8,0):", ...) ends the events. blkparse sorts its
 // output by time; an unsorted trace is sorted and ParsedTrace::reordered
 // set.
@@ -67,6 +71,19 @@ bool BlkparseSummaryLine(std::string_view line) {
   return false;
 }
 
+// blkparse's fill_rwbs(): 'F' before the direction letter (R, W, D or N)
+// is a preflush, 'F' after it forced unit access.
+uint8_t BlkparseRwbsFlags(std::string_view rwbs) {
+  const size_t dir = rwbs.find_first_of("RWDN");
+  uint8_t flags = 0;
+  for (size_t i = 0; i < rwbs.size(); ++i) {
+    if (rwbs[i] != 'F') continue;
+    flags |=
+        (dir == std::string_view::npos || i < dir) ? kTraceFlush : kTraceFua;
+  }
+  return flags;
+}
+
 constexpr const char* kBlkparseFix =
     "pass blkparse's default output (blkparse -i TRACE), lines \"MAJ,MIN "
     "CPU SEQ SECS.NSECS PID ACTION RWBS SECTOR + COUNT [PROC]\"";
@@ -99,7 +116,16 @@ ParsedTrace ParseBlkparseTrace(std::string_view text, const std::string& path) {
     }
     const std::string_view action = f[5];
     if (action != "D" && action != "C") continue;
-    if (f.size() < 10 || f[8] != "+") continue;  // no SECTOR + COUNT
+    const std::string_view rwbs = f[6];
+    const uint8_t flags = BlkparseRwbsFlags(rwbs);
+    const bool is_write = rwbs.find('W') != std::string_view::npos;
+    const bool is_read = rwbs.find('R') != std::string_view::npos;
+    const bool has_sectors = f.size() >= 10 && f[8] == "+";
+    // A flush without data prints no SECTOR + COUNT ("D  FN [proc]").
+    const bool pure_flush = !has_sectors && !is_write && !is_read &&
+                            (flags & kTraceFlush) != 0 &&
+                            (f.size() == 7 || f[7].substr(0, 1) == "[");
+    if (!has_sectors && !pure_flush) continue;  // pc requests, messages
     uint64_t time_ns = 0;
     if (!BlkparseTime(f[3], &time_ns)) {
       TraceParseFail(
@@ -107,26 +133,26 @@ ParsedTrace ParseBlkparseTrace(std::string_view text, const std::string& path) {
           "time '" + std::string(f[3]) + "' is not SECONDS.NANOSECONDS",
           kBlkparseFix);
     }
-    uint64_t sector = 0, count = 0, offset = 0, length = 0;
-    if (!TraceParseU64(f[7], &sector) || !TraceParseU64(f[9], &count)) {
-      TraceParseFail(path, number,
-                     "'" + std::string(f[7]) + " + " + std::string(f[9]) +
-                         "' is not SECTOR + COUNT in whole numbers",
-                     kBlkparseFix);
+    uint64_t offset = 0, length = 0;
+    if (has_sectors) {
+      uint64_t sector = 0, count = 0;
+      if (!TraceParseU64(f[7], &sector) || !TraceParseU64(f[9], &count)) {
+        TraceParseFail(path, number,
+                       "'" + std::string(f[7]) + " + " + std::string(f[9]) +
+                           "' is not SECTOR + COUNT in whole numbers",
+                       kBlkparseFix);
+      }
+      if (!TraceMulU64(sector, 512, &offset) ||
+          !TraceMulU64(count, 512, &length)) {
+        TraceParseFail(path, number,
+                       "sector " + std::string(f[7]) + " + " +
+                           std::string(f[9]) + " does not fit in 64 bits",
+                       kBlkparseFix);
+      }
     }
-    if (!TraceMulU64(sector, 512, &offset) ||
-        !TraceMulU64(count, 512, &length)) {
-      TraceParseFail(path, number,
-                     "sector " + std::string(f[7]) + " + " + std::string(f[9]) +
-                         " does not fit in 64 bits",
-                     kBlkparseFix);
-    }
-    const std::string_view rwbs = f[6];
-    const bool is_write = rwbs.find('W') != std::string_view::npos;
-    const bool is_read = rwbs.find('R') != std::string_view::npos;
     if (!is_write && !is_read) length = 0;  // discard, flush: not profiled
     (action == "D" ? issued : completed)
-        .Add(number, time_ns, offset, length, is_write, f[0]);
+        .Add(number, time_ns, offset, length, is_write, f[0], flags);
   }
   TraceBuilder& used = issued.trace().records.empty() ? completed : issued;
   ParsedTrace trace = used.Finish(

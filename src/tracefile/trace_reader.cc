@@ -50,6 +50,10 @@ std::string TraceVolumeList(const std::vector<std::string>& volumes) {
   return out;
 }
 
+// A flush (kTraceFlush) becomes a "sync" entry: alone for a flush without
+// data, before the request's own entry for a preflush. Another zero-length
+// record (a discard, an empty request) is a skipped entry. kTraceFua marks
+// the write entry `fua`.
 IoLog TraceToIoLog(const ParsedTrace& trace, uint32_t volume) {
   IoLog log;
   log.path = trace.path;
@@ -66,30 +70,27 @@ IoLog TraceToIoLog(const ParsedTrace& trace, uint32_t volume) {
     IoLogEntry e;
     e.time_us = (r.time_ns - std::min(first_ns, r.time_ns)) / 1000;
     e.file = 0;
-    e.offset = r.offset_bytes;
-    e.length = r.length_bytes;
     e.line = r.line;
-    if (r.length_bytes == 0) {
-      e.action = IoLogAction::kSkipped;
-      ++log.skipped;
+    if ((r.flags & kTraceFlush) != 0) {
+      e.action = IoLogAction::kSync;
       log.entries.push_back(e);
+    }
+    if (r.length_bytes == 0) {
+      if ((r.flags & kTraceFlush) == 0) {
+        e.action = IoLogAction::kSkipped;
+        e.offset = r.offset_bytes;
+        ++log.skipped;
+        log.entries.push_back(e);
+      }
       continue;
     }
-    const int d = r.is_write ? 1 : 0;
     e.action = r.is_write ? IoLogAction::kWrite : IoLogAction::kRead;
-    ++log.ios[d];
-    log.bytes[d] += r.length_bytes;
-    if (log.min_length[d] == 0 || r.length_bytes < log.min_length[d]) {
-      log.min_length[d] = r.length_bytes;
-    }
-    log.max_length[d] = std::max(log.max_length[d], r.length_bytes);
-    const uint64_t end = r.offset_bytes + r.length_bytes;
-    if (end > log.extent) {
-      log.extent = end;
-      log.extent_line = r.line;
-    }
+    e.offset = r.offset_bytes;
+    e.length = r.length_bytes;
+    e.fua = r.is_write && (r.flags & kTraceFua) != 0;
     log.entries.push_back(e);
   }
+  SummarizeIoLog(&log);
   return log;
 }
 
@@ -102,18 +103,18 @@ LoadedTrace TraceWithVolume(const ParsedTrace& trace,
   uint32_t volume = 0;
   if (options.volume.empty()) {
     if (trace.volumes.size() > 1) {
-      throw ConfigError(path + ": the " +
-                        std::string(TraceFormatTitle(out.format)) +
-                        " trace holds " + std::to_string(trace.volumes.size()) +
-                        " volumes: " + TraceVolumeList(trace.volumes) +
-                        ". Fix: profile one with --volume V (e.g. --volume " +
-                        trace.volumes.front() + ")");
+      throw ConfigError(
+          path + ": the " + std::string(TraceFormatTitle(out.format)) +
+          " trace holds " + std::to_string(trace.volumes.size()) +
+          " volumes: " + TraceVolumeList(trace.volumes) +
+          ". Fix: " + options.purpose + " one with " + options.volume_option +
+          "V (e.g. " + options.volume_option + trace.volumes.front() + ")");
     }
   } else {
     const auto it =
         std::find(trace.volumes.begin(), trace.volumes.end(), options.volume);
     if (it == trace.volumes.end()) {
-      throw ConfigError(path + ": --volume " + options.volume +
+      throw ConfigError(path + ": " + options.volume_option + options.volume +
                         " is not in the trace (its volumes: " +
                         TraceVolumeList(trace.volumes) +
                         "). Fix: pass one of them");
@@ -409,17 +410,21 @@ LoadedTrace ReadTraceText(std::string_view text, const std::string& path,
           ": cannot tell the trace's format from its content (tried fio "
           "iolog, MSR Cambridge CSV, Tencent CBS CSV, Alibaba block CSV, "
           "blkparse text, blktrace binary, CloudPhysics vscsi, libCacheSim "
-          "oracleGeneral). Fix: pass --format "
+          "oracleGeneral). Fix: pass " +
+          options.format_option +
           "iolog|blkparse|msr|cbs|alibaba|blktrace|vscsi|oracle or check "
           "that the file is a block trace");
     }
   }
   if (out.format == TraceFormat::kIoLog) {
     if (!options.volume.empty()) {
-      throw ConfigError(path + ": --volume " + options.volume +
+      const std::string option(Trim(options.volume_option));
+      throw ConfigError(path + ": " + options.volume_option + options.volume +
                         " given for a fio iolog, which has no volumes. Fix: "
-                        "drop --volume (it selects the volume of a msr, cbs, "
-                        "alibaba or blkparse trace)");
+                        "drop " +
+                        option +
+                        " (it selects the volume of a msr, cbs, alibaba or "
+                        "blkparse trace)");
     }
     out.log = ParseIoLog(text, path);
     return out;

@@ -128,6 +128,12 @@ struct TraceReadOptions {
   // A zstd trace inflating past this is refused (the whole trace is held in
   // memory, and its records beside it).
   uint64_t max_inflated_bytes = 8ULL << 30;
+  // How messages name the options and what the trace is read for:
+  // trace-stats' "--volume ", "--format ", "profile"; read_iolog's
+  // "replay_volume=", "replay_format=", "replay".
+  std::string volume_option = "--volume ";
+  std::string format_option = "--format ";
+  std::string purpose = "profile";
 };
 
 struct LoadedTrace {
@@ -143,8 +149,10 @@ struct LoadedTrace {
 
 // Parses `text` (the whole trace; zstd is decompressed first): detects the
 // format unless one is given, picks the volume and converts the records to
-// an IoLog of version 3 (time in us since the first record). --volume with
-// an iolog is refused.
+// an IoLog of version 3 (time in us since the first record; a flush,
+// kTraceFlush, becomes a "sync" entry, before the request's own entry for a
+// preflush; kTraceFua sets the write entry's `fua`; another zero-length
+// record is a skipped entry). --volume with an iolog is refused.
 LoadedTrace ReadTraceText(std::string_view text, const std::string& path,
                           const TraceReadOptions& options);
 // Reads the file at `path` and calls ReadTraceText; an unreadable file is a

@@ -9,10 +9,13 @@
 //    alone then. Rewind() starts a new pass for time_based jobs; a source
 //    that cannot repeat (a trace: fio replays it once) stays spent.
 //  - timing() describes the IO the last successful Next() returned:
-//    delay_ns is fio's iolog delay, the time that should pass since the
-//    previous IO was issued (0: none); not_before_ns is the earliest time,
-//    counted from the clone's start, at which it may be issued (0: none).
-//    Sources without timing report zeros.
+//    `scheduled` with due_ns: the IO is due due_ns after the clone's start
+//    (an absolute, open-loop schedule: a late IO does not delay the next
+//    one's time); not_before_ns is the earliest time, counted from the
+//    clone's start, at which it may be issued (0: none). `sync` (a replayed
+//    sync/datasync entry): Next() returned length 0 and the IO is an fsync
+//    (kSync) or fdatasync (kDatasync) of the file, not a read or write.
+//    Sources without timing report the defaults.
 //  - io_budget(): bytes one pass issues. seed(): the seed buffer contents
 //    are derived from.
 //
@@ -28,9 +31,13 @@
 
 namespace tierbench {
 
+enum class IoSync { kNone, kSync, kDatasync };
+
 struct IoTiming {
-  uint64_t delay_ns = 0;       // since the previous issue (fio iolog delay)
+  bool scheduled = false;      // due_ns holds the IO's time
+  uint64_t due_ns = 0;         // since the clone's start (v3 timestamps)
   uint64_t not_before_ns = 0;  // since the clone's start (v2 "wait")
+  IoSync sync = IoSync::kNone;
 };
 
 class IoSource {

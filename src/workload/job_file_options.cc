@@ -8,6 +8,7 @@
 #include <cctype>
 #include <functional>
 
+#include "tracefile/trace_reader.h"
 #include "util/errors.h"
 #include "util/strings.h"
 #include "util/units.h"
@@ -436,6 +437,49 @@ const std::vector<OptionDef>& Options() {
        [](const Ctx& c) {
          c.draft->spec.replay_time_scale = ParseU32(c, 1, UINT32_MAX);
        }},
+      {"replay_format",
+       {},
+       [](const Ctx& c) {
+         const std::string v = Lower(TrimmedCopy(c.Value()));
+         if (!TraceFormatOfWord(v)) {
+           c.Fail("'" + v + "' is not a trace format",
+                  "write "
+                  "replay_format=auto|iolog|blkparse|msr|cbs|alibaba|blktrace|"
+                  "vscsi|oracle "
+                  "(auto detects it from the content)");
+         }
+         c.draft->spec.replay_format = v;
+       }},
+      {"replay_volume",
+       {},
+       [](const Ctx& c) {
+         c.draft->spec.replay_volume = TrimmedCopy(c.Value());
+         if (c.draft->spec.replay_volume.empty()) {
+           c.Fail("the volume is empty",
+                  "write replay_volume=<volume of the trace> (tierbench "
+                  "trace-stats lists them)");
+         }
+       }},
+      {"replay_scale",
+       {},
+       [](const Ctx& c) {
+         c.draft->spec.replay_scale =
+             ParseUint(c, TrimmedCopy(c.Value()), 1, UINT32_MAX);
+       }},
+      {"replay_align",
+       {},
+       [](const Ctx& c) {
+         const uint64_t v = ParseBytes(c, TrimmedCopy(c.Value()));
+         if (v == 0 || (v & (v - 1)) != 0) {
+           c.Fail("replay_align=" + TrimmedCopy(c.Value()) +
+                      " is not a power of 2",
+                  "write a power of 2, e.g. replay_align=4k");
+         }
+         c.draft->spec.replay_align = v;
+       }},
+      {"replay_wrap",
+       {},
+       [](const Ctx& c) { c.draft->spec.replay_wrap = ParseBool(c); }},
       {"replay_redirect",
        {},
        [](const Ctx& c) {

@@ -9,7 +9,9 @@
 // where the scheduled time comes from the rate's schedule (RatePacer), not
 // from when the previous IO finished: what a client issuing at that rate
 // would see, free of coordinated omission. sched_lat >= lat; it grows when
-// the target cannot keep up while clat stays flat. Empty for unrated jobs.
+// the target cannot keep up while clat stays flat. A timed read_iolog
+// replay measures it from each IO's time in the trace
+// (workload/replay_source.h). Empty for other jobs.
 // For the transaction driver an "IO" is a transaction: ios counts
 // transactions, lat is the transaction latency, slat/clat stay empty, and
 // `unit` is "tx".
@@ -44,7 +46,7 @@ struct DirectionStats {
   RunningStat lat;   // ns
   LatencyHistogram clat_hist;
   LatencyHistogram lat_hist;
-  RunningStat sched_lat;  // ns; rated jobs only
+  RunningStat sched_lat;  // ns; rated jobs and timed replays only
   LatencyHistogram sched_lat_hist;
   TimeSeries series;  // per-second IOs and bytes
 

@@ -135,7 +135,12 @@ struct JobSpec {
   std::string read_iolog;        // replay this trace instead of rw=/bs=/size=
   std::string write_iolog;       // record every issued IO here (v3 iolog)
   bool replay_no_stall = false;  // replay as fast as possible, in order
-  uint32_t replay_time_scale = 100;  // % of the trace's IO rate
+  uint32_t replay_time_scale = 100;    // % of the trace's IO rate
+  std::string replay_format = "auto";  // a TraceFormatWord (trace_reader.h)
+  std::string replay_volume;           // the volume of a multi-volume trace
+  uint64_t replay_scale = 0;  // offsets divided by this (0, 1: unchanged)
+  uint64_t replay_align = 0;  // offsets aligned down to this power of 2
+  bool replay_wrap = false;   // offsets folded into the target's size
   // The trace's files are replayed onto `filename` (set by replay_redirect=,
   // a command-line --filename or compare's target). When false, the target
   // is the trace's own file and `filename` is empty until the runner loads

@@ -22,9 +22,9 @@ namespace {
 constexpr uint64_t kNoEnd = UINT64_MAX;
 // Longest single wait, so an interruption is noticed while draining.
 constexpr uint64_t kWaitSliceNs = 50 * kNsPerMs;
-// The last stretch of a replay delay is polled rather than slept, as fio's
-// iolog_delay() polls the whole delay: a sleep or a reap timeout overshoots
-// by tens of microseconds, which adds up over a trace.
+// The last stretch of a replay wait is polled rather than slept, as fio's
+// iolog_delay() polls: a sleep or a reap timeout overshoots by tens of
+// microseconds.
 constexpr uint64_t kReplaySpinNs = 200 * kNsPerUs;
 
 // fio's "IO depths" buckets: 1, 2, 4, 8, 16, 32, >=64 (lower bounds).
@@ -85,6 +85,7 @@ JobThread::JobThread(const JobSpec& spec, uint32_t clone_index,
     regions += slot.source->io_budget();
     files_.push_back(std::move(slot));
   }
+  replaying_ = replay != nullptr;
   seed_ = files_[0].source->seed();
   file_rng_ = Rng(Rng::Mix64(seed_ ^ 0x66696c65ULL));  // "file"
   // fio: io_size defaults to size, which fio caps at the files' total
@@ -183,7 +184,7 @@ void JobThread::Run(StartLine* line) {
   result_.pid = static_cast<int>(syscall(SYS_gettid));
   const uint64_t start = NowNs();
   rate_epoch_ns_ = start;
-  run_start_ns_ = last_issue_ns_ = start;
+  run_start_ns_ = start;
   if (iolog_) {
     iolog_->Begin(start);
     iolog_->Open(NowNs());
@@ -284,8 +285,14 @@ void JobThread::Fill() {
     } else if (!io.verify && !PaceReplay(io.file)) {
       return;
     }
+    if (!held_ && !io.verify && replaying_ && IssueReplaySync(io.file)) {
+      if (engine_failed_ || !issuing_) return;
+      continue;
+    }
     RatePacer& pacer = pacers_[static_cast<int>(io.dir)];
-    const uint64_t due = pacer.limited() ? rate_epoch_ns_ + pacer.due_ns() : 0;
+    const uint64_t due = pacer.limited() ? rate_epoch_ns_ + pacer.due_ns()
+                         : io.verify     ? 0
+                                         : replay_due_ns_;
     if (pacer.limited() && NowNs() < due) {
       held_ = io;
       return;
@@ -321,7 +328,6 @@ void JobThread::Fill() {
     // The IO was accepted: book it on the schedule (fio undoes BUSY ones).
     sched_ns_[req->index] = due;
     pacer.Issued(io.length);
-    last_issue_ns_ = req->start_ns;
     if (iolog_)
       iolog_->Io(req->start_ns, io.dir, io.offset, io.length, io.file);
     if (req->start_ns >= measure_start_ns_) {
@@ -494,27 +500,33 @@ void JobThread::WaitReaping(uint64_t deadline_ns) {
   }
 }
 
-// fio's iolog_delay(): the delay counts from the previous issue, less the
-// overshoot of the previous wait; an IO already late goes at once.
+// The v2 wait, then the v3 schedule: the IO goes at its time, never
+// earlier, and at once when late (the next IO's time does not move).
 bool JobThread::PaceReplay(size_t file) {
+  replay_due_ns_ = 0;
   const IoTiming t = files_[file].source->timing();
-  if (t.delay_ns == 0 && t.not_before_ns == 0) return true;
+  if (!t.scheduled && t.not_before_ns == 0) return true;
   if (t.not_before_ns > 0) WaitReaping(run_start_ns_ + t.not_before_ns);
-  if (t.delay_ns > 0) {
-    const uint64_t since = NowNs() - last_issue_ns_;
-    if (t.delay_ns < replay_overshoot_ns_) {
-      replay_overshoot_ns_ = 0;
-    } else if (t.delay_ns - replay_overshoot_ns_ >= since) {
-      const uint64_t wait = t.delay_ns - replay_overshoot_ns_ - since;
-      const uint64_t t0 = NowNs();
-      WaitReaping(t0 + wait);
-      const uint64_t waited = NowNs() - t0;
-      replay_overshoot_ns_ = waited > t.delay_ns ? waited - t.delay_ns : 0;
-    }
+  if (t.scheduled) {
+    replay_due_ns_ = run_start_ns_ + t.due_ns;
+    WaitReaping(replay_due_ns_);
   }
   if (issuing_ && NowNs() >= end_ns_) reached_end_ = true;
   if (reached_end_ || Interrupted()) issuing_ = false;
   return issuing_;
+}
+
+bool JobThread::IssueReplaySync(size_t file) {
+  const IoSync kind = files_[file].source->timing().sync;
+  if (kind == IoSync::kNone) return false;
+  // fio waits for the IOs in flight before a replayed sync.
+  Drain();
+  if (engine_failed_) return true;
+  if (SyncFile(file, kind == IoSync::kDatasync)) {
+    ++syncs_;
+    if (measuring_) ++issued_syncs_;
+  }
+  return true;
 }
 
 void JobThread::Fail(const std::string& error) {

@@ -20,10 +20,11 @@
 // rate_iops_min= are checked as fio's check_min_rate(): after a 2 s settle
 // from the start of measurement, every rate_cycle, on the IOs completed in
 // that window; falling short fails the clone with fio's message. A
-// replayed trace's IO waits for its time as fio's iolog_delay() (reaping
-// completions meanwhile); write_iolog records each IO as it is queued
-// (workload/iolog_writer.h). The first IO error stops the clone (fio's
-// continue_on_error=none).
+// replayed trace's IO waits for its scheduled time (reaping completions
+// meanwhile; an absolute schedule, workload/replay_source.h) and records
+// sched_lat from it, a replayed sync drains the queue and fsyncs; write_iolog
+// records each IO as it is queued (workload/iolog_writer.h). The first IO error
+// stops the clone (fio's continue_on_error=none).
 //
 // A clone may have several files (nrfiles=, workload/job_files.h), each with
 // its own IoSource (a PatternSource; a read_iolog replay is the clone's one
@@ -200,9 +201,13 @@ class JobThread {
   // Waits until `deadline_ns` (at most the end of the run), reaping
   // completions meanwhile.
   void WaitReaping(uint64_t deadline_ns);
-  // Applies the timing of the IO `file`'s source just returned (fio's
-  // iolog_delay()); false when issuing stopped meanwhile.
+  // Waits for the time of the IO `file`'s source just returned (a v2 wait,
+  // the v3 schedule: never early) and sets replay_due_ns_; false when
+  // issuing stopped meanwhile.
   bool PaceReplay(size_t file);
+  // When that IO is a replayed sync/datasync entry: drains the queue,
+  // syncs the file (counted in syncs) and returns true.
+  bool IssueReplaySync(size_t file);
   // Records the clone's first error and stops issuing.
   void Fail(const std::string& error);
   // Records an engine failure; Run() then abandons the queue.
@@ -274,8 +279,8 @@ class JobThread {
   bool reached_end_ = false;  // issuing stopped because end_ns_ passed
   uint64_t last_completion_ns_ = 0;
   uint64_t run_start_ns_ = 0;
-  uint64_t last_issue_ns_ = 0;        // replay delays count from here
-  uint64_t replay_overshoot_ns_ = 0;  // fio's td->time_offset
+  bool replaying_ = false;      // a read_iolog clone
+  uint64_t replay_due_ns_ = 0;  // the drawn replay IO's time (absolute; 0)
   ThreadCpu cpu_start_;
   DirectionStats stats_[kNumDirs];
   uint64_t depth_hist_[7] = {0, 0, 0, 0, 0, 0, 0};

@@ -111,7 +111,10 @@ bool JobThread::NextIo(IoDir* dir, uint64_t* offset, uint32_t* length,
 }
 
 bool JobThread::PassDone() const {
-  if (pass_bytes_ >= pass_budget_) return true;
+  // A replay's budget is its reads and writes: without io_size= it ends
+  // with the trace, so the syncs after its last write are replayed too.
+  if (pass_bytes_ >= pass_budget_ && (!replaying_ || spec_.io_size > 0))
+    return true;
   if (spec_.number_ios > 0 && pass_ios_ >= spec_.number_ios) return true;
   return std::all_of(files_.begin(), files_.end(),
                      [](const Slot& s) { return s.exhausted; });

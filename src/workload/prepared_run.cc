@@ -118,8 +118,11 @@ void PlaceJob(PreparedRun::Job* job, const Sysfs& sysfs) {
   }
   if (job->replay) {  // the trace's target: one file, shared by the clones
     const PreparedRun::File& file = job->clone_files[0][0];
-    CheckReplayFits(*job->replay, spec, file.bytes,
-                    job->engine.does_io ? file.info.logical_block_size : 1);
+    const uint64_t block =
+        job->engine.does_io ? file.info.logical_block_size : 1;
+    if (spec.replay_wrap)
+      job->replay = WrapReplay(*job->replay, spec, file.bytes, block);
+    CheckReplayFits(*job->replay, spec, file.bytes, block);
   }
   for (uint32_t c = 0; !job->replay && c < clones; ++c) {
     for (const PreparedRun::File& file : job->clone_files[shared ? 0 : c]) {

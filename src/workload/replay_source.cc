@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "tracefile/trace_reader.h"
 #include "util/errors.h"
 #include "util/rng.h"
 #include "util/units.h"
@@ -33,30 +34,43 @@ ReplaySource::ReplaySource(std::shared_ptr<const IoLog> log,
       seed_(Rng::Mix64((spec.randseed_set ? spec.randseed : kRepeatableSeed) +
                        0x9e3779b97f4a7c15ULL * (clone_index + 1))) {}
 
-uint64_t ReplaySource::DelaySince(uint64_t time_us) const {
-  if (last_time_us_ == 0 || no_stall_ || time_us < last_time_us_) return 0;
-  if (time_scale_ == 100) return time_us - last_time_us_;
-  const double scale = 100.0 / static_cast<double>(time_scale_);
-  return static_cast<uint64_t>(static_cast<double>(time_us - last_time_us_) *
-                               scale);
+void ReplaySource::Advance(uint64_t time_us) {
+  if (have_time_ && time_us > last_time_us_)
+    trace_us_ += time_us - last_time_us_;
+  // Backwards in time: the IO is due with the previous one.
+  if (!have_time_ || time_us > last_time_us_) last_time_us_ = time_us;
+  have_time_ = true;
+}
+
+uint64_t ReplayDueNs(uint64_t trace_us, uint32_t time_scale) {
+  const unsigned __int128 ns = static_cast<unsigned __int128>(trace_us) *
+                               kNsPerUs * 100 /
+                               std::max<uint32_t>(1, time_scale);
+  return ns > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(ns);
 }
 
 bool ReplaySource::Next(IoDir* dir, uint64_t* offset, uint32_t* length) {
-  uint64_t delay_us = 0;
   while (position_ < log_->entries.size()) {
     const IoLogEntry& e = log_->entries[position_++];
-    if (log_->version == 3) {
-      delay_us += DelaySince(e.time_us);
-      last_time_us_ = e.time_us;
-    }
+    if (log_->version == 3) Advance(e.time_us);
+    timing_ = IoTiming{};
     switch (e.action) {
       case IoLogAction::kRead:
       case IoLogAction::kWrite:
+      case IoLogAction::kSync:
+      case IoLogAction::kDatasync:
         *dir = e.action == IoLogAction::kRead ? IoDir::kRead : IoDir::kWrite;
         *offset = e.offset;
         *length = e.length;
-        timing_.delay_ns = delay_us * kNsPerUs;
+        timing_.sync = e.action == IoLogAction::kSync       ? IoSync::kSync
+                       : e.action == IoLogAction::kDatasync ? IoSync::kDatasync
+                                                            : IoSync::kNone;
+        if (timing_.sync != IoSync::kNone) *length = 0;
         timing_.not_before_ns = not_before_ns_;
+        if (log_->version == 3 && !no_stall_) {
+          timing_.scheduled = true;
+          timing_.due_ns = ReplayDueNs(trace_us_, time_scale_);
+        }
         return true;
       case IoLogAction::kWait:
         if (!no_stall_)
@@ -72,17 +86,56 @@ bool ReplaySource::Next(IoDir* dir, uint64_t* offset, uint32_t* length) {
   return false;
 }
 
+void ScaleReplayOffsets(IoLog* log, uint64_t scale, uint64_t align) {
+  if (scale <= 1 && align <= 1) return;
+  for (IoLogEntry& e : log->entries) {
+    if (e.action != IoLogAction::kRead && e.action != IoLogAction::kWrite)
+      continue;
+    if (scale > 1) e.offset /= scale;
+    if (align > 1) e.offset &= ~(align - 1);
+  }
+  SummarizeIoLog(log);
+}
+
 std::shared_ptr<const IoLog> PrepareReplayJob(
     JobSpec* spec, std::vector<std::string>* notices) {
-  if (spec->read_iolog != "-" &&
-      ::access(spec->read_iolog.c_str(), R_OK) != 0) {
+  if (spec->read_iolog == "-") {
+    throw ConfigError(
+        "option 'read_iolog': reading the trace from stdin ('-') is not "
+        "supported. " +
+        JobLabel(*spec) + "; Fix: save the trace to a file and name it");
+  }
+  if (::access(spec->read_iolog.c_str(), R_OK) != 0) {
     throw ConfigError("Cannot read the trace of read_iolog=. " +
                       JobLabel(*spec) + "; Path: " + spec->read_iolog +
                       "; SysErr: " + std::strerror(errno) +
                       ". Fix: check the path (a relative path starts in the "
                       "current directory, as in fio)");
   }
-  auto log = std::make_shared<IoLog>(LoadIoLog(spec->read_iolog));
+  TraceReadOptions options;
+  options.format =
+      TraceFormatOfWord(spec->replay_format).value_or(TraceFormat::kAuto);
+  options.volume = spec->replay_volume;
+  options.volume_option = "replay_volume=";
+  options.format_option = "replay_format=";
+  options.purpose = "replay";
+  LoadedTrace loaded = LoadTrace(spec->read_iolog, options);
+  auto log = std::make_shared<IoLog>(std::move(loaded.log));
+  if (log->ios[0] + log->ios[1] == 0) {
+    throw ConfigError(
+        log->path + ": the " + std::string(TraceFormatTitle(loaded.format)) +
+        " trace has no read or write to replay. " + JobLabel(*spec) +
+        "; Fix: replay a trace with reads or writes");
+  }
+  ScaleReplayOffsets(log.get(), spec->replay_scale, spec->replay_align);
+  if (!spec->replay_redirected && loaded.format != TraceFormat::kIoLog) {
+    throw ConfigError(log->path + ": the " +
+                      std::string(TraceFormatTitle(loaded.format)) +
+                      " trace names no file to replay onto (volume " +
+                      loaded.volume + "). " + JobLabel(*spec) +
+                      "; Fix: set replay_redirect=<device or file> (or pass "
+                      "--filename) to name the target");
+  }
   if (!spec->replay_redirected) {
     if (log->files.size() != 1) {
       std::string names;
@@ -129,11 +182,46 @@ std::shared_ptr<const IoLog> PrepareReplayJob(
   spec->offset = SizeSpec{};
   if (log->skipped > 0) {
     notices->push_back(log->path + ": " + std::to_string(log->skipped) +
-                       " sync/datasync/trim entries are not replayed "
-                       "(tierbench replays reads and writes); their "
+                       " trim/discard entries are not replayed (tierbench "
+                       "replays reads, writes and flushes); their "
                        "timestamps still count");
   }
+  if (log->fua_writes > 0) {
+    notices->push_back(log->path + ": " + std::to_string(log->fua_writes) +
+                       " FUA writes are replayed as plain writes (the "
+                       "engines issue no per-IO FUA); the trace's flushes "
+                       "are replayed as fdatasync/fsync");
+  }
   return log;
+}
+
+std::shared_ptr<const IoLog> WrapReplay(const IoLog& log, const JobSpec& spec,
+                                        uint64_t target_bytes,
+                                        uint64_t logical_block_size) {
+  const uint64_t unit =
+      std::max<uint64_t>({1, logical_block_size, spec.replay_align});
+  const uint64_t usable = target_bytes - target_bytes % unit;
+  auto out = std::make_shared<IoLog>(log);
+  for (IoLogEntry& e : out->entries) {
+    if (e.action != IoLogAction::kRead && e.action != IoLogAction::kWrite)
+      continue;
+    if (e.length > usable) {
+      throw ConfigError(log.Where(e.line) + ": an IO of " +
+                        std::to_string(e.length) + " bytes does not fit in " +
+                        spec.filename + " (" + std::to_string(usable) +
+                        " usable bytes) even with replay_wrap=1. " +
+                        JobLabel(spec) + "; Fix: replay onto a larger target");
+    }
+    uint64_t folded = e.offset % usable;
+    if (folded + e.length > usable) {
+      // Moved back just enough, in whole units, to end inside the target.
+      const uint64_t over = folded + e.length - usable;
+      folded -= std::min(folded, (over + unit - 1) / unit * unit);
+    }
+    e.offset = folded;
+  }
+  SummarizeIoLog(out.get());
+  return out;
 }
 
 void CheckReplayFits(const IoLog& log, const JobSpec& spec,
@@ -145,7 +233,9 @@ void CheckReplayFits(const IoLog& log, const JobSpec& spec,
         "), past the end of " + spec.filename + " (" +
         std::to_string(target_bytes) + " bytes). " + JobLabel(spec) +
         "; Fix: replay onto a target of at least " + FormatBytes(log.extent) +
-        " with replay_redirect=<device or file> (or --filename)");
+        " with replay_redirect=<device or file> (or --filename), or fold the "
+        "offsets into it with replay_wrap=1 (or divide them with "
+        "replay_scale=N)");
   }
   if (!spec.direct || logical_block_size <= 1) return;
   for (const IoLogEntry& e : log.entries) {

@@ -1,26 +1,43 @@
-// ReplaySource: read_iolog=, a fio iolog (tracefile/iolog.h) replayed as a
-// job clone's IO source (workload/io_source.h), and the checks that run
-// before the replay does any IO.
+// ReplaySource: read_iolog=, a block trace replayed as a job clone's IO
+// source (workload/io_source.h), and the checks that run before the replay
+// does any IO.
 //
-// Replay semantics follow fio's iolog.c:
-//  - Every read and write of the trace, in trace order, once (time_based
-//    does not repeat it; runtime= may cut it short). With replay_redirect=
-//    (or a command-line --filename, or compare's target) every file of the
-//    trace is replayed onto the job's filename; without it the trace must
-//    name one file (tierbench runs one file per job), which becomes the
-//    target, and the job's own filename= is ignored, as in fio.
-//  - Version 3 timing (delay_since_ttime()): an entry's delay is its
-//    timestamp minus the previous entry's, 0 for the first entry, after a
-//    timestamp of 0 and when time goes backwards; multiplied by
-//    100 / replay_time_scale. The IO is due that long after the previous IO
-//    was issued (JobThread applies fio's iolog_delay(), including its
-//    overshoot compensation). Delays of file actions and of skipped
-//    sync/trim entries are added to the next IO's delay.
+// The trace is any format tracefile/trace_reader.h reads (fio iolog,
+// blkparse text, MSR, CBS, Alibaba), detected from its content unless
+// replay_format= names it; replay_volume= picks the volume of a
+// multi-volume trace (without it such a trace is refused, listing them).
+//
+// Replay semantics follow fio's iolog.c, except for the timing:
+//  - Every read, write, sync and datasync of the trace, in trace order,
+//    once (time_based does not repeat it; runtime= may cut it short). A
+//    sync/datasync entry (a flush of another format) drains the IOs in
+//    flight and issues fsync/fdatasync on the target, as fio does; it
+//    counts in the job's syncs. trim entries are skipped with a notice; FUA
+//    writes are replayed as plain writes with a notice.
+//  - Offsets: replay_scale=N divides them by N, then replay_align=A aligns
+//    them down to A (fio's semantics, in that order); replay_wrap=1 folds
+//    them modulo the target's size (whole logical blocks, or replay_align
+//    units; an IO that would cross the end moves back to end inside it).
+//  - With replay_redirect= (or a command-line --filename, or compare's
+//    target) every file of the trace is replayed onto the job's filename;
+//    without it the trace must be a fio iolog naming one file (tierbench
+//    runs one file per job), which becomes the target, and the job's own
+//    filename= is ignored, as in fio. The other formats name no file and
+//    need a target.
+//  - Version 3 timing (the other formats convert to it): an open-loop,
+//    absolute schedule. Each entry is due at the clone's start + (t_i -
+//    t_0) * 100 / replay_time_scale, t_0 the first entry's timestamp
+//    (time going backwards adds nothing: such an entry is due with the
+//    previous one). JobThread issues it at that time, never earlier; a late
+//    one goes at once and its sched_lat counts from its scheduled time (as
+//    a rated IO's). Unlike fio's relative delays (delay_since_ttime(),
+//    counted from the previous issue), lateness does not accumulate, so
+//    the replay lasts as long as the trace (fio issue #1537).
 //  - Version 2 "wait <value>": the following IOs wait until <value>
 //    milliseconds after the clone's start. fio's HOWTO describes the value
 //    as microseconds relative to the previous wait, but iolog.c compares it
 //    with mtime_since_genesis(); tierbench follows the code.
-//  - replay_no_stall=1: no delays and no waits; order is kept.
+//  - replay_no_stall=1: no schedule and no waits; order is kept.
 // Buffers are seeded from randseed (or fio's fixed seed) and the clone.
 //
 // Thread-safety: a ReplaySource belongs to one clone; the IoLog is shared
@@ -53,28 +70,50 @@ class ReplaySource : public IoSource {
   uint64_t seed() const override { return seed_; }
 
  private:
-  // fio's delay_since_ttime(), in microseconds.
-  uint64_t DelaySince(uint64_t time_us) const;
+  // Moves the trace clock to an entry's v3 timestamp.
+  void Advance(uint64_t time_us);
 
   std::shared_ptr<const IoLog> log_;
   bool no_stall_ = false;
   uint32_t time_scale_ = 100;
   uint64_t seed_ = 0;
   size_t position_ = 0;
-  uint64_t last_time_us_ = 0;
+  bool have_time_ = false;     // an entry's timestamp was seen
+  uint64_t last_time_us_ = 0;  // the latest timestamp seen
+  uint64_t trace_us_ = 0;      // trace time since the first entry
   IoTiming timing_;
   uint64_t not_before_ns_ = 0;  // from the last v2 wait
 };
 
-// Loads the trace of a read_iolog job and fills in what the rest of the
-// runner needs from it: the target when the job is not redirected (the
-// trace's only file; it must exist), and rw=, rwmixread=, bs= and size= as
-// the trace's reads and writes (fio likewise derives the job's directions,
-// largest block size and size from the trace). Notes skipped sync/trim
-// entries in *notices. Throws ConfigError (one line naming the trace and
+// When an IO `trace_us` into the trace (since its first entry) is due at
+// replay_time_scale `time_scale` percent, in ns since the clone's start.
+uint64_t ReplayDueNs(uint64_t trace_us, uint32_t time_scale);
+
+// fio's replay_scale= and replay_align=: each read/write offset divided by
+// `scale` (0, 1: unchanged), then aligned down to `align` (a power of 2; 0,
+// 1: unchanged); the summary is recomputed.
+void ScaleReplayOffsets(IoLog* log, uint64_t scale, uint64_t align);
+
+// Loads the trace of a read_iolog job (format and volume from
+// replay_format= / replay_volume=), applies replay_scale= / replay_align=,
+// and fills in what the rest of the runner needs from it: the target when
+// the job is not redirected (an iolog's only file; it must exist; other
+// formats need a target), and rw=, rwmixread=, bs= and size= as the
+// trace's reads and writes (fio likewise derives the job's directions,
+// largest block size and size from the trace). Notes skipped trims and FUA
+// writes in *notices. Throws ConfigError (one line naming the trace and
 // line, or the job, and the fix).
 std::shared_ptr<const IoLog> PrepareReplayJob(
     JobSpec* spec, std::vector<std::string>* notices);
+
+// replay_wrap=1: a copy of `log` whose read/write offsets are folded into
+// the target: offset % usable, usable = `target_bytes` rounded down to the
+// unit (the largest of `logical_block_size` and replay_align=); an IO that
+// would end past `usable` moves back by whole units to end inside it.
+// Throws ConfigError naming the line of an IO longer than `usable`.
+std::shared_ptr<const IoLog> WrapReplay(const IoLog& log, const JobSpec& spec,
+                                        uint64_t target_bytes,
+                                        uint64_t logical_block_size);
 
 // Refuses a replay whose IO ends past the target (`target_bytes`), and with
 // direct=1 one whose offsets or lengths are not multiples of

@@ -88,5 +88,36 @@ TEST_F(ProtocolTest, BadTraceIsRefusedAtSetup) {
   EXPECT_FALSE(fs::exists(RunDir()));
 }
 
+// A block trace given to --workloads (here MSR Cambridge CSV, told by its
+// content) is one replay job named after the file, replayed onto every
+// mode's target.
+TEST_F(ProtocolTest, TraceFileIsAWorkloadOfOneReplayJob) {
+  CompareOptions o = Options("randread");
+  const std::string trace = dir_ + "/hm-trace.csv";
+  {
+    std::ofstream out(trace);
+    for (int i = 0; i < 5; ++i) {  // 100 ns ticks: 10 us apart
+      out << 128166372003061629LL + i * 100 << ",hm,0,"
+          << (i % 2 == 0 ? "Read" : "Write") << "," << i * 8192 << ",4096,"
+          << "100\n";
+    }
+  }
+  o.workload_paths = {trace};
+  std::ostringstream out;
+  const CompareSummary s =
+      CompareRunner(o, TestHost()).Run(MakeCompareReporters(out));
+  EXPECT_EQ(s.finished_cells, 4u);  // 4 modes
+  EXPECT_EQ(s.failed_cells, 0u);
+  const auto rows = ParseCsv(ReadAll(RunDir() + "/runs.csv"));
+  ASSERT_EQ(rows.size(), 1u + 4 * 2);  // a read and a write row per cell
+  const auto& h = rows[0];
+  for (size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i][Col(h, "workload")], "hm-trace") << i;
+    EXPECT_EQ(rows[i][Col(h, "ios")],
+              rows[i][Col(h, "direction")] == "read" ? "3" : "2")
+        << i;
+  }
+}
+
 }  // namespace
 }  // namespace tierbench

@@ -16,11 +16,11 @@
 #include <sstream>
 #include <string>
 
-#include "support/golden_file.h"
 #include "report/console_reporter.h"
 #include "report/json_reporter.h"
 #include "report/reporters.h"
 #include "report/result_columns.h"
+#include "support/golden_file.h"
 #include "util/errors.h"
 #include "util/units.h"
 
@@ -250,8 +250,10 @@ TEST(ReportOutputTest, CsvHeaderIsTheColumnList) {
 }
 
 TEST(ReportOutputTest, JsonFields) {
-  const nlohmann::json doc = RunResultToJson(SampleRun(), 1700000000);
-  EXPECT_EQ(doc["schema_version"], 3);
+  RunResult run = SampleRun();
+  run.jobs[1].issued_syncs = 2;
+  const nlohmann::json doc = RunResultToJson(run, 1700000000);
+  EXPECT_EQ(doc["schema_version"], 4);
   EXPECT_EQ(doc["tool"], "tierbench");
   EXPECT_EQ(doc["timestamp"], 1700000000);
   ASSERT_EQ(doc["jobs"].size(), 5u);
@@ -265,6 +267,8 @@ TEST(ReportOutputTest, JsonFields) {
   EXPECT_EQ(rr["read"]["iops_samples"], 3);
   EXPECT_EQ(rr["read"]["series"].size(), 4u);
   EXPECT_EQ(rr["write"]["total_ios"], 0);
+  EXPECT_EQ(rr["sync"]["total_ios"], 0);
+  EXPECT_EQ(doc["jobs"][1]["sync"]["total_ios"], 2);
   EXPECT_EQ(rr["read"]["short_ios"], 0);
   EXPECT_EQ(rr["read"]["drop_ios"], 0);
   EXPECT_EQ(rr["majf"], 1);

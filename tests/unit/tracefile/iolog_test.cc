@@ -74,7 +74,7 @@ TEST(IoLogTest, ParsesVersion3AsFioWritesIt) {
   EXPECT_EQ(log.extent_line, 5u);
 }
 
-TEST(IoLogTest, ParsesVersion2WithWaitAndSkipsSyncAndTrim) {
+TEST(IoLogTest, ParsesVersion2WithWaitSyncAndSkipsTrim) {
   const IoLog log = ParseIoLog(
       "fio version 2 iolog\n"
       "/dev/sdb add\n"
@@ -91,7 +91,10 @@ TEST(IoLogTest, ParsesVersion2WithWaitAndSkipsSyncAndTrim) {
   ASSERT_EQ(log.entries.size(), 8u);
   EXPECT_EQ(log.entries[3].action, IoLogAction::kWait);
   EXPECT_EQ(log.entries[3].offset, 20u);
-  EXPECT_EQ(log.skipped, 2u);
+  EXPECT_EQ(log.entries[4].action, IoLogAction::kSync);
+  EXPECT_EQ(log.entries[5].action, IoLogAction::kSkipped);
+  EXPECT_EQ(log.syncs, 1u);
+  EXPECT_EQ(log.skipped, 1u);
   EXPECT_EQ(log.ios[0], 1u);
   EXPECT_EQ(log.ios[1], 1u);
   EXPECT_EQ(log.extent, 4608u);  // trim is not replayed, so not counted
@@ -186,46 +189,85 @@ TEST(IologWriterTest, UnwritablePathIsASystemError) {
   EXPECT_THROW(IologWriter("/nonexistent-dir/x.iolog", "/f"), SysError);
 }
 
-// Drains a ReplaySource: (delay us, not-before ms) per IO.
-std::vector<std::pair<uint64_t, uint64_t>> Timings(const std::string& text,
-                                                   const JobSpec& spec) {
+// Drains a ReplaySource: (due us or -1 when unscheduled, not-before ms) per
+// IO.
+std::vector<std::pair<int64_t, uint64_t>> Timings(const std::string& text,
+                                                  const JobSpec& spec) {
   auto log = std::make_shared<IoLog>(ParseIoLog(text, "t.iolog"));
   ReplaySource source(log, spec, 0);
-  std::vector<std::pair<uint64_t, uint64_t>> out;
+  std::vector<std::pair<int64_t, uint64_t>> out;
   IoDir dir;
   uint64_t offset;
   uint32_t length;
   while (source.Next(&dir, &offset, &length)) {
-    out.emplace_back(source.timing().delay_ns / 1000,
-                     source.timing().not_before_ns / 1'000'000);
+    const IoTiming t = source.timing();
+    out.emplace_back(t.scheduled ? static_cast<int64_t>(t.due_ns / 1000) : -1,
+                     t.not_before_ns / 1'000'000);
   }
   source.Rewind();  // a trace is replayed once
   EXPECT_FALSE(source.Next(&dir, &offset, &length));
   return out;
 }
 
-TEST(ReplaySourceTest, Version3DelaysFollowFioDelaySinceTtime) {
-  // fio: no delay while the previous timestamp is 0 or when time goes back;
-  // file actions' delays add to the next IO.
+TEST(ReplaySourceTest, Version3IsAnAbsoluteScheduleFromTheFirstEntry) {
+  // Each IO is due its timestamp minus the first entry's, whatever the IOs
+  // before it; time going back adds nothing (due with the previous IO).
+  const std::string trace =
+      "fio version 3 iolog\n"
+      "1000 /f add\n"
+      "1100 /f open\n"
+      "1300 /f read 0 4096\n"   // 300
+      "1700 /f write 0 4096\n"  // 700
+      "1600 /f read 0 4096\n"   // backwards: 700
+      "2000 /f close\n"
+      "3000 /f add\n"
+      "3600 /f read 0 4096\n";  // 3600 - 1000 = 2600
+  JobSpec spec;
+  using V = std::vector<std::pair<int64_t, uint64_t>>;
+  EXPECT_EQ(Timings(trace, spec), (V{{300, 0}, {700, 0}, {700, 0}, {2600, 0}}));
+  spec.replay_time_scale = 200;  // twice the rate: half the times
+  EXPECT_EQ(Timings(trace, spec), (V{{150, 0}, {350, 0}, {350, 0}, {1300, 0}}));
+  spec.replay_time_scale = 50;
+  EXPECT_EQ(Timings(trace, spec),
+            (V{{600, 0}, {1400, 0}, {1400, 0}, {5200, 0}}));
+  spec.replay_no_stall = true;
+  EXPECT_EQ(Timings(trace, spec), (V{{-1, 0}, {-1, 0}, {-1, 0}, {-1, 0}}));
+}
+
+TEST(ReplaySourceTest, DueTimeScalesWithoutOverflow) {
+  EXPECT_EQ(ReplayDueNs(2'000'000, 100), 2'000'000'000u);
+  EXPECT_EQ(ReplayDueNs(3, 300), 1000u);
+  EXPECT_EQ(ReplayDueNs(UINT64_MAX / 1000, 100),
+            (UINT64_MAX / 1000) * 1000);  // no 64-bit overflow on the way
+  EXPECT_EQ(ReplayDueNs(UINT64_MAX, 1), UINT64_MAX);  // saturates
+}
+
+TEST(ReplaySourceTest, SyncEntriesAreReplayedAsSyncsOfLengthZero) {
   const std::string trace =
       "fio version 3 iolog\n"
       "0 /f add\n"
-      "100 /f open\n"          // previous 0: no delay
-      "300 /f read 0 4096\n"   // 200
-      "700 /f write 0 4096\n"  // 400
-      "600 /f read 0 4096\n"   // backwards: 0
-      "1000 /f close\n"
-      "2000 /f add\n"           // 400 + 1000 ...
-      "2600 /f read 0 4096\n";  // ... + 600 = 2000
-  JobSpec spec;
-  using V = std::vector<std::pair<uint64_t, uint64_t>>;
-  EXPECT_EQ(Timings(trace, spec), (V{{200, 0}, {400, 0}, {0, 0}, {2000, 0}}));
-  spec.replay_time_scale = 200;  // twice the rate: half the delays
-  EXPECT_EQ(Timings(trace, spec), (V{{100, 0}, {200, 0}, {0, 0}, {1000, 0}}));
-  spec.replay_time_scale = 50;
-  EXPECT_EQ(Timings(trace, spec), (V{{400, 0}, {800, 0}, {0, 0}, {4000, 0}}));
-  spec.replay_no_stall = true;
-  EXPECT_EQ(Timings(trace, spec), (V{{0, 0}, {0, 0}, {0, 0}, {0, 0}}));
+      "10 /f write 4096 4096\n"
+      "20 /f sync 0 0\n"
+      "30 /f datasync 0 0\n"
+      "40 /f trim 0 4096\n"
+      "50 /f read 0 512\n";
+  auto log = std::make_shared<IoLog>(ParseIoLog(trace, "t.iolog"));
+  ReplaySource source(log, JobSpec{}, 0);
+  std::vector<std::pair<IoSync, uint32_t>> got;
+  std::vector<uint64_t> due_us;
+  IoDir dir;
+  uint64_t offset;
+  uint32_t length;
+  while (source.Next(&dir, &offset, &length)) {
+    got.emplace_back(source.timing().sync, length);
+    due_us.push_back(source.timing().due_ns / 1000);
+  }
+  using V = std::vector<std::pair<IoSync, uint32_t>>;
+  EXPECT_EQ(got, (V{{IoSync::kNone, 4096},
+                    {IoSync::kSync, 0},
+                    {IoSync::kDatasync, 0},
+                    {IoSync::kNone, 512}}));
+  EXPECT_EQ(due_us, (std::vector<uint64_t>{10, 20, 30, 50}));
 }
 
 TEST(ReplaySourceTest, Version2WaitIsMillisecondsSinceTheStart) {
@@ -233,10 +275,10 @@ TEST(ReplaySourceTest, Version2WaitIsMillisecondsSinceTheStart) {
       "fio version 2 iolog\n/f add\n/f open\n/f read 0 4096\n"
       "/f wait 30 0\n/f read 0 4096\n/f wait 10 0\n/f write 0 4096\n";
   JobSpec spec;
-  using V = std::vector<std::pair<uint64_t, uint64_t>>;
-  EXPECT_EQ(Timings(trace, spec), (V{{0, 0}, {0, 30}, {0, 30}}));
+  using V = std::vector<std::pair<int64_t, uint64_t>>;
+  EXPECT_EQ(Timings(trace, spec), (V{{-1, 0}, {-1, 30}, {-1, 30}}));
   spec.replay_no_stall = true;
-  EXPECT_EQ(Timings(trace, spec), (V{{0, 0}, {0, 0}, {0, 0}}));
+  EXPECT_EQ(Timings(trace, spec), (V{{-1, 0}, {-1, 0}, {-1, 0}}));
 }
 
 TEST(ReplayOptionsTest, TargetComesFromRedirectCommandLineOrTrace) {

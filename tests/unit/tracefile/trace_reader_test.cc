@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "util/errors.h"
 
@@ -117,10 +118,57 @@ TEST(TraceReaderTest, BlkparseTakesIssueEventsInSectors) {
   EXPECT_EQ(l.log.entries[0].length, 8u * 512);
   EXPECT_EQ(l.log.entries[0].line, 3u);
   EXPECT_EQ(l.log.entries[1].action, IoLogAction::kRead);
-  EXPECT_EQ(l.log.entries[1].time_us, 97u);                   // 100 us - 2.5 us
-  EXPECT_EQ(l.log.entries[2].action, IoLogAction::kSkipped);  // the flush
-  EXPECT_EQ(l.log.skipped, 1u);
+  EXPECT_EQ(l.log.entries[1].time_us, 97u);                // 100 us - 2.5 us
+  EXPECT_EQ(l.log.entries[2].action, IoLogAction::kSync);  // the flush
+  EXPECT_EQ(l.log.syncs, 1u);
+  EXPECT_EQ(l.log.skipped, 0u);
   EXPECT_FALSE(l.reordered);
+}
+
+// blkparse's fill_rwbs(): 'F' before the direction is a preflush, after it
+// FUA; a flush without data prints no SECTOR + COUNT (blkparse_fmt.c prints
+// "%S + %n" only for a request with bytes).
+TEST(TraceReaderTest, BlkparseFlushesAndFuaFromRwbs) {
+  const std::string text =
+      "  8,0    0        1     0.000000000  100  D  FN [kworker/0:1H]\n"
+      "  8,0    0        2     0.000010000  100  D FWS 16 + 8 [jbd2]\n"
+      "  8,0    0        3     0.000020000  100  D WFS 24 + 8 [jbd2]\n"
+      "  8,0    0        4     0.000030000  100  D FWFS 32 + 8 [jbd2]\n"
+      "  8,0    0        5     0.000040000  100  D   D 64 + 8 [fstrim]\n"
+      "  8,0    0        6     0.000050000  100  D  FN\n"
+      "  8,0    0        7     0.000060000  100  C  FN [0]\n"
+      "  8,0    0        8     0.000070000  100  D  WS [unknown]\n";
+  const ParsedTrace t = ParseTrace(text, "b.txt", TraceFormat::kBlkparse);
+  ASSERT_EQ(t.records.size(), 6u);  // not the C event nor the bare WS
+  EXPECT_EQ(t.records[0].flags, kTraceFlush);
+  EXPECT_EQ(t.records[0].length_bytes, 0u);
+  EXPECT_EQ(t.records[1].flags, kTraceFlush);
+  EXPECT_EQ(t.records[1].length_bytes, 8u * 512);
+  EXPECT_EQ(t.records[2].flags, kTraceFua);
+  EXPECT_EQ(t.records[3].flags, kTraceFlush | kTraceFua);
+  EXPECT_EQ(t.records[4].flags, 0);
+  EXPECT_EQ(t.records[5].flags, kTraceFlush);
+  EXPECT_EQ(t.records[5].line, 6u);
+
+  const LoadedTrace l = ReadTraceText(text, "b.txt", {});
+  std::vector<IoLogAction> actions;
+  std::vector<bool> fua;
+  for (const IoLogEntry& e : l.log.entries) {
+    actions.push_back(e.action);
+    fua.push_back(e.fua);
+  }
+  using A = IoLogAction;
+  // A preflush is a sync before its write; the discard is skipped.
+  EXPECT_EQ(actions,
+            (std::vector<A>{A::kSync, A::kSync, A::kWrite, A::kWrite, A::kSync,
+                            A::kWrite, A::kSkipped, A::kSync}));
+  EXPECT_EQ(fua, (std::vector<bool>{false, false, false, true, false, true,
+                                    false, false}));
+  EXPECT_EQ(l.log.syncs, 4u);
+  EXPECT_EQ(l.log.fua_writes, 2u);
+  EXPECT_EQ(l.log.skipped, 1u);
+  EXPECT_EQ(l.log.ios[1], 3u);
+  EXPECT_EQ(l.log.entries[1].time_us, 10u);  // the preflush at its write's
 }
 
 TEST(TraceReaderTest, BlkparseWithoutIssueEventsUsesCompletions) {

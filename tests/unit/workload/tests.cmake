@@ -14,6 +14,7 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/progress_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/rate_run_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/rate_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/replay_formats_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/replay_run_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/runner_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/shipped_test.cc
