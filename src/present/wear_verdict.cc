@@ -78,7 +78,8 @@ std::optional<std::string> WearVerdictText(const RunFolder& run,
       state = " (" + WearStateWords(f.cache_state) + ")";
     }
     if (f.ssd_write_per_app_byte == 0) {
-      none.push_back(f.mode + state);
+      none.push_back(f.mode + state +
+                     (f.valid == "unknown" ? " (validity unknown)" : ""));
       continue;
     }
     std::string item = f.mode + state + " writes " +
