@@ -15,6 +15,8 @@ std::string WearWorseValidity(const std::string& a, const std::string& b) {
   return rank(a) >= rank(b) ? a : b;
 }
 
+}  // namespace
+
 std::string WearStateWords(const std::string& state) {
   if (state == "warm-until-steady") return "steady state";
   if (state == "warm") return "warm cache";
@@ -22,8 +24,6 @@ std::string WearStateWords(const std::string& state) {
   if (state == "as-is") return "cache as found";
   return state;
 }
-
-}  // namespace
 
 std::vector<WearFigure> WearFiguresOf(const RunFolder& run,
                                       const std::string& workload) {

@@ -42,6 +42,10 @@ struct WearFigure {
 std::vector<WearFigure> WearFiguresOf(const RunFolder& run,
                                       const std::string& workload);
 
+// A cache state as the wear line and chart name it ("steady state", "cold
+// cache", ...).
+std::string WearStateWords(const std::string& cache_state);
+
 // "1.9 B", "0.05 B", "under 0.01 B" (a ratio in bytes per byte).
 std::string FormatBytesPerByte(double ratio);
 

@@ -18,13 +18,11 @@ std::string WearChart::Svg() const {
     one_state = one_state && f.cache_state == figures_.front().cache_state;
   }
   if (one_state && !figures_.empty() && !figures_.front().cache_state.empty()) {
-    state = " (" + figures_.front().cache_state + ")";
+    state = " (" + WearStateWords(figures_.front().cache_state) + ")";
   }
-  spec.title = workload_ + ": SSD bytes written per application byte" + state;
+  spec.title = workload_ + ": SSD wear" + state;
   spec.y_title = "SSD writes per byte read + written (B/B)";
-  spec.x_title =
-      "cache mode (median over repetitions; 1 = the SSD written "
-      "once per byte moved)";
+  spec.x_title = "cache mode (median of repetitions)";
   double max = 0;
   for (const WearFigure& f : figures_) {
     std::string label = f.mode;
@@ -41,7 +39,9 @@ std::string WearChart::Svg() const {
   }
   spec.slot_width = 34;
   ChartFrame frame(spec);
-  frame.SetLinear(max * 1.05);
+  // At least 0 .. 1: 1 is the SSD written once per byte moved, and small
+  // figures keep readable ticks.
+  frame.SetLinear(std::max(1.0, max * 1.05));
   frame.DrawAxes();
   SvgWriter& svg = frame.svg();
   for (size_t i = 0; i < figures_.size(); ++i) {

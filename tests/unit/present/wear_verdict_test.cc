@@ -139,7 +139,7 @@ TEST(WearVerdictTest, TheChartIsReadableWithoutTheCsv) {
   EXPECT_TRUE(HasText(x, "x-label", "dm-cache-writeback"));
   EXPECT_TRUE(HasText(x, "bar-value", "1.9 B"));
   EXPECT_TRUE(HasText(x, "bar-value", "none"));
-  EXPECT_NE(chart.Svg().find("SSD bytes written per application byte (cold)"),
+  EXPECT_NE(chart.Svg().find("randread-4k: SSD wear (cold cache)"),
             std::string::npos);
   EXPECT_EQ(FormatBytesPerByte(0.004), "under 0.01 B");
   EXPECT_EQ(FormatBytesPerByte(0.05), "0.05 B");
