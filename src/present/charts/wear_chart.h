@@ -5,8 +5,8 @@
 // whose cells were invalid or drifted is drawn grey with "(invalid)"
 // or "(not steady)" after its name, as its figure is no verdict's. The
 // cache state the figures measured is in the title; the value axis spans
-// at least 0 to 1 (1: the SSD written once per byte moved). HasData() is false when
-// no mode has a figure (raw-only runs, comparison.csv schema 5 and older).
+// at least 0 to 1 (1: the SSD written once per byte moved). HasData() is false
+// when no mode has a figure (raw-only runs, comparison.csv schema 5 and older).
 // Output: one SVG document. Thread-safe.
 #ifndef TIERBENCH_PRESENT_CHARTS_WEAR_CHART_H_
 #define TIERBENCH_PRESENT_CHARTS_WEAR_CHART_H_
