@@ -2,6 +2,9 @@
 // repetitions against
 // the raw HDD and SSD (orchestrate/compare_runner.h does the work; this file
 // only declares the options, each once, and converts their values).
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -42,7 +45,23 @@ struct CompareArgs {
   CLI::Option* precondition_option = nullptr;
   std::vector<std::string> expect;  // --expect EXPR (cli/ci_gate.h)
   std::string junit;                // --junit FILE
+  std::string ssd_tbw;              // --ssd-tbw TB
+  CLI::Option* ssd_tbw_option = nullptr;
 };
+
+// --ssd-tbw TB: a finite number of terabytes above 0, or ConfigError.
+double SsdTbwOption(const std::string& v) {
+  char* end = nullptr;
+  errno = 0;
+  const double tb = v.empty() ? 0 : std::strtod(v.c_str(), &end);
+  if (v.empty() || end != v.c_str() + v.size() || errno != 0 ||
+      !std::isfinite(tb) || tb <= 0) {
+    throw ConfigError("Bad value for --ssd-tbw. Value: " + v +
+                      "; Fix: the SSD's endurance rating in terabytes "
+                      "written, a number above 0 (e.g. --ssd-tbw 600)");
+  }
+  return tb;
+}
 
 // The command line as run, from /proc/self/cmdline (for the manifest).
 std::string CommandLine() {
@@ -136,6 +155,9 @@ void Run(CompareArgs& a, int* exit_code) {
                         " (e.g. --precondition=2, the default)");
     }
     o.precondition_passes = passes;
+  }
+  if (a.ssd_tbw_option != nullptr && a.ssd_tbw_option->count() > 0) {
+    o.ssd_tbw_tb = SsdTbwOption(a.ssd_tbw);
   }
   o.stacks.insert(o.stacks.end(), a.bcache.begin(), a.bcache.end());
   if (o.mode_paths.empty()) {
@@ -268,6 +290,14 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
       "verify=crc32c blocks to every stack in writeback and read "
       "them back after each of its modes, a cold cache and a warm "
       "re-read; a difference fails the run (--verify=SIZE)");
+  args->ssd_tbw_option =
+      cmd->add_option(
+             "--ssd-tbw", args->ssd_tbw,
+             "the SSD's endurance rating in terabytes written (TBW, 10^12 "
+             "bytes, above 0): each cache cell's ssd_life_days projects the "
+             "days until the cache device's writes reach it at the cell's "
+             "rate of SSD writes (runs.csv, comparison.csv)")
+          ->type_name("TB");
   args->precondition_option = cmd->add_flag(
       "--precondition{2}", args->precondition,
       "before the cells, write the raw SSD (--ssd) sequentially over the "

@@ -213,6 +213,16 @@ std::vector<MeasuredRow> MeasuredRowsOfCsv(
     r.lat_p99_us =
         runs.Number(i, tx ? "lat_p99_us" : "clat_p99_us").value_or(0);
     r.findings = FindingsOfRow(runs, i);
+    // The wear figures of parts that have them (runs.csv schema 8).
+    auto number = [&runs, i](const char* col) {
+      return runs.Has(col) ? runs.Number(i, col) : std::nullopt;
+    };
+    r.wear.ssd_write_per_app_write = number("ssd_write_per_app_write");
+    r.wear.ssd_write_per_app_byte = number("ssd_write_per_app_byte");
+    if (const std::optional<double> saved = number("hdd_bytes_saved")) {
+      r.wear.hdd_bytes_saved = static_cast<int64_t>(*saved);
+    }
+    r.wear.ssd_life_days = number("ssd_life_days");
     out.push_back(std::move(r));
   }
   return out;

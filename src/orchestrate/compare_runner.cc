@@ -13,6 +13,7 @@
 #include "orchestrate/restore_state.h"
 #include "orchestrate/run_plan.h"
 #include "orchestrate/verify_runner.h"
+#include "record/ssd_wear.h"
 #include "util/clock.h"
 #include "util/cpu_latency.h"
 #include "util/errors.h"
@@ -204,7 +205,7 @@ CompareSummary CompareRunner::Run(
       for (const auto& r : reporters) r->OnCell(rec);
       ++summary.finished_cells;
       if (!rec.error.empty()) ++summary.failed_cells;
-      for (MeasuredRow& m : MeasuredRowsOf(rec))
+      for (MeasuredRow& m : MeasuredRowsOf(rec, TbwBytes(options_.ssd_tbw_tb)))
         measured.push_back(std::move(m));
       if (hooks_.after_cell) hooks_.after_cell(i);
     }

@@ -331,6 +331,10 @@ void RunFolder::Build() {
     f.valid = c.Get(r, "valid");
     f.finding_rules = SplitWarnings(c.Get(r, "finding_rules"));
     f.invalid_reasons = c.Get(r, "invalid_reasons");
+    if (c.Has("ssd_write_per_app_byte_median")) {
+      f.ssd_write_per_app_write = c.Number(r, "ssd_write_per_app_write_median");
+      f.ssd_write_per_app_byte = c.Number(r, "ssd_write_per_app_byte_median");
+    }
     const Key key{f.mode, f.workload, f.job, f.direction};
     if (iops.count(key)) f.iops_values = iops[key];
     if (p50.count(key)) f.p50_us = Median(p50[key]);

@@ -1,8 +1,8 @@
 // RunFolder: a `tierbench compare` run folder read back for reporting:
-// runs.csv (schema_version 3 to 7), comparison.csv (schema 2 to 5: 2 has no
-// confidence intervals, 4 and older no validity) and manifest.json (schema 2
-// to 4), see README
-// "Results in <results>/<run-id>/" and results/README.md.
+// runs.csv (schema_version 3 to 8), comparison.csv (schema 2 to 6: 2 has no
+// confidence intervals, 4 and older no validity, 5 and older no SSD wear) and
+// manifest.json (schema 2 to 4), see README "Results in <results>/<run-id>/"
+// and results/README.md.
 //
 // Read() checks, in order: the folder exists; each file exists and is not
 // empty; each file's schema_version is one this tierbench reads (an older
@@ -53,6 +53,9 @@ struct ReportFigure {
   // comparison.csv's finding_rules as "rule:severity" items (empty before
   // schema 5).
   std::vector<std::string> finding_rules;
+  // comparison.csv's SSD wear medians (record/ssd_wear.h); empty for raw
+  // rows, cells without counters and schema 5 and older.
+  std::optional<double> ssd_write_per_app_write, ssd_write_per_app_byte;
   bool HasFinding(const std::string& rule_severity) const;
   // Its rate drifted within the run (a drift caution): the report ranks it
   // nowhere (present/verdict.h, the heat map's hatching).
@@ -88,14 +91,15 @@ struct FailedCell {
 
 class RunFolder {
  public:
-  static constexpr int kRunsSchema = 7;
-  // Read as current: 5 lacks only counters_after_s and 4 also
+  static constexpr int kRunsSchema = 8;
+  // Read as current: 7 lacks only the SSD wear columns (no wear chart or
+  // line then), 5 lacks only counters_after_s and 4 also
   // verify_blocks/verify_errors, which the report does not use (a run
   // without --verify leaves them empty anyway).
   static constexpr int kRunsSchemaNoVerify = 4;
   // read, time to clean timed after the stats lag, no iops_sustained
   static constexpr int kOldestRunsSchema = 3;
-  static constexpr int kComparisonSchema = 5;
+  static constexpr int kComparisonSchema = 6;
   // The first comparison.csv schema with valid / invalid_reasons.
   static constexpr int kComparisonSchemaValidity = 5;
   static constexpr int kOldestComparisonSchema = 2;  // read, no intervals

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "present/report_format.h"
+#include "present/wear_verdict.h"
 #include "stats/confidence.h"
 #include "validity/rule_table.h"
 
@@ -509,6 +510,25 @@ Verdict BuildVerdict(const RunFolder& run, const SeriesFile* series) {
     if (line.text.empty()) continue;
     batches = batches || wv.used_batches();
     v.lines.push_back(std::move(line));
+  }
+  // What each mode cost the SSD, per workload, after the throughput lines.
+  for (const std::string& w : run.workloads()) {
+    std::optional<std::string> wear = WearVerdictText(run, w);
+    if (!wear) continue;
+    std::vector<std::string> quoted, left_out;
+    for (const WearFigure& f : WearFiguresOf(run, w)) {
+      if (WearQuotable(f)) quoted.push_back(f.mode);
+    }
+    // Every invalid or drifting mode of the workload is left out.
+    for (const ReportFigure* f : run.FiguresOf(w)) {
+      const bool out = f->Invalid() || (!f->is_raw() && f->Drifted());
+      if (out && std::find(left_out.begin(), left_out.end(), f->mode) ==
+                     left_out.end()) {
+        left_out.push_back(f->mode);
+      }
+    }
+    v.lines.push_back(
+        {w, std::move(*wear), std::move(quoted), std::move(left_out)});
   }
   if (batches) {
     v.lines.push_back(

@@ -17,6 +17,9 @@
 //   - the invalid cells, named with their reason and not ranked; a
 //     workload that cannot tell caches apart (validity/run_rules.h) ranks
 //     nothing and says why;
+//   - after the throughput lines, per workload, what each valid cache mode
+//     cost the SSD (present/wear_verdict.h: SSD bytes written per byte the
+//     application moved), only with valid cells;
 //   - the valid modes whose rate drifted within the run (a drift caution)
 //     named "not steady" with the first and last third's rates per second,
 //     not ranked (the mean of a transient, whose per-second spread is the

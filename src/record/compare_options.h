@@ -78,6 +78,10 @@ struct CompareOptions {
   // that takes longer than US microseconds to leave (util/cpu_latency.h);
   // nullopt: the machine's idle states as they are.
   std::optional<int64_t> cpu_latency_us;
+  // --ssd-tbw TB: the SSD's endurance rating in terabytes written (10^12
+  // bytes, > 0), for each cache cell's projected SSD life
+  // (record/ssd_wear.h); nullopt: no projection.
+  std::optional<double> ssd_tbw_tb;
   std::string command_line;  // for the manifest
 };
 

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "record/cell_record.h"
+#include "record/ssd_wear.h"
 #include "record/sustained.h"
 #include "stats/aggregate.h"
 #include "validity/run_rules.h"
@@ -18,6 +19,8 @@ using GroupKey = std::tuple<std::string, std::string, std::string, std::string>;
 struct Group {
   const MeasuredRow* first = nullptr;
   std::vector<double> iops, p99, bw, lat_mean, sustained;
+  // The wear figures of the repetitions that have them.
+  std::vector<double> per_write, per_byte, saved, life;
   std::vector<Finding> findings;
 };
 
@@ -62,6 +65,16 @@ std::vector<ComparisonRow> Compare(const std::vector<MeasuredRow>& rows) {
     if (g.first == nullptr) g.first = &r;
     g.iops.push_back(r.iops);
     if (r.iops_sustained) g.sustained.push_back(*r.iops_sustained);
+    const SsdWear& w = r.wear;
+    if (w.ssd_write_per_app_write) {
+      g.per_write.push_back(*w.ssd_write_per_app_write);
+    }
+    if (w.ssd_write_per_app_byte)
+      g.per_byte.push_back(*w.ssd_write_per_app_byte);
+    if (w.hdd_bytes_saved) {
+      g.saved.push_back(static_cast<double>(*w.hdd_bytes_saved));
+    }
+    if (w.ssd_life_days) g.life.push_back(*w.ssd_life_days);
     g.p99.push_back(r.lat_p99_us);
     g.bw.push_back(r.bw_mib_s);
     g.lat_mean.push_back(r.lat_mean_us);
@@ -84,6 +97,14 @@ std::vector<ComparisonRow> Compare(const std::vector<MeasuredRow>& rows) {
     c.bw_mib_s_median = Median(g.bw);
     c.lat_mean_us_median = Median(g.lat_mean);
     if (!g.sustained.empty()) c.iops_sustained_median = Median(g.sustained);
+    if (!g.per_write.empty()) {
+      c.wear.ssd_write_per_app_write = Median(g.per_write);
+    }
+    if (!g.per_byte.empty()) c.wear.ssd_write_per_app_byte = Median(g.per_byte);
+    if (!g.saved.empty()) {
+      c.wear.hdd_bytes_saved = static_cast<int64_t>(Median(g.saved));
+    }
+    if (!g.life.empty()) c.wear.ssd_life_days = Median(g.life);
     c.findings = g.findings;
     out.push_back(std::move(c));
   }
@@ -162,9 +183,11 @@ std::map<std::string, std::vector<Finding>> WorkloadFindings(
   return out;
 }
 
-std::vector<MeasuredRow> MeasuredRowsOf(const CellRecord& rec) {
+std::vector<MeasuredRow> MeasuredRowsOf(const CellRecord& rec,
+                                        std::optional<double> ssd_tbw_bytes) {
   std::vector<MeasuredRow> out;
   if (!rec.error.empty()) return out;
+  const SsdWear wear = CellSsdWear(rec, ssd_tbw_bytes);
   for (const JobResult& job : rec.result.jobs) {
     if (!job.error.empty()) continue;
     for (IoDir d : ReportedDirections(job)) {
@@ -188,6 +211,7 @@ std::vector<MeasuredRow> MeasuredRowsOf(const CellRecord& rec) {
       r.lat_mean_us = lat.mean() / 1000.0;
       r.lat_p99_us = static_cast<double>(hist.Percentile(99)) / 1000.0;
       r.findings = rec.findings;
+      r.wear = wear;
       out.push_back(std::move(r));
     }
   }

@@ -51,6 +51,9 @@ struct MeasuredRow {
   double bw_mib_s = 0;     // 0 for "tx"
   double lat_mean_us = 0;  // clat mean ("io") or transaction latency ("tx")
   double lat_p99_us = 0;   // clat p99 ("io") or transaction latency p99
+  // The cell's SSD wear (record/ssd_wear.h), the same in each of its rows;
+  // empty figures for raw and failed cells.
+  SsdWear wear;
   std::vector<Finding> findings;  // the cell's
 };
 
@@ -78,8 +81,10 @@ std::map<std::string, std::vector<Finding>> WorkloadFindings(
 struct CellRecord;  // record/cell_record.h
 
 // The comparison inputs of a finished cell (empty for a failed one): one
-// per job without error and reported direction.
-std::vector<MeasuredRow> MeasuredRowsOf(const CellRecord& rec);
+// per job without error and reported direction. `ssd_tbw_bytes`: the
+// SSD's rating for the wear's life projection (empty: none).
+std::vector<MeasuredRow> MeasuredRowsOf(
+    const CellRecord& rec, std::optional<double> ssd_tbw_bytes = {});
 
 }  // namespace tierbench
 

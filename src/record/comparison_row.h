@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "record/ssd_wear.h"
 #include "stats/confidence.h"
 #include "util/finding.h"
 
@@ -51,6 +52,9 @@ struct ComparisonRow {
   double lat_mean_us_median = 0;
   // Median of the repetitions' iops_sustained; empty when none has one.
   std::optional<double> iops_sustained_median;
+  // Medians over the repetitions that have each figure
+  // (record/ssd_wear.h); empty when none has.
+  SsdWear wear;
   VsBaseline vs_hdd, vs_ssd;
   // (x - hdd) / (ssd - hdd) of the IOPS and the p99 medians; empty without
   // both baselines or when they are equal.

@@ -81,6 +81,17 @@ const ColumnTable<ComparisonRow>& ComparisonColumns() {
       {"p99_vs_ssd_ci_high_pct", [](R c) { return High(c.vs_ssd.p99_ci); }},
       {"significant_vs_hdd", [](R c) { return CsvFlag(c.vs_hdd.significant); }},
       {"significant_vs_ssd", [](R c) { return CsvFlag(c.vs_ssd.significant); }},
+      {"ssd_write_per_app_write_median",
+       [](R c) { return CsvOptional(c.wear.ssd_write_per_app_write, 6); }},
+      {"ssd_write_per_app_byte_median",
+       [](R c) { return CsvOptional(c.wear.ssd_write_per_app_byte, 6); }},
+      {"hdd_bytes_saved_median",
+       [](R c) {
+         return c.wear.hdd_bytes_saved ? std::to_string(*c.wear.hdd_bytes_saved)
+                                       : std::string();
+       }},
+      {"ssd_life_days_median",
+       [](R c) { return CsvOptional(c.wear.ssd_life_days, 1); }},
       {"finding_rules",
        [](R c) {
          std::string out;

@@ -27,7 +27,10 @@ namespace tierbench {
 // 5: valid (yes, unknown, no) and invalid_reasons after "n": the row's
 // validity (util/finding.h), the run-level rules included; finding_rules
 // before warnings.
-inline constexpr int kComparisonCsvSchemaVersion = 5;
+// 6: the SSD wear medians (record/ssd_wear.h) before finding_rules:
+// ssd_write_per_app_write_median, ssd_write_per_app_byte_median,
+// hdd_bytes_saved_median, ssd_life_days_median.
+inline constexpr int kComparisonCsvSchemaVersion = 6;
 
 // comparison.csv columns (after schema_version).
 const std::vector<std::string>& ComparisonCsvColumns();

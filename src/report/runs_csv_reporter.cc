@@ -6,6 +6,8 @@
 
 #include "cache/registry/layer_kinds.h"
 #include "record/cell_record.h"
+#include "record/compare_options.h"
+#include "record/ssd_wear.h"
 #include "record/sustained.h"
 #include "report/column_table.h"
 #include "report/result_columns.h"
@@ -21,6 +23,7 @@ struct RunsRow {
   IoDir dir;
   const std::vector<std::string>& metrics;  // ResultColumnValues(job, dir)
   const VerifyOutcome* verify;  // the cell's stack's --verify check, or null
+  const SsdWear& wear;          // the cell's (record/ssd_wear.h)
 };
 
 using Column = CsvColumn<RunsRow>;
@@ -206,6 +209,25 @@ std::string FindingRules(const std::vector<Finding>& findings) {
   return out;
 }
 
+// What the cell cost the SSD (record/ssd_wear.h); empty where unknown.
+void AddWearColumns(std::vector<Column>* cols) {
+  using R = const RunsRow&;
+  const std::vector<Column> wear = {
+      {"ssd_write_per_app_write",
+       [](R r) { return CsvOptional(r.wear.ssd_write_per_app_write, 6); }},
+      {"ssd_write_per_app_byte",
+       [](R r) { return CsvOptional(r.wear.ssd_write_per_app_byte, 6); }},
+      {"hdd_bytes_saved",
+       [](R r) {
+         return r.wear.hdd_bytes_saved ? std::to_string(*r.wear.hdd_bytes_saved)
+                                       : std::string();
+       }},
+      {"ssd_life_days",
+       [](R r) { return CsvOptional(r.wear.ssd_life_days, 1); }},
+  };
+  cols->insert(cols->end(), wear.begin(), wear.end());
+}
+
 void AddCounterColumns(std::vector<Column>* cols) {
   using R = const CellRecord&;
   const std::vector<Column> counters = {
@@ -248,6 +270,10 @@ void AddCounterColumns(std::vector<Column>* cols) {
       BytesColumn("ssd_read_bytes", &LayerDelta::cache, &BlockStat::read_bytes),
       BytesColumn("ssd_write_bytes", &LayerDelta::cache,
                   &BlockStat::write_bytes),
+  };
+  cols->insert(cols->end(), counters.begin(), counters.end());
+  AddWearColumns(cols);
+  const std::vector<Column> rest = {
       CounterColumn("cache_bytes",
                     [](R c) { return Count(c.stack.cache_bytes); }),
       CounterColumn("cache_block_bytes",
@@ -264,7 +290,7 @@ void AddCounterColumns(std::vector<Column>* cols) {
                     }),
       CounterColumn("settings", Settings),
   };
-  cols->insert(cols->end(), counters.begin(), counters.end());
+  cols->insert(cols->end(), rest.begin(), rest.end());
   for (const LayerKind& kind : AllLayerKinds()) {
     for (const ExtraColumn& c : kind.extra_columns) {
       cols->push_back(LayerExtraColumn(kind, c));
@@ -336,9 +362,10 @@ const std::vector<std::string>& SeriesCsvColumns() {
 
 const std::vector<std::string>& RunsCsvColumns() { return Columns().names(); }
 
-std::vector<std::vector<std::string>> RunsCsvRows(const std::string& run_id,
-                                                  const CellRecord& rec,
-                                                  const VerifyOutcome* verify) {
+std::vector<std::vector<std::string>> RunsCsvRows(
+    const std::string& run_id, const CellRecord& rec,
+    const VerifyOutcome* verify, std::optional<double> ssd_tbw_bytes) {
+  const SsdWear wear = CellSsdWear(rec, ssd_tbw_bytes);
   std::vector<JobResult> jobs = rec.result.jobs;
   if (!rec.error.empty()) {
     // The workload failed before producing results: one row keeps the error.
@@ -351,7 +378,8 @@ std::vector<std::vector<std::string>> RunsCsvRows(const std::string& run_id,
   for (const JobResult& job : jobs) {
     for (IoDir d : ReportedDirections(job)) {
       const std::vector<std::string> metrics = ResultColumnValues(job, d);
-      rows.push_back(Columns().Values({run_id, rec, job, d, metrics, verify}));
+      rows.push_back(
+          Columns().Values({run_id, rec, job, d, metrics, verify, wear}));
     }
   }
   return rows;
@@ -364,6 +392,7 @@ RunsCsvReporter::RunsCsvReporter()
 void RunsCsvReporter::OnCompareStart(const CompareStart& start) {
   dir_.emplace(start.setup.run_dir);
   run_id_ = start.setup.run_id;
+  ssd_tbw_bytes_ = TbwBytes(start.options.ssd_tbw_tb);
   std::ostringstream header;
   runs_.Write(header);
   dir_->Write("runs.csv", header.str());
@@ -390,7 +419,8 @@ void RunsCsvReporter::OnCell(const CellRecord& rec) {
     auto it = verify_.find(rec.target);
     if (it != verify_.end()) verify = &it->second;
   }
-  for (std::vector<std::string>& row : RunsCsvRows(run_id_, rec, verify)) {
+  for (std::vector<std::string>& row :
+       RunsCsvRows(run_id_, rec, verify, ssd_tbw_bytes_)) {
     runs_.AddRow(std::move(row));
     row_findings_.emplace_back(rec.workload->name, rec.findings);
   }

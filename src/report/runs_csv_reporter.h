@@ -51,24 +51,31 @@ namespace tierbench {
 // db_restarted, db_server_cpu_s; finding_rules ("rule:severity" of every
 // finding, ';'-joined) before warnings. Later, without a new version (a
 // column added, none changed): db_reused after db_restarted.
-inline constexpr int kRunsCsvSchemaVersion = 7;
+// 8: the SSD wear columns (record/ssd_wear.h) after ssd_write_bytes:
+// ssd_write_per_app_write, ssd_write_per_app_byte, hdd_bytes_saved,
+// ssd_life_days (compare --ssd-tbw).
+inline constexpr int kRunsCsvSchemaVersion = 8;
 
 // Every runs.csv column (after schema_version), in file order: run_id,
 // mode, layer, cache_mode_readback, workload, working_set,
 // working_set_bytes, repetition, target, cache_state, valid,
 // invalid_reasons; the metric columns with iops_sustained after iops;
 // cell_wall_s, harness_overhead_pct; the evidence columns; the counter,
-// setting and layer columns; verify_blocks, verify_errors (the --verify
+// setting and layer columns (the SSD wear columns of record/ssd_wear.h
+// after ssd_write_bytes); verify_blocks, verify_errors (the --verify
 // check of the cell's stack: blocks checked per step and blocks that
 // differed; empty for raw cells and without --verify); finding_rules,
 // warnings.
 const std::vector<std::string>& RunsCsvColumns();
 
 // The runs.csv rows of a finished cell of run `run_id`, in column order;
-// `verify`: the --verify check of the cell's stack (may be null).
+// `verify`: the --verify check of the cell's stack (may be null);
+// `ssd_tbw_bytes`: the SSD's TBW rating in bytes for ssd_life_days (empty:
+// the column stays empty).
 std::vector<std::vector<std::string>> RunsCsvRows(
     const std::string& run_id, const CellRecord& rec,
-    const VerifyOutcome* verify = nullptr);
+    const VerifyOutcome* verify = nullptr,
+    std::optional<double> ssd_tbw_bytes = {});
 
 inline constexpr int kSeriesCsvSchemaVersion = 1;
 
@@ -95,6 +102,7 @@ class RunsCsvReporter : public Reporter {
  private:
   std::optional<ResultDir> dir_;
   std::string run_id_;
+  std::optional<double> ssd_tbw_bytes_;          // --ssd-tbw in bytes
   std::map<std::string, VerifyOutcome> verify_;  // by stack device
   CsvTable runs_;
   // Per runs.csv row: its cell's workload and findings.

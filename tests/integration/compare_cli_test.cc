@@ -330,6 +330,28 @@ TEST(CompareCliTest, BadVerifySizesAreOneLineErrors) {
   }
 }
 
+// --ssd-tbw TB: a rating that is not a number above 0 is one line naming
+// the option and the fix, exit 2, with nothing written.
+TEST(CompareCliTest, BadSsdTbwIsAOneLineError) {
+  TempDir tmp;
+  WriteInputs(tmp.path());
+  for (const char* tbw :
+       {"0", "-600", "lots", "600TB", "nan", "inf", "1e999"}) {
+    std::string out;
+    const int rc =
+        RunShell(std::string(TIERBENCH_BINARY) + " compare --ssd-tbw=" + tbw +
+                     " --workloads " + tmp.path() + "/rw4k.fio --results " +
+                     tmp.path() + "/results 2>&1",
+                 &out);
+    EXPECT_EQ(rc, 2) << tbw << ": " << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1)
+        << tbw << ": " << out;
+    EXPECT_NE(out.find("--ssd-tbw"), std::string::npos) << out;
+    EXPECT_NE(out.find("Fix:"), std::string::npos) << out;
+    EXPECT_FALSE(std::filesystem::exists(tmp.path() + "/results"));
+  }
+}
+
 // --workload-modes: a workload limited to some modes runs only there; a
 // malformed value, an unknown workload or mode is one line naming the
 // option and the fix, exit 2, with nothing written.

@@ -8,6 +8,7 @@
 #include "present/charts/percentile_chart.h"
 #include "present/charts/position_table.h"
 #include "present/charts/series_chart.h"
+#include "present/charts/wear_chart.h"
 #include "present/pages/summary_writer.h"
 #include "present/report_format.h"
 #include "present/series_file.h"
@@ -57,6 +58,15 @@ ReportWriter::ReportWriter(const RunFolder& run) : run_(run) {
                          "Time to clean: seconds until the layer had "
                          "written its dirty data back after the run "
                          "(drain_after_s)."});
+    }
+    WearChart wear(run, w);
+    if (wear.HasData()) {
+      charts_.push_back({w, "wear", "wear-" + slug + ".svg", wear.Svg(),
+                         "SSD wear: bytes written to the cache device per "
+                         "byte the application read or wrote (comparison.csv "
+                         "ssd_write_per_app_byte_median), what sizes an "
+                         "SSD's endurance (TBW); reads count where the layer "
+                         "promotes or inserts them."});
     }
     charts_.push_back({w, "percentiles", "percentiles-" + slug + ".svg",
                        PercentileChart(run, w).Svg(),

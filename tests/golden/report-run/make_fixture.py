@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes the fake run folder of the report tests (runs.csv schema 7,
-comparison.csv schema 5, manifest.json schema 2, series.csv schema 1) with fixed
+"""Writes the fake run folder of the report tests (runs.csv schema 8,
+comparison.csv schema 6; the SSD wear columns are empty, as the fixture's
+cells have no block counters to make them of, manifest.json schema 2, series.csv schema 1) with fixed
 figures: raw HDD
 and SSD, four bcache modes and one dm-cache mode, three workloads (one with a
 read and a write series), three repetitions, one failed cell, warnings, cells
@@ -45,7 +46,8 @@ COUNTERS = ["read_hits", "read_misses", "read_hit_ratio_pct", "write_hits", "wri
   "dirty_after_bytes", "dirty_growth_bytes", "drain_before_s", "drain_after_s",
   "counters_after_s",
   "stack_read_bytes", "stack_write_bytes", "hdd_read_bytes", "hdd_write_bytes",
-  "ssd_read_bytes", "ssd_write_bytes", "cache_bytes", "cache_block_bytes", "warm_passes",
+  "ssd_read_bytes", "ssd_write_bytes", "ssd_write_per_app_write", "ssd_write_per_app_byte",
+  "hdd_bytes_saved", "ssd_life_days", "cache_bytes", "cache_block_bytes", "warm_passes",
   "warm_s", "warm_hit_ratio_pct", "warm_steady", "settings",
   "bcache_bypass_hits", "bcache_bypass_misses", "bcache_sequential_cutoff",
   "bcache_congested_read_threshold_us", "bcache_congested_write_threshold_us",
@@ -170,7 +172,7 @@ for rep in (1, 2, 3):
 with open(os.path.join(OUT, "runs.csv"), "w", newline="") as f:
     out = csv.writer(f, lineterminator="\n")
     out.writerow(["schema_version"] + LEAD + RUN_RESULT_COLS + TIMING + COUNTERS)
-    for r in rows: out.writerow(["7"] + r)
+    for r in rows: out.writerow(["8"] + r)
 
 # comparison.csv, as record/comparison.cc computes it.
 H = ["mode", "layer", "baseline", "workload", "job", "direction", "unit", "n", "valid",
@@ -183,11 +185,13 @@ H = ["mode", "layer", "baseline", "workload", "job", "direction", "unit", "n", "
      "iops_vs_hdd_ci_high_pct", "iops_vs_ssd_ci_low_pct", "iops_vs_ssd_ci_high_pct",
      "iops_vs_hdd_ci_df", "iops_vs_ssd_ci_df", "p99_vs_hdd_ci_low_pct",
      "p99_vs_hdd_ci_high_pct", "p99_vs_ssd_ci_low_pct", "p99_vs_ssd_ci_high_pct",
-     "significant_vs_hdd", "significant_vs_ssd", "finding_rules", "warnings"]
+     "significant_vs_hdd", "significant_vs_ssd", "ssd_write_per_app_write_median",
+     "ssd_write_per_app_byte_median", "hdd_bytes_saved_median", "ssd_life_days_median",
+     "finding_rules", "warnings"]
 ci = {c: i + 1 for i, c in enumerate(LEAD + RUN_RESULT_COLS + TIMING + COUNTERS)}
 groups = {}
 for r in rows:
-    r = ["7"] + r
+    r = ["8"] + r
     if r[ci["error"]]: continue
     key = (r[ci["mode"]], r[ci["workload"]], r[ci["job"]], r[ci["direction"]])
     g = groups.setdefault(key, {"layer": r[ci["layer"]], "iops": [], "sus": [], "p99": [], "bw": [], "lat": [], "w": r[ci["warnings"]],
@@ -245,11 +249,11 @@ for key in seen:
                  pos(p, med(h["p99"]), med(s["p99"])),
                  "1" if "1" in (nh, ns) else ("0" if nh or ns else ""), nh, ns,
                  ih[0], ih[1], is_[0], is_[1], ih[2], is_[2], ph[0], ph[1], ps[0], ps[1],
-                 sig(ih), sig(is_), g["rules"], g["w"]])
+                 sig(ih), sig(is_), "", "", "", "", g["rules"], g["w"]])
 with open(os.path.join(OUT, "comparison.csv"), "w", newline="") as f:
     out = csv.writer(f, lineterminator="\n")
     out.writerow(["schema_version"] + H)
-    for c in comp: out.writerow(["5"] + c)
+    for c in comp: out.writerow(["6"] + c)
 
 # series.csv, as record/cell_series.cc writes it: per cell and second
 # of the 30 s window the IOs (summing to runs.csv's ios), the layer's hit

@@ -12,4 +12,5 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/scenario_report_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/schema_docs_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/series_chart_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/wear_columns_test.cc
 )
