@@ -17,6 +17,9 @@
 //   - the invalid cells, named with their reason and not ranked; a
 //     workload that cannot tell caches apart (validity/run_rules.h) ranks
 //     nothing and says why;
+//   - per cache cell of a workload whose stream is known (mrc.csv), its
+//     measured read hit ratio beside LRU's and OPT's at its cache size
+//     (present/hit_bound.h), one line each after the workload's;
 //   - the valid modes whose rate drifted within the run (a drift caution)
 //     named "not steady" with the first and last third's rates per second,
 //     not ranked (the mean of a transient, whose per-second spread is the
