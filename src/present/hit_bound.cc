@@ -44,6 +44,8 @@ std::vector<HitBoundCell> HitBoundCells(const RunFolder& run,
           usable = usable && !f->Invalid() && !f->Drifted() &&
                    HbStateMatches(f->cache_state, curve->warm);
           cell.layer = f->layer;
+          cell.validity_unknown =
+              cell.validity_unknown || f->valid == "unknown";
           for (const char* rule : kHbBypassRules) {
             bool has = false;
             for (const std::string& item : f->finding_rules) {
@@ -96,6 +98,7 @@ std::vector<VerdictLine> HitBoundLines(const RunFolder& run,
       std::snprintf(rate, sizeof rate, "%.4g", c.rate);
       text += std::string("; SHARDS-sampled at R = ") + rate;
     }
+    if (c.validity_unknown) text += "; validity unknown";
     text += ").";
     if (!c.bypass_rules.empty()) {
       std::string rules;

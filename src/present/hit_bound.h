@@ -15,7 +15,8 @@
 //
 // The verdict line of a cell (one per cell, after the workload's line):
 //   "<workload>: bcache writeback (1 GiB cache) reached 61% read hits; LRU
-//   at this size 72%, OPT 84% (warm, 32 KiB blocks)."
+//   at this size 72%, OPT 84% (warm, 32KiB blocks)."
+// with "; validity unknown" before the ")" for a cell of unknown validity.
 // Pure over the run folder; thread-safe.
 #ifndef TIERBENCH_PRESENT_HIT_BOUND_H_
 #define TIERBENCH_PRESENT_HIT_BOUND_H_
@@ -39,6 +40,8 @@ struct HitBoundCell {
   bool warm = false;
   uint32_t block_bytes = 4096;
   double rate = 1;  // the curve's SHARDS rate; 1 when exact
+  // comparison.csv valid = unknown: the verdict ranks it and marks it.
+  bool validity_unknown = false;
   // The bypass rules the cell was flagged with ("bcache.cutoff", ...).
   std::vector<std::string> bypass_rules;
 };

@@ -45,9 +45,9 @@ std::string ReadHitChartSvg(const std::string& workload,
     any = true;
   };
   for (size_t i = 0; i < curves.size(); ++i) {
-    legend.push_back({"LRU (" + RhCurveName(*curves[i]) + ")", LineAttrs(i)});
-    legend.push_back(
-        {"OPT (Belady MIN, " + RhCurveName(*curves[i]) + ")", RhOptAttrs(i)});
+    // Legend names stay under LineLegend's 28 characters.
+    legend.push_back({"LRU, " + RhCurveName(*curves[i]), LineAttrs(i)});
+    legend.push_back({"OPT, " + RhCurveName(*curves[i]), RhOptAttrs(i)});
     for (const ReadHitPoint& p : curves[i]->points) extend(p.cache_bytes);
   }
   for (const HitBoundCell& c : cells) extend(c.cache_bytes);
@@ -86,7 +86,8 @@ std::string ReadHitChartSvg(const std::string& workload,
     if (lru.empty()) continue;
     const std::string name = RhCurveName(*curves[i]);
     svg.Polyline(lru, "mrc-lru", LineAttrs(i), "LRU (" + name + ")");
-    svg.Polyline(opt, "mrc-opt", RhOptAttrs(i), "OPT (" + name + ")");
+    svg.Polyline(opt, "mrc-opt", RhOptAttrs(i),
+                 "OPT (Belady MIN, " + name + ")");
   }
   for (size_t k = 0; k < cells.size(); ++k) {
     const HitBoundCell& c = cells[k];
@@ -100,7 +101,16 @@ std::string ReadHitChartSvg(const std::string& workload,
                             ", OPT " + FormatPct(c.opt_pct) + " (" +
                             (c.warm ? "warm" : "cold") + ", " +
                             FormatBytes(c.block_bytes) + " blocks)";
-    svg.Circle(x, y, 4.5, "mrc-cell", "fill=\"#000000\"", tip);
+    // The dot takes the colour of its curve (same state and block size).
+    std::string fill = "#000000";
+    for (size_t i = 0; i < curves.size(); ++i) {
+      if (curves[i]->warm == c.warm &&
+          curves[i]->block_bytes == c.block_bytes) {
+        fill = SeriesColor(i);
+      }
+    }
+    svg.Circle(x, y, 4.5, "mrc-cell",
+               "fill=\"" + fill + "\" stroke=\"#000000\"", tip);
     // Labels alternate above and below so that cells at one size stay
     // readable.
     const double dy = k % 2 == 0 ? -8 : 16;

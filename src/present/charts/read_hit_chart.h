@@ -5,7 +5,8 @@
 // (log2 axis, byte labels); per curve (one per cache block size) LRU as a
 // solid line (class "mrc-lru") and OPT as a dashed one (class "mrc-opt"),
 // named with state and block size in the legend; each cache cell with a
-// measured figure as a dot at its cache_bytes (class "mrc-cell") labelled
+// measured figure as a dot in its curve's colour at its cache_bytes (class
+// "mrc-cell"), labelled
 // with its name and figure (class "mrc-cell-label"), a tooltip giving LRU
 // and OPT at that size. Pure; thread-safe.
 #ifndef TIERBENCH_PRESENT_CHARTS_READ_HIT_CHART_H_

@@ -134,7 +134,8 @@ TEST_F(ProtocolTest, ReplayedTraceGetsItsCurvesAndTheCellItsPoint) {
                    FormatBytes(std::stoull(cache_bytes)) +
                    " cache) reached 75% read hits; LRU at this size 90%, OPT "
                    "90% (cold, " +
-                   FormatBytes(std::stoull(block_bytes)) + " blocks)."),
+                   FormatBytes(std::stoull(block_bytes)) + " blocks" +
+                   (valid == "unknown" ? "; validity unknown" : "") + ")."),
       std::string::npos)
       << summary;
   EXPECT_NE(summary.find("](charts/read-hits-loop.svg)"), std::string::npos);
