@@ -13,6 +13,7 @@
 #include "io/target.h"
 #include "orchestrate/restore_state.h"
 #include "orchestrate/setup_findings.h"
+#include "orchestrate/stream_curves.h"
 #include "orchestrate/working_set.h"
 #include "tracefile/trace_reader.h"
 #include "util/clock.h"
@@ -543,6 +544,7 @@ CompareSetup PrepareCompare(const CompareOptions& o, const Host& host) {
   }
   setup.runs = WorkloadModes(o, setup);
   AddSetupFindings(o, &setup);
+  setup.read_hit_curves = StreamCurves(o, setup);
   return setup;
 }
 

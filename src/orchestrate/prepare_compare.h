@@ -34,6 +34,8 @@
 // Last, every fio workload's jobs are prepared once (workload/
 // prepared_jobs.h: traces loaded and checked, engines looked up, CPUs
 // checked), so a bad trace is refused here, before anything is written.
+// Then the read hit curves of the workloads that replay a trace are
+// computed (orchestrate/stream_curves.h).
 //
 // Errors: ConfigError / SysError / SafetyError with one-line messages.
 #ifndef TIERBENCH_ORCHESTRATE_PREPARE_COMPARE_H_

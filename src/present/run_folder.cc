@@ -249,8 +249,37 @@ RunFolder RunFolder::Read(const std::string& dir) {
         ": its cells were not judged valid or invalid (no verdict ranks "
         "them). Fix: re-run tierbench compare for a verdict");
   }
+  const std::string mrc_path = (fs::path(dir) / "mrc.csv").string();
+  if (fs::exists(mrc_path)) {
+    folder.read_hit_curves_ = ParseReadHitCurves(
+        CsvDocument::Parse(ReadFile(dir, "mrc.csv"), mrc_path));
+  }
   folder.Build();
   return folder;
+}
+
+std::optional<double> RunFolder::ReadHitPct(const std::string& mode,
+                                            const std::string& workload) const {
+  if (!runs_.Has("read_hit_ratio_pct")) return std::nullopt;
+  std::vector<std::string> reps;
+  std::vector<double> values;
+  for (size_t r = 0; r < runs_.row_count(); ++r) {
+    if (runs_.Get(r, "mode") != mode || runs_.Get(r, "workload") != workload ||
+        !runs_.Get(r, "error").empty()) {
+      continue;
+    }
+    // The ratio is per cell: each repetition once.
+    const std::string& rep = runs_.Get(r, "repetition");
+    if (std::find(reps.begin(), reps.end(), rep) != reps.end()) continue;
+    const std::optional<double> v = runs_.Number(r, "read_hit_ratio_pct");
+    if (!v) continue;
+    reps.push_back(rep);
+    values.push_back(*v);
+  }
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 void RunFolder::Build() {

@@ -9,7 +9,9 @@
 // readable one adds one line to notes()); each
 // CSV has the columns the report uses; runs.csv has at least one row. Any
 // failure throws ConfigError (exit 2) with one line naming the file and the
-// fix. Optional columns (clat_p99_9_us) are used when present.
+// fix. Optional columns (clat_p99_9_us) are used when present. mrc.csv
+// (the LRU and OPT read hit curves, trace/read_hit_curve.h) is optional:
+// read when present, refused like the others when bad.
 //
 // The figures are the comparison.csv rows, completed from runs.csv with the
 // medians of the p50 and p99.9 latency over the repetitions; per mode x
@@ -25,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "trace/read_hit_curve.h"
 #include "util/csv_reader.h"
 #include "util/finding.h"
 
@@ -123,6 +126,15 @@ class RunFolder {
   // older than 3: ..."), for the user; empty for a current folder.
   const std::vector<std::string>& notes() const { return notes_; }
 
+  // mrc.csv's curves; empty without the file.
+  const std::vector<ReadHitCurve>& read_hit_curves() const {
+    return read_hit_curves_;
+  }
+  // The median over the repetitions of the cell's measured
+  // read_hit_ratio_pct (runs.csv; failed repetitions left out); empty when
+  // no repetition reported one.
+  std::optional<double> ReadHitPct(const std::string& mode,
+                                   const std::string& workload) const;
   // The layer of `mode` ("raw", "bcache", ...).
   std::string LayerOf(const std::string& mode) const;
   // Figures of `workload`, in file order.
@@ -150,6 +162,7 @@ class RunFolder {
   std::vector<DrainFigure> drains_;
   std::vector<FailedCell> failures_;
   std::vector<std::string> notes_;
+  std::vector<ReadHitCurve> read_hit_curves_;
 };
 
 // Splits a `warnings` cell (joined with ';') into its warnings.

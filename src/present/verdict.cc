@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "present/hit_bound.h"
 #include "present/report_format.h"
 #include "present/wear_verdict.h"
 #include "stats/confidence.h"
@@ -507,9 +508,13 @@ Verdict BuildVerdict(const RunFolder& run, const SeriesFile* series) {
   for (const std::string& w : run.workloads()) {
     WorkloadVerdict wv(w, Totals(run, w, series));
     VerdictLine line = wv.Build();
-    if (line.text.empty()) continue;
-    batches = batches || wv.used_batches();
-    v.lines.push_back(std::move(line));
+    if (!line.text.empty()) {
+      batches = batches || wv.used_batches();
+      v.lines.push_back(std::move(line));
+    }
+    for (VerdictLine& hit : HitBoundLines(run, w)) {
+      v.lines.push_back(std::move(hit));
+    }
   }
   // What each mode cost the SSD, per workload, after the throughput lines.
   for (const std::string& w : run.workloads()) {

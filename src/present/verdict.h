@@ -20,6 +20,9 @@
 //   - after the throughput lines, per workload, what each valid cache mode
 //     cost the SSD (present/wear_verdict.h: SSD bytes written per byte the
 //     application moved), only with valid cells;
+//   - per cache cell of a workload whose stream is known (mrc.csv), its
+//     measured read hit ratio beside LRU's and OPT's at its cache size
+//     (present/hit_bound.h), one line each after the workload's;
 //   - the valid modes whose rate drifted within the run (a drift caution)
 //     named "not steady" with the first and last third's rates per second,
 //     not ranked (the mean of a transient, whose per-second spread is the

@@ -14,6 +14,7 @@
 #include "cache/cache_layer.h"
 #include "cache/mode_spec.h"
 #include "db/db_workload.h"
+#include "trace/read_hit_curve.h"
 #include "util/finding.h"
 #include "util/sysfs.h"
 #include "workload/job_spec.h"
@@ -76,6 +77,10 @@ struct CompareSetup {
   std::vector<std::vector<bool>> runs;
   std::string run_id;
   std::string run_dir;  // <results>/<run-id>
+  // The LRU and OPT read hit curves of every workload whose stream is known
+  // (orchestrate/stream_curves.h), one per distinct cache block size of the
+  // stacks; mrc.csv.
+  std::vector<ReadHitCurve> read_hit_curves;
 
   // The stack of `mode`'s layer; null for raw modes.
   const CompareStack* StackFor(const ModeSpec& mode) const;

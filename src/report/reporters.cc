@@ -11,6 +11,7 @@
 #include "report/html_report_reporter.h"
 #include "report/json_reporter.h"
 #include "report/manifest_reporter.h"
+#include "report/mrc_csv_reporter.h"
 #include "report/result_columns.h"
 #include "report/runs_csv_reporter.h"
 #include "util/csv_writer.h"
@@ -83,6 +84,7 @@ std::vector<std::unique_ptr<Reporter>> MakeCompareReporters(std::ostream& out) {
   std::vector<std::unique_ptr<Reporter>> reporters;
   reporters.push_back(std::make_unique<RunsCsvReporter>());
   reporters.push_back(std::make_unique<ComparisonCsvReporter>());
+  reporters.push_back(std::make_unique<MrcCsvReporter>());
   reporters.push_back(std::make_unique<EvidenceReporter>());
   reporters.push_back(std::make_unique<ManifestReporter>());
   reporters.push_back(std::make_unique<ConsoleTableReporter>(out));

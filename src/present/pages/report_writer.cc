@@ -7,8 +7,10 @@
 #include "present/charts/latency_chart.h"
 #include "present/charts/percentile_chart.h"
 #include "present/charts/position_table.h"
+#include "present/charts/read_hit_chart.h"
 #include "present/charts/series_chart.h"
 #include "present/charts/wear_chart.h"
+#include "present/hit_bound.h"
 #include "present/pages/summary_writer.h"
 #include "present/report_format.h"
 #include "present/series_file.h"
@@ -74,6 +76,16 @@ ReportWriter::ReportWriter(const RunFolder& run) : run_(run) {
                        "percentiles p50 to p99.99 of runs.csv (medians over "
                        "the repetitions) on a nines axis, latency on a log "
                        "scale."});
+    const std::vector<const ReadHitCurve*> curves = HitBoundCurves(run, w);
+    if (!curves.empty()) {
+      charts_.push_back({w, "read-hits", "read-hits-" + slug + ".svg",
+                         ReadHitChartSvg(w, curves, HitBoundCells(run, w)),
+                         "Read hits of each cache cell (median "
+                         "read_hit_ratio_pct of runs.csv) at its cache size, "
+                         "against the read hit ratio of LRU and of Belady's "
+                         "OPT on the trace's reads in the cells' state "
+                         "(mrc.csv)."});
+    }
     if (series) {
       SeriesChart per_second(*series, w);
       if (per_second.HasData()) {
@@ -126,7 +138,19 @@ ReportFiles ReportWriter::Write(const std::string& out_dir, bool force) const {
     WriteAtomically(p, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + c.svg);
     files.charts.push_back(p.string());
   }
-  WriteAtomically(files.summary, SummaryMarkdown());
+  // summary.md links the read-hits charts (report.html has them inline).
+  std::string links;
+  for (const ChartFile& c : charts_) {
+    if (c.kind != "read-hits") continue;
+    links += "![" + c.workload + ": read hits against LRU and OPT](charts/" +
+             c.file + ")\n\n";
+  }
+  WriteAtomically(
+      files.summary,
+      SummaryMarkdown() + (links.empty() ? std::string()
+                                         : "\n## Read hits against LRU and "
+                                           "OPT\n\n" +
+                                               links));
   WriteAtomically(files.html, Html());
   files.notes = notes_;
   return files;

@@ -9,7 +9,10 @@
 //                    percentiles-<workload>.svg
 //                    (present/charts/percentile_chart.h),
 //                    series-<workload>.svg (present/charts/series_chart.h;
-//                    from series.csv, absent in older runs: one line says so)
+//                    from series.csv, absent in older runs: one line says so),
+//                    read-hits-<workload>.svg (present/charts/
+//                    read_hit_chart.h; from mrc.csv, for the workloads
+//                    that replay a trace; summary.md links them)
 // Files are written through a temporary file and a rename. It never
 // overwrites an existing report.html or summary.md unless `force`: then it
 // throws SafetyError (exit 4) naming the file and --force. Bad input throws

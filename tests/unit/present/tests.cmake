@@ -5,6 +5,7 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/merged_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/regression_check_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/expectation_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/hit_bound_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/summary_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/svg_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/verdict_test.cc

@@ -24,6 +24,7 @@
 #include "report/power_cut_reporter.h"
 #include "report/result_columns.h"
 #include "report/runs_csv_reporter.h"
+#include "trace/read_hit_curve.h"
 
 namespace tierbench {
 namespace {
@@ -68,6 +69,7 @@ const std::map<std::string, int>& WriterVersions() {
       {"fill.csv", kFillCsvSchemaVersion},
       {"fill-series.csv", kFillSeriesCsvSchemaVersion},
       {"log-replay.csv", kLogReplayCsvSchemaVersion},
+      {"mrc.csv", kMrcCsvSchemaVersion},
   };
   return kVersions;
 }
@@ -233,8 +235,8 @@ TEST(SchemaDocsTest, ManPagesStateTheOtherFormatsVersions) {
 namespace tierbench {
 namespace {
 
-// Every column fault.csv, fill.csv and fill-series.csv write has a row in
-// results/README.md's table of the file (alone or in a group such as
+// Every column fault.csv, fill.csv, fill-series.csv and mrc.csv write has a row
+// in results/README.md's table of the file (alone or in a group such as
 // `stack_intact`, `stack_stale`, ...), and the table names no column the
 // writer lacks.
 // The columns results/README.md's table of `file` names.
@@ -270,6 +272,7 @@ TEST(SchemaDocsTest, FaultAndFillColumnsAreTheDocumentedOnes) {
   EXPECT_EQ(DocumentedColumns("fill.csv"), Written(FillCsvColumns()));
   EXPECT_EQ(DocumentedColumns("fill-series.csv"),
             Written(FillSeriesCsvColumns()));
+  EXPECT_EQ(DocumentedColumns("mrc.csv"), Written(MrcCsvColumns()));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 # trace_shards_accuracy_test.cc): 2 s here, 19 s under ASan/UBSan.
 target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/belady_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/read_hit_curve_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/stack_distance_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/trace_profile_test.cc
 )

@@ -1,0 +1,38 @@
+// StreamCurves: the LRU and OPT read hit curves (trace/read_hit_curve.h)
+// of every workload of a compare whose block stream is known, for
+// CompareSetup::read_hit_curves (mrc.csv, `tierbench report`).
+//
+// A workload's stream is known when it is a fio workload of one job that
+// replays a trace (read_iolog=) once: numjobs=1, loops=1. Its curves are
+// computed for the cache modes that run it (--workload-modes) and whose
+// stack reports its cache size, one curve per distinct cache block size
+// among their stacks (StackInfo::cache_block_bytes; 4 KiB, the trace's
+// block, when a stack reports none), each at the grid and at every such
+// stack's cache_bytes, the points at a stack's size naming its modes.
+// The state follows --cache-state: cold gives the cold curve (one pass
+// from an empty cache), warm and warm-until-steady the warm one (the
+// second of two passes); as-is gives none (the state is not known).
+//
+// Errors: ConfigError from trace/block_stream.h. Pure over the setup;
+// logs a notice per curve it computes.
+#ifndef TIERBENCH_ORCHESTRATE_STREAM_CURVES_H_
+#define TIERBENCH_ORCHESTRATE_STREAM_CURVES_H_
+
+#include <memory>
+#include <vector>
+
+#include "record/compare_options.h"
+#include "record/compare_setup.h"
+#include "trace/read_hit_curve.h"
+
+namespace tierbench {
+
+// The trace `w` replays when its stream is known (see above), else null.
+std::shared_ptr<const IoLog> KnownStream(const PreparedWorkload& w);
+
+std::vector<ReadHitCurve> StreamCurves(const CompareOptions& o,
+                                       const CompareSetup& setup);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_ORCHESTRATE_STREAM_CURVES_H_
