@@ -14,7 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Column {
+struct ScenarioColumn {
   const char* name;
   const char* label;
 };
@@ -25,7 +25,7 @@ struct ScenarioFile {
   const char* file;
   const char* title;
   int schema;
-  std::vector<Column> columns;
+  std::vector<ScenarioColumn> columns;
 };
 
 const std::vector<ScenarioFile>& Files() {
@@ -95,7 +95,7 @@ CsvDocument Load(const std::string& run_dir, const ScenarioFile& f) {
   const fs::path path = fs::path(run_dir) / f.file;
   CsvDocument doc = CsvDocument::Parse(ReadText(path), path.string());
   std::vector<std::string> needed = {"schema_version"};
-  for (const Column& c : f.columns) needed.push_back(c.name);
+  for (const ScenarioColumn& c : f.columns) needed.push_back(c.name);
   doc.Require(needed, "write it again with this tierbench's lab");
   for (size_t r = 0; r < doc.row_count(); ++r) {
     if (doc.Get(r, "schema_version") != std::to_string(f.schema)) {
@@ -204,11 +204,12 @@ std::vector<std::string> VerdictOf(const ScenarioFile& f,
 
 std::string HtmlTable(const ScenarioFile& f, const CsvDocument& d) {
   std::string h = "<table>\n<tr>";
-  for (const Column& c : f.columns) h += "<th>" + HtmlEscape(c.label) + "</th>";
+  for (const ScenarioColumn& c : f.columns)
+    h += "<th>" + HtmlEscape(c.label) + "</th>";
   h += "</tr>\n";
   for (size_t r = 0; r < d.row_count(); ++r) {
     h += "<tr>";
-    for (const Column& c : f.columns) {
+    for (const ScenarioColumn& c : f.columns) {
       h += "<td>" + HtmlEscape(d.Get(r, c.name)) + "</td>";
     }
     h += "</tr>\n";
@@ -219,14 +220,15 @@ std::string HtmlTable(const ScenarioFile& f, const CsvDocument& d) {
 std::string MarkdownTable(const ScenarioFile& f, const CsvDocument& d) {
   std::string m = "|";
   std::string rule = "|";
-  for (const Column& c : f.columns) {
+  for (const ScenarioColumn& c : f.columns) {
     m += " " + std::string(c.label) + " |";
     rule += "---|";
   }
   m += "\n" + rule + "\n";
   for (size_t r = 0; r < d.row_count(); ++r) {
     m += "|";
-    for (const Column& c : f.columns) m += " " + d.Get(r, c.name) + " |";
+    for (const ScenarioColumn& c : f.columns)
+      m += " " + d.Get(r, c.name) + " |";
     m += "\n";
   }
   return m;
