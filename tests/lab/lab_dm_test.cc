@@ -129,27 +129,15 @@ TEST(LabDm, ColdDmCacheCellIsFlaggedInARunSplitOverTwoGuests) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
   ASSERT_FALSE(dir.path().empty());
-  std::vector<std::string> args = {"--dilation=auto",
-                                   "--guests",
-                                   "2",
-                                   "--layers",
-                                   "dm-cache,dm-writecache",
-                                   "--modes",
-                                   Mode("hdd"),
-                                   Mode("dm-cache-writeback"),
-                                   Mode("dm-writecache"),
-                                   "--workloads",
-                                   Workload("randwrite-4k"),
-                                   "--cache-state",
-                                   "cold",
-                                   "--runtime",
-                                   "3",
-                                   "--size",
-                                   "64M",
-                                   "--results",
-                                   dir.path(),
-                                   "--run-id",
-                                   "lab-dm-cold"};
+  std::vector<std::string> args = {
+      "--dilation=auto", "--guests", "2", "--layers", "dm-cache,dm-writecache",
+      "--modes", Mode("hdd"), Mode("dm-cache-writeback"), Mode("dm-writecache"),
+      "--workloads", Workload("randwrite-4k"), Workload("randread-4k"),
+      // Reads only on dm-cache: its promotions
+      // write the SSD (issue 30 item 4).
+      "--workload-modes", "randread-4k=dm-cache-writeback", "--cache-state",
+      "cold", "--runtime", "3", "--size", "64M", "--results", dir.path(),
+      "--run-id", "lab-dm-cold"};
   TIERBENCH_RUN_LAB(args, 0);
   const std::string run = dir.path() + "/lab-dm-cold";
   std::vector<CsvRow> rows = ReadCsv(run + "/runs.csv");
@@ -162,6 +150,15 @@ TEST(LabDm, ColdDmCacheCellIsFlaggedInARunSplitOverTwoGuests) {
   EXPECT_NE(warnings.find("measured the origin"), std::string::npos)
       << warnings;
   EXPECT_GT(Num(*wb, "write_misses"), Num(*wb, "write_hits")) << warnings;
+  // A read-only workload costs dm-cache SSD writes: from an empty cache smq
+  // promotes the blocks it reads (issue 30 item 4: bytes written to the SSD
+  // per byte the application moved count promotions).
+  const CsvRow* rd = Find(rows, "dm-cache-writeback", "randread-4k", "read");
+  ASSERT_NE(rd, nullptr) << output;
+  EXPECT_EQ(Num(*rd, "stack_write_bytes"), 0) << "a read-only cell";
+  EXPECT_GT(Num(*rd, "ssd_write_bytes"), 0) << Get(*rd, "warnings");
+  EXPECT_GT(Num(*rd, "ssd_write_per_app_byte"), 0) << Get(*rd, "warnings");
+  EXPECT_EQ(Get(*rd, "ssd_write_per_app_write"), "") << "nothing written";
   // One run folder: one run id, the parts named in the manifest, each
   // guest's own run kept under parts/.
   for (const CsvRow& r : rows) EXPECT_EQ(Get(r, "run_id"), "lab-dm-cold");

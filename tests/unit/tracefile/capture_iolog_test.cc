@@ -61,13 +61,14 @@ TEST(CaptureIoLogTest, RecordsBecomeLinesWithFlushesAsSync) {
   EXPECT_EQ(log.counts.fua, 1u);
   EXPECT_EQ(log.counts.dropped, 1u);
   EXPECT_EQ(log.counts.span_us, 40u);
-  // read_iolog= takes it: two sync lines are counted apart.
+  // read_iolog= takes it: the two sync lines are replayed as flushes.
   const IoLog back = ParseIoLog(log.text, "cap.iolog");
   EXPECT_EQ(back.files, std::vector<std::string>{"/dev/loop0"});
   EXPECT_EQ(back.ios[0], 1u);
   EXPECT_EQ(back.ios[1], 2u);
   EXPECT_EQ(back.bytes[1], 12288u);
-  EXPECT_EQ(back.skipped, 2u);
+  EXPECT_EQ(back.syncs, 2u);
+  EXPECT_EQ(back.skipped, 0u);
 }
 
 TEST(CaptureIoLogTest, AVolumeWithoutRecordsIsAnEmptyLog) {
