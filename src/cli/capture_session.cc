@@ -131,6 +131,14 @@ CapturePlan CheckCapture(const CaptureRequest& r,
   plan.name = fs::path(r.device).filename().string();
   plan.volume = std::to_string(major(st.st_rdev)) + "," +
                 std::to_string(minor(st.st_rdev));
+  {
+    // Only a partition has a start file.
+    std::ifstream start(host.sys_dev_block + "/" +
+                        std::to_string(major(st.st_rdev)) + ":" +
+                        std::to_string(minor(st.st_rdev)) + "/start");
+    uint64_t sectors = 0;
+    if (start >> sectors) plan.start_bytes = sectors * 512;
+  }
   if (!host.root) {
     throw SysError(
         "tierbench capture needs root: blktrace sets up the kernel's block "
@@ -248,7 +256,8 @@ CaptureOutcome RunCapture(const CaptureRequest& r, const CapturePlan& plan,
                    ") holds requests of other devices only. Trace: " +
                    outcome.blkparse_text);
   }
-  const CaptureIoLog log = CaptureIoLogOf(trace, volume, r.device);
+  const CaptureIoLog log =
+      CaptureIoLogOf(trace, volume, r.device, plan.start_bytes);
   outcome.counts = log.counts;
   outcome.iolog = r.out_dir + "/" + plan.name + ".iolog";
   WriteFileAtomically(outcome.iolog, log.text, "check that --out is writable");

@@ -61,11 +61,16 @@ struct CapturePlan {
   std::string command_path;        // argv[0] resolved; empty for --duration
   std::string name;                // the device's base name
   std::string volume;              // "MAJ,MIN" as blkparse prints it
+  // A partition's start on its disk in bytes (sysfs
+  // /sys/dev/block/MAJ:MIN/start x 512; 0 for a whole device): blktrace
+  // reports a partition's sectors from the disk's start.
+  uint64_t start_bytes = 0;
 };
 
 // The machine's side of the checks, a seam for tests.
 struct CaptureHostChecks {
   std::string debugfs = "/sys/kernel/debug";
+  std::string sys_dev_block = "/sys/dev/block";  // MAJ:MIN/start
   bool root = true;  // the caller is root (geteuid() == 0)
 };
 

@@ -2,6 +2,7 @@
 // (orchestrate/stream_curves.h).
 #include "orchestrate/stream_curves.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <utility>
@@ -17,14 +18,49 @@ std::shared_ptr<const IoLog> KnownStream(const PreparedWorkload& w) {
   if (!job.replay || job.spec.numjobs != 1 || job.spec.loops != 1) {
     return nullptr;
   }
+  // Offsets folded, scaled or aligned per target: the stream the device
+  // sees is not the trace's.
+  if (job.spec.replay_wrap || job.spec.replay_scale > 1 ||
+      job.spec.replay_align > 1) {
+    return nullptr;
+  }
+  // A runtime shorter than twice the trace's span (at its time scale) may
+  // cut the replay: the curve of the whole trace would not bound the
+  // prefix the cell replayed.
+  if (job.spec.runtime_ns > 0) {
+    if (job.spec.replay_no_stall) return nullptr;  // its pace is unknown
+    uint64_t last_us = 0;
+    for (const IoLogEntry& e : job.replay->entries) {
+      last_us = std::max(last_us, e.time_us);
+    }
+    const double span_ns = static_cast<double>(last_us) * 1000.0 * 100.0 /
+                           std::max<uint32_t>(1, job.spec.replay_time_scale);
+    if (static_cast<double>(job.spec.runtime_ns) < 2.0 * span_ns) {
+      return nullptr;
+    }
+  }
   return job.replay;
 }
 
 std::vector<ReadHitCurve> StreamCurves(const CompareOptions& o,
                                        const CompareSetup& setup) {
   std::vector<ReadHitCurve> curves;
-  if (o.cache_state == CacheState::kAsIs) return curves;
-  const bool warm = o.cache_state != CacheState::kCold;
+  // Only cold cells start from a known state: an empty cache. A warm cell's
+  // prefill reads the region, and warm-until-steady's chunks replay the
+  // trace's first --warm-chunk seconds, neither the whole trace, so no
+  // curve models what the cell's cache held (as-is: unknown).
+  if (o.cache_state != CacheState::kCold) {
+    for (const PreparedWorkload& w : setup.workloads) {
+      if (KnownStream(w)) {
+        LogNotice("workload " + w.name +
+                  ": no LRU and OPT read hit curves (mrc.csv): they need "
+                  "--cache-state cold, whose cells replay the trace from an "
+                  "empty cache");
+      }
+    }
+    return curves;
+  }
+  const bool warm = false;
   for (size_t wi = 0; wi < setup.workloads.size(); ++wi) {
     const PreparedWorkload& w = setup.workloads[wi];
     const std::shared_ptr<const IoLog> log = KnownStream(w);

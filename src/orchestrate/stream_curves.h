@@ -3,15 +3,20 @@
 // CompareSetup::read_hit_curves (mrc.csv, `tierbench report`).
 //
 // A workload's stream is known when it is a fio workload of one job that
-// replays a trace (read_iolog=) once: numjobs=1, loops=1. Its curves are
+// replays a trace (read_iolog=) once, whole and as recorded: numjobs=1,
+// loops=1, no replay_wrap/replay_scale/replay_align, and no runtime shorter
+// than twice the trace's span at its replay_time_scale. Its curves are
 // computed for the cache modes that run it (--workload-modes) and whose
 // stack reports its cache size, one curve per distinct cache block size
 // among their stacks (StackInfo::cache_block_bytes; 4 KiB, the trace's
 // block, when a stack reports none), each at the grid and at every such
 // stack's cache_bytes, the points at a stack's size naming its modes.
-// The state follows --cache-state: cold gives the cold curve (one pass
-// from an empty cache), warm and warm-until-steady the warm one (the
-// second of two passes); as-is gives none (the state is not known).
+// Only --cache-state cold gives curves (one pass from an empty cache, what
+// a cold cell replays); the other states give none, with a notice: warm's
+// prefill reads the region and warm-until-steady's chunks replay the
+// trace's first seconds, neither the whole trace, and as-is is unknown.
+// (trace/read_hit_curve.h's warm curve, the second of two passes, stays for
+// a protocol that warms with one whole pass.)
 //
 // Errors: ConfigError from trace/block_stream.h. Pure over the setup;
 // logs a notice per curve it computes.

@@ -89,7 +89,7 @@ std::vector<VerdictLine> HitBoundLines(const RunFolder& run,
                        FormatBytes(c.cache_bytes) + " cache) ";
     text += c.measured_pct
                 ? "reached " + FormatPct(*c.measured_pct) + " read hits"
-                : "reported no read hits";
+                : "has no read-hit figure";
     text += "; LRU at this size " + FormatPct(c.lru_pct) + ", OPT " +
             FormatPct(c.opt_pct) + " (" + (c.warm ? "warm" : "cold") + ", " +
             FormatBytes(c.block_bytes) + " blocks";

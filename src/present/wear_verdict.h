@@ -8,9 +8,11 @@
 // (not steady, so neither is its wear), is left out, never quoted, and
 // named in the line's not_ranked):
 //   "randread-zipf: SSD wear (steady state): dm-cache-writeback writes
-//    1.9 B to the SSD per byte the application moved (reads promoted:
-//    the application wrote nothing); none writes none."
-// A figure under 0.01 reads "under 0.01 B"; exactly 0 reads "writes none".
+//    1.9 B (all of it for reads: the application wrote nothing) to the SSD
+//    per byte the application read or wrote; none writes nothing to the
+//    SSD."
+// A figure under 0.01 reads "under 0.01 B"; exactly 0 reads "writes nothing
+// to the SSD"; a mode of unknown validity is marked "(validity unknown)".
 // Each figure is shown with the state it measured: the cache state of its
 // cells when they share one, else per mode. No line without a valid mode
 // that has a figure (raw modes have none; runs of comparison.csv schema 5

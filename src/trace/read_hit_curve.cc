@@ -114,9 +114,14 @@ ReadHitCurve ComputeReadHitCurve(const IoLog& log, uint32_t block_bytes,
         ShardsThreshold(static_cast<double>(exact_limit) /
                         static_cast<double>(passes * c.read_accesses));
     if (threshold < kShardsModulus) {
-      stream = SampleBlocks(stream, threshold);
-      c.rate =
-          static_cast<double>(threshold) / static_cast<double>(kShardsModulus);
+      BlockStream sample = SampleBlocks(stream, threshold);
+      // A sample that kept no access (a huge stream on very few blocks)
+      // estimates nothing: the curve stays exact.
+      if (sample.accesses() > 0) {
+        stream = std::move(sample);
+        c.rate = static_cast<double>(threshold) /
+                 static_cast<double>(kShardsModulus);
+      }
     }
   }
   const bool exact = c.rate == 1;

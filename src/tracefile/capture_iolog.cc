@@ -3,10 +3,12 @@
 
 #include <algorithm>
 
+#include "util/errors.h"
+
 namespace tierbench {
 
 CaptureIoLog CaptureIoLogOf(const ParsedTrace& trace, uint32_t volume,
-                            const std::string& file) {
+                            const std::string& file, uint64_t base_bytes) {
   CaptureIoLog out;
   CaptureIoLogCounts& c = out.counts;
   std::string& t = out.text;
@@ -31,9 +33,16 @@ CaptureIoLog CaptureIoLogOf(const ParsedTrace& trace, uint32_t volume,
       if (!flush) ++c.dropped;
       continue;
     }
+    if (r.offset_bytes < base_bytes) {
+      throw ConfigError(
+          trace.path + ":" + std::to_string(r.line) + ": a request at byte " +
+          std::to_string(r.offset_bytes) +
+          " of the disk, before the partition's start (byte " +
+          std::to_string(base_bytes) + "). Fix: capture the whole disk");
+    }
     t += head + (r.is_write ? "write " : "read ") +
-         std::to_string(r.offset_bytes) + " " + std::to_string(r.length_bytes) +
-         "\n";
+         std::to_string(r.offset_bytes - base_bytes) + " " +
+         std::to_string(r.length_bytes) + "\n";
     if (r.is_write) {
       ++c.writes;
       c.write_bytes += r.length_bytes;

@@ -47,9 +47,13 @@ struct CaptureIoLog {
 // The iolog of `trace`'s records of volume `volume` (an index into
 // trace.volumes), each line naming `file` (e.g. the device's path; it must
 // hold no blank). A volume with no records gives the header, add, open and
-// close lines only.
+// close lines only. `base_bytes`: where the traced device starts on its
+// disk. blktrace of a partition reports sectors of the whole disk (the
+// kernel filters a partition's events by its sector range but does not
+// shift them), so a partition's iolog subtracts its start (sysfs
+// .../start x 512); a record below it is a ConfigError naming its line.
 CaptureIoLog CaptureIoLogOf(const ParsedTrace& trace, uint32_t volume,
-                            const std::string& file);
+                            const std::string& file, uint64_t base_bytes = 0);
 
 }  // namespace tierbench
 

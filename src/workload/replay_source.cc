@@ -249,7 +249,9 @@ void CheckReplayFits(const IoLog& log, const JobSpec& spec,
         " / length " + std::to_string(e.length) +
         " is not a multiple of the logical block size of " + spec.filename +
         " (" + std::to_string(logical_block_size) + ") but direct=1. " +
-        JobLabel(spec) + "; Fix: replay with direct=0");
+        JobLabel(spec) + "; Fix: replay with direct=0, or set replay_align=" +
+        std::to_string(logical_block_size) +
+        " (offsets aligned down to the block, as fio)");
   }
 }
 

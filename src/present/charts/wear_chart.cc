@@ -30,6 +30,8 @@ std::string WearChart::Svg() const {
       label += " (invalid)";
     } else if (f.drifted) {
       label += " (not steady)";
+    } else if (f.valid == "unknown") {
+      label += " (validity unknown)";
     }
     if (!one_state && !f.cache_state.empty()) {
       label += " [" + f.cache_state + "]";

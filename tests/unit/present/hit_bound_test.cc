@@ -110,7 +110,7 @@ TEST_F(HitBoundTest, ValidCellsGetTheirLineInvalidOnesNone) {
   EXPECT_EQ(lines[1].quoted_modes,
             std::vector<std::string>{"dm-cache-writeback"});
   EXPECT_EQ(lines[0].text,
-            "randread-4k: bcache none (1GiB cache) reported no read hits; LRU "
+            "randread-4k: bcache none (1GiB cache) has no read-hit figure; LRU "
             "at this size 72%, OPT 84% (cold, 4KiB blocks). Part of its IO "
             "bypassed the cache (bcache.cutoff): those reads were never the "
             "policy's to hit.");

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "tracefile/iolog.h"
+#include "util/errors.h"
 
 namespace tierbench {
 namespace {
@@ -69,6 +70,29 @@ TEST(CaptureIoLogTest, RecordsBecomeLinesWithFlushesAsSync) {
   EXPECT_EQ(back.bytes[1], 12288u);
   EXPECT_EQ(back.syncs, 2u);
   EXPECT_EQ(back.skipped, 0u);
+}
+
+// blktrace of a partition reports sectors from the disk's start: the iolog
+// counts from the partition's (its sysfs start x 512).
+TEST(CaptureIoLogTest, APartitionsOffsetsCountFromItsStart) {
+  ParsedTrace trace;
+  trace.path = "sdb1.blkparse.txt";
+  trace.volumes = {"8,17"};
+  trace.records = {CaptureRecord(1000, 1048576 + 8192, 4096, false)};
+  const CaptureIoLog log = CaptureIoLogOf(trace, 0, "/dev/sdb1", 1048576);
+  EXPECT_NE(log.text.find("0 /dev/sdb1 read 8192 4096\n"), std::string::npos)
+      << log.text;
+  trace.records.push_back(CaptureRecord(2000, 4096, 4096, true));
+  trace.records.back().line = 7;
+  try {
+    CaptureIoLogOf(trace, 0, "/dev/sdb1", 1048576);
+    ADD_FAILURE() << "a request before the partition's start was taken";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("sdb1.blkparse.txt:7:"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("Fix: "), std::string::npos);
+  }
 }
 
 TEST(CaptureIoLogTest, AVolumeWithoutRecordsIsAnEmptyLog) {
