@@ -72,12 +72,15 @@ std::optional<std::string> WearVerdictText(const RunFolder& run,
     one_state = one_state && f.cache_state == valid.front().cache_state;
   }
   std::vector<std::string> writes, none;
+  bool none_warmed = false;  // a mode writing nothing had a warm-up
   for (const WearFigure& f : valid) {
     std::string state;
     if (!one_state && !f.cache_state.empty()) {
       state = " (" + WearStateWords(f.cache_state) + ")";
     }
     if (f.ssd_write_per_app_byte == 0) {
+      none_warmed = none_warmed || f.cache_state == "warm-until-steady" ||
+                    f.cache_state == "warm";
       none.push_back(f.mode + state +
                      (f.valid == "unknown" ? " (validity unknown)" : ""));
       continue;
@@ -102,6 +105,13 @@ std::optional<std::string> WearVerdictText(const RunFolder& run,
   if (!none.empty()) {
     text += std::string(writes.empty() ? "" : "; ") + JoinList(none) +
             (none.size() == 1 ? " writes" : " write") + " nothing to the SSD";
+    // Their cache was filled before the window: what that cost is not in
+    // the figure, and "nothing" must not read as "never".
+    if (none_warmed) {
+      text +=
+          " once warm (the warm-up that filled the cache, and what it "
+          "wrote to the SSD, is outside the measured window)";
+    }
   }
   return text + ".";
 }

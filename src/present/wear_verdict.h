@@ -12,7 +12,10 @@
 //    per byte the application read or wrote; none writes nothing to the
 //    SSD."
 // A figure under 0.01 reads "under 0.01 B"; exactly 0 reads "writes nothing
-// to the SSD"; a mode of unknown validity is marked "(validity unknown)".
+// to the SSD", followed, when such a mode was warmed (warm,
+// warm-until-steady), by "once warm (the warm-up that filled the cache, and
+// what it wrote to the SSD, is outside the measured window)"; a mode of
+// unknown validity is marked "(validity unknown)".
 // Each figure is shown with the state it measured: the cache state of its
 // cells when they share one, else per mode. No line without a valid mode
 // that has a figure (raw modes have none; runs of comparison.csv schema 5

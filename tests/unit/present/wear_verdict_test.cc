@@ -67,6 +67,40 @@ const VerdictLine* WearLine(const Verdict& v, const std::string& workload) {
   return nullptr;
 }
 
+// A warmed mode that wrote nothing in its window says so with the
+// qualifier: its warm-up, which filled the cache, is not counted ("nothing"
+// must not read as "never").
+TEST(WearVerdictTest, NothingOnceWarmSaysTheWarmUpIsNotCounted) {
+  ScratchDir tmp("wear-warm");
+  const std::string dir = tmp.CopyFixture();
+  SetWear(dir, "randwrite-4k",
+          {{"writeback", {"1.020000", "1.020000"}},
+           {"none", {"0.000000", "0.000000"}}});
+  const std::string runs = dir + "/runs.csv";
+  const CsvDocument doc = CsvDocument::Parse(ReadText(runs), runs);
+  std::vector<std::string> names(doc.header().begin() + 1, doc.header().end());
+  CsvTable table(names, std::stoi(doc.Get(0, "schema_version")));
+  for (size_t r = 0; r < doc.row_count(); ++r) {
+    std::vector<std::string> row;
+    for (const std::string& c : names) {
+      row.push_back(c == "cache_state" ? "warm-until-steady" : doc.Get(r, c));
+    }
+    table.AddRow(std::move(row));
+  }
+  std::ostringstream out;
+  table.Write(out);
+  std::ofstream(runs, std::ios::trunc) << out.str();
+
+  const Verdict v = BuildVerdict(RunFolder::Read(dir), nullptr);
+  const VerdictLine* line = WearLine(v, "randwrite-4k");
+  ASSERT_NE(line, nullptr) << VerdictText(v);
+  EXPECT_EQ(line->text,
+            "randwrite-4k: SSD wear (steady state): writeback writes 1.0 B to "
+            "the SSD per byte the application read or wrote; none writes "
+            "nothing to the SSD once warm (the warm-up that filled the cache, "
+            "and what it wrote to the SSD, is outside the measured window).");
+}
+
 TEST(WearVerdictTest, OnlyValidModesAreQuotedWithTheirState) {
   ScratchDir tmp("wear");
   const std::string dir = tmp.CopyFixture();
