@@ -35,6 +35,22 @@ std::vector<std::string_view> Fields(std::string_view line) {
   return out;
 }
 
+// Adds the read or write `e` to the per-direction counts, sizes and extent
+// of `log` (not syncs, not FUA).
+void IoLogCountIo(const IoLogEntry& e, IoLog* log) {
+  const int d = e.action == IoLogAction::kRead ? 0 : 1;
+  ++log->ios[d];
+  log->bytes[d] += e.length;
+  log->min_length[d] = log->min_length[d] == 0
+                           ? e.length
+                           : std::min(log->min_length[d], e.length);
+  log->max_length[d] = std::max(log->max_length[d], e.length);
+  if (e.offset + e.length > log->extent) {
+    log->extent = e.offset + e.length;
+    log->extent_line = e.line;
+  }
+}
+
 class Parser {
  public:
   explicit Parser(IoLog* log) : log_(log) {}
@@ -136,7 +152,7 @@ class Parser {
           Fail("offset + length overflows", "check the offset");
         }
         e.length = static_cast<uint32_t>(length);
-        Summarize(e);
+        IoLogCountIo(e, log_);
       }
     }
     if (index < 0 && e.action != IoLogAction::kWait) {
@@ -152,20 +168,6 @@ class Parser {
   }
 
  private:
-  void Summarize(const IoLogEntry& e) {
-    const int d = e.action == IoLogAction::kRead ? 0 : 1;
-    ++log_->ios[d];
-    log_->bytes[d] += e.length;
-    log_->min_length[d] = log_->min_length[d] == 0
-                              ? e.length
-                              : std::min(log_->min_length[d], e.length);
-    log_->max_length[d] = std::max(log_->max_length[d], e.length);
-    if (e.offset + e.length > log_->extent) {
-      log_->extent = e.offset + e.length;
-      log_->extent_line = e.line;
-    }
-  }
-
   IoLog* log_;
   uint32_t line_ = 0;
 };
@@ -185,18 +187,8 @@ void SummarizeIoLog(IoLog* log) {
       ++log->syncs;
     if (e.action != IoLogAction::kRead && e.action != IoLogAction::kWrite)
       continue;
-    const int d = e.action == IoLogAction::kRead ? 0 : 1;
-    ++log->ios[d];
-    log->bytes[d] += e.length;
-    log->min_length[d] = log->min_length[d] == 0
-                             ? e.length
-                             : std::min(log->min_length[d], e.length);
-    log->max_length[d] = std::max(log->max_length[d], e.length);
+    IoLogCountIo(e, log);
     if (e.fua) ++log->fua_writes;
-    if (e.offset + e.length > log->extent) {
-      log->extent = e.offset + e.length;
-      log->extent_line = e.line;
-    }
   }
 }
 

@@ -54,16 +54,7 @@ std::string MrcChartSvg(const TraceProfile& profile) {
     hi = std::max(lo + 1,
                   std::log2(static_cast<double>(points.back()->cache_bytes)));
   }
-  // A tick at every `step` powers of two, at most ~9 of them.
-  const int first = static_cast<int>(std::ceil(lo - 1e-9));
-  const int last = static_cast<int>(std::floor(hi + 1e-9));
-  const int step = std::max(1, (last - first + 8) / 9);
-  std::vector<AxisTick> ticks;
-  for (int e = first; e <= last; e += step) {
-    ticks.push_back({static_cast<double>(e),
-                     FormatBytes(static_cast<uint64_t>(1) << std::min(e, 63))});
-  }
-  plot.SetXTicks(lo, hi, std::move(ticks));
+  plot.SetXLog2Bytes(lo, hi);
   plot.SetYLinear(1);
   plot.DrawAxes("cache size (log2 scale)", "miss ratio (per block access)", "");
   std::vector<std::pair<double, double>> line;

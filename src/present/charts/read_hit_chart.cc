@@ -63,15 +63,7 @@ std::string ReadHitChartSvg(const std::string& workload,
            R"(font-size="13" font-weight="bold")");
   DrawLineLegend(&svg, kRhLeft, 28, plot_w, legend);
   XyPlot plot(&svg, kRhLeft, top, plot_w, kRhPlotHeight);
-  const int first = static_cast<int>(std::ceil(lo - 1e-9));
-  const int last = static_cast<int>(std::floor(hi + 1e-9));
-  const int step = std::max(1, (last - first + 8) / 9);
-  std::vector<AxisTick> ticks;
-  for (int e = first; e <= last; e += step) {
-    ticks.push_back({static_cast<double>(e),
-                     FormatBytes(static_cast<uint64_t>(1) << std::min(e, 63))});
-  }
-  plot.SetXTicks(lo, hi, std::move(ticks));
+  plot.SetXLog2Bytes(lo, hi);
   plot.SetYLinear(100);
   plot.DrawAxes("cache size (log2 scale)", "read hits (% of read blocks)", "");
 

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <utility>
 
 #include "present/charts/chart_frame.h"
 #include "present/report_format.h"
+#include "util/units.h"
 
 namespace tierbench {
 namespace {
@@ -80,6 +83,18 @@ void XyPlot::SetXTicks(double lo, double hi, std::vector<AxisTick> ticks) {
   x_lo_ = lo;
   x_hi_ = hi > lo ? hi : lo + 1;
   x_ticks_ = std::move(ticks);
+}
+
+void XyPlot::SetXLog2Bytes(double lo, double hi) {
+  const int first = static_cast<int>(std::ceil(lo - 1e-9));
+  const int last = static_cast<int>(std::floor(hi + 1e-9));
+  const int step = std::max(1, (last - first + 8) / 9);
+  std::vector<AxisTick> ticks;
+  for (int e = first; e <= last; e += step) {
+    ticks.push_back({static_cast<double>(e),
+                     FormatBytes(static_cast<uint64_t>(1) << std::min(e, 63))});
+  }
+  SetXTicks(lo, hi, std::move(ticks));
 }
 
 void XyPlot::SetYLinear(double max) {

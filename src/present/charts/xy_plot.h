@@ -32,6 +32,10 @@ class XyPlot {
   void SetXLinear(double lo, double hi);
   // x from lo to hi with the given ticks.
   void SetXTicks(double lo, double hi, std::vector<AxisTick> ticks);
+  // x over log2 of a size in bytes, from 2^lo to 2^hi bytes: a tick at
+  // every `step` powers of two (at most ~9 ticks), labelled as byte sizes
+  // ("4 KiB", "1 GiB").
+  void SetXLog2Bytes(double lo, double hi);
   // y from 0 to a rounded-up max (at least 1).
   void SetYLinear(double max);
   // y over whole decades around [min, max] (> 0); tick labels are

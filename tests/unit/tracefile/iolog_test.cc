@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "support/job_text.h"
 #include "util/errors.h"
 #include "workload/iolog_writer.h"
 #include "workload/job_file.h"
@@ -332,12 +333,7 @@ TEST(ReplayOptionsTest, BadValuesAreOneLineErrors) {
        "'a'"},
   };
   for (const Case& c : cases) {
-    std::string error;
-    try {
-      ParseJobText(c.text, "t.fio", {});
-    } catch (const ConfigError& e) {
-      error = e.what();
-    }
+    const std::string error = JobTextError(c.text);
     EXPECT_EQ(error.rfind(c.message, 0), 0u) << c.text << "\n-> " << error;
   }
 }

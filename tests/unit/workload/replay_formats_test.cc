@@ -8,12 +8,11 @@
 
 #include <filesystem>
 #include <fstream>
-#include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
-#include "io/engine_registry.h"
+#include "support/job_text.h"
+#include "support/recording_engine.h"
 #include "tracefile/iolog.h"
 #include "util/errors.h"
 #include "workload/job_file.h"
@@ -25,49 +24,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct ReplayFormatsIo {
-  IoDir dir;
-  uint64_t offset;
-  uint32_t length;
-  bool operator==(const ReplayFormatsIo& o) const {
-    return dir == o.dir && offset == o.offset && length == o.length;
-  }
-};
-
-std::ostream& operator<<(std::ostream& os, const ReplayFormatsIo& io) {
-  return os << IoDirName(io.dir) << " " << io.offset << " " << io.length;
-}
-
-std::mutex g_replay_formats_mu;
-std::vector<ReplayFormatsIo> g_replay_formats_ios;
-
-// psync, recording every IO handed to the engine (the test's observer).
-class ReplayFormatsEngine : public IoEngine {
- public:
-  ReplayFormatsEngine() : inner_(EngineRegistry::Default().Create("psync")) {}
-  const char* name() const override { return "tb-test-record-formats"; }
-  Status Init(int fd, uint32_t depth) override {
-    return inner_->Init(fd, depth);
-  }
-  Status Queue(IoRequest* req, QueueResult* result) override {
-    {
-      std::lock_guard<std::mutex> lock(g_replay_formats_mu);
-      g_replay_formats_ios.push_back({req->dir, req->offset, req->length});
-    }
-    return inner_->Queue(req, result);
-  }
-  Status Commit(uint32_t* submitted) override {
-    return inner_->Commit(submitted);
-  }
-  Status Reap(uint32_t min, uint32_t max, uint64_t timeout_ns,
-              std::vector<IoRequest*>* done) override {
-    return inner_->Reap(min, max, timeout_ns, done);
-  }
-  void Cleanup() override { inner_->Cleanup(); }
-
- private:
-  std::unique_ptr<IoEngine> inner_;
-};
+// The recording psync of this file, and what it was handed.
+constexpr const char* kReplayFormatsEngine = "tb-test-record-formats";
+RecordedIoLog g_replay_formats_ios;
 
 // MSR Cambridge CSV (SNIA IOTTA README): Timestamp (100 ns ticks),
 // Hostname, DiskNumber, Type, Offset, Size, ResponseTime.
@@ -90,9 +49,7 @@ constexpr const char* kReplayFormatsBlkparse =
 class ReplayFormatsTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    EngineRegistry::Default().Register(
-        {"tb-test-record-formats", "psync that records its IO (tests)", true,
-         [] { return std::make_unique<ReplayFormatsEngine>(); }});
+    RegisterRecordingEngine(kReplayFormatsEngine, &g_replay_formats_ios);
   }
   void SetUp() override {
     static int counter = 0;
@@ -111,27 +68,12 @@ class ReplayFormatsTest : public ::testing::Test {
     std::ofstream(P(name)) << text;
   }
   RunResult Run(const std::string& text) {
-    Workload w = ParseJobText(text, "<test>", {});
-    for (JobSpec& j : w.jobs) j.ioengine = "tb-test-record-formats";
-    RunOptions options;
-    options.progress = false;
-    return RunWorkload(w, options);
+    return RunJobTextOn(text, kReplayFormatsEngine);
   }
-  std::vector<ReplayFormatsIo> Recorded() {
-    std::lock_guard<std::mutex> lock(g_replay_formats_mu);
-    std::vector<ReplayFormatsIo> out;
-    out.swap(g_replay_formats_ios);
-    return out;
-  }
+  std::vector<RecordedIo> Recorded() { return g_replay_formats_ios.Take(); }
   // The message of the ConfigError the run throws ("" if none).
   std::string ConfigErrorOf(const std::string& text) {
-    try {
-      Run(text);
-    } catch (const ConfigError& e) {
-      EXPECT_EQ(e.exit_code(), 2);
-      return e.what();
-    }
-    return "";
+    return RunJobTextConfigError(text, kReplayFormatsEngine);
   }
 
   fs::path dir_;
@@ -160,7 +102,7 @@ TEST_F(ReplayFormatsTest, MsrTraceNeedsATargetAndAVolume) {
       "[j]\nread_iolog=" + P("msr.csv") +
       "\nreplay_volume=hm_0\nreplay_no_stall=1\nreplay_redirect=" + P("t.dat") +
       "\n");
-  using Io = ReplayFormatsIo;
+  using Io = RecordedIo;
   EXPECT_EQ(Recorded(), (std::vector<Io>{{IoDir::kRead, 8192, 4096},
                                          {IoDir::kWrite, 1048576, 8192},
                                          {IoDir::kRead, 12288, 512}}));
@@ -207,7 +149,7 @@ TEST_F(ReplayFormatsTest, BlkparseFlushesAreReplayedAsSyncs) {
       Run("[j]\nread_iolog=" + P("b.txt") +
           "\nreplay_no_stall=1\nreplay_redirect=" + P("t.dat") + "\n");
   const std::string err = ::testing::internal::GetCapturedStderr();
-  using Io = ReplayFormatsIo;
+  using Io = RecordedIo;
   EXPECT_EQ(Recorded(), (std::vector<Io>{{IoDir::kWrite, 8 * 512, 8 * 512},
                                          {IoDir::kRead, 64 * 512, 16 * 512},
                                          {IoDir::kWrite, 128 * 512, 8 * 512}}));
@@ -244,7 +186,7 @@ TEST_F(ReplayFormatsTest, ScaleAlignAndWrapMoveTheOffsets) {
             std::string::npos)
       << e;
 
-  using Io = ReplayFormatsIo;
+  using Io = RecordedIo;
   // fio: offset / scale, then aligned down to the power of 2.
   Run(job + "replay_scale=4\nreplay_align=4k\n");
   EXPECT_EQ(Recorded(), (std::vector<Io>{
@@ -352,12 +294,7 @@ TEST(ReplayFormatsOptionsTest, ParsedAndBadValuesAreOneLineErrors) {
        "t.fio:3: option 'replay_wrap': 'maybe' is not a boolean"},
   };
   for (const Case& c : cases) {
-    std::string error;
-    try {
-      ParseJobText(c.text, "t.fio", {});
-    } catch (const ConfigError& e) {
-      error = e.what();
-    }
+    const std::string error = JobTextError(c.text);
     EXPECT_EQ(error.rfind(c.message, 0), 0u) << c.text << "\n-> " << error;
     EXPECT_EQ(error.find('\n'), std::string::npos) << error;
   }

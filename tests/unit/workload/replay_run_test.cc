@@ -10,13 +10,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <memory>
-#include <mutex>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "io/engine_registry.h"
+#include "support/recording_engine.h"
 #include "tracefile/iolog.h"
 #include "util/clock.h"
 #include "util/errors.h"
@@ -29,49 +27,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Io {
-  IoDir dir;
-  uint64_t offset;
-  uint32_t length;
-  bool operator==(const Io& o) const {
-    return dir == o.dir && offset == o.offset && length == o.length;
-  }
-};
+using Io = RecordedIo;
 
-std::ostream& operator<<(std::ostream& os, const Io& io) {
-  return os << IoDirName(io.dir) << " " << io.offset << " " << io.length;
-}
-
-// psync, recording every IO handed to the engine (the test's observer).
-std::mutex g_mu;
-std::vector<Io> g_recorded;
-
-class RecordingEngine : public IoEngine {
- public:
-  RecordingEngine() : inner_(EngineRegistry::Default().Create("psync")) {}
-  const char* name() const override { return "tb-test-record"; }
-  Status Init(int fd, uint32_t depth) override {
-    return inner_->Init(fd, depth);
-  }
-  Status Queue(IoRequest* req, QueueResult* result) override {
-    {
-      std::lock_guard<std::mutex> lock(g_mu);
-      g_recorded.push_back({req->dir, req->offset, req->length});
-    }
-    return inner_->Queue(req, result);
-  }
-  Status Commit(uint32_t* submitted) override {
-    return inner_->Commit(submitted);
-  }
-  Status Reap(uint32_t min, uint32_t max, uint64_t timeout_ns,
-              std::vector<IoRequest*>* done) override {
-    return inner_->Reap(min, max, timeout_ns, done);
-  }
-  void Cleanup() override { inner_->Cleanup(); }
-
- private:
-  std::unique_ptr<IoEngine> inner_;
-};
+// The recording psync of this file, and what it was handed.
+constexpr const char* kReplayRunEngine = "tb-test-record";
+RecordedIoLog g_recorded;
 
 std::vector<Io> TraceIos(const IoLog& log) {
   std::vector<Io> out;
@@ -102,9 +62,7 @@ std::string Shell(const std::string& cmd, int* status) {
 class ReplayRunTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    EngineRegistry::Default().Register(
-        {"tb-test-record", "psync that records its IO (tests)", true,
-         [] { return std::make_unique<RecordingEngine>(); }});
+    RegisterRecordingEngine(kReplayRunEngine, &g_recorded);
   }
   void SetUp() override {
     static int counter = 0;
@@ -112,8 +70,7 @@ class ReplayRunTest : public ::testing::Test {
         fs::temp_directory_path() / ("tb-replay-" + std::to_string(::getpid()) +
                                      "-" + std::to_string(counter++));
     fs::create_directories(dir_);
-    std::lock_guard<std::mutex> lock(g_mu);
-    g_recorded.clear();
+    g_recorded.Take();
   }
   void TearDown() override { fs::remove_all(dir_); }
 
@@ -123,32 +80,15 @@ class ReplayRunTest : public ::testing::Test {
   // Runs job text; `record` swaps the engine for the recording psync.
   RunResult Run(const std::string& text, bool record = true,
                 const JobOverrides& overrides = {}) {
-    Workload w = ParseJobText(text, "<test>", overrides);
-    if (record) {
-      for (JobSpec& j : w.jobs) j.ioengine = "tb-test-record";
-    }
-    RunOptions options;
-    options.progress = false;
-    return RunWorkload(w, options);
+    return RunJobTextOn(text, record ? kReplayRunEngine : "", overrides);
   }
-  std::vector<Io> Recorded() {
-    std::lock_guard<std::mutex> lock(g_mu);
-    std::vector<Io> out;
-    out.swap(g_recorded);
-    return out;
-  }
+  std::vector<Io> Recorded() { return g_recorded.Take(); }
   void WriteFile(const std::string& name, const std::string& text) {
     std::ofstream(P(name)) << text;
   }
   // The message of the ConfigError the run throws ("" if none).
   std::string ConfigErrorOf(const std::string& text) {
-    try {
-      Run(text);
-    } catch (const ConfigError& e) {
-      EXPECT_EQ(e.exit_code(), 2);
-      return e.what();
-    }
-    return "";
+    return RunJobTextConfigError(text, kReplayRunEngine);
   }
 
   fs::path dir_;
