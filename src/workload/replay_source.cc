@@ -105,10 +105,19 @@ std::shared_ptr<const IoLog> PrepareReplayJob(
         "supported. " +
         JobLabel(*spec) + "; Fix: save the trace to a file and name it");
   }
+  // A blktrace per-CPU set may be named by its base (X for X.blktrace.N,
+  // as blkparse -i takes it): tracefile's reader finds the set.
+  int read_error = 0;
   if (::access(spec->read_iolog.c_str(), R_OK) != 0) {
+    read_error = errno;
+    if (::access((spec->read_iolog + ".blktrace.0").c_str(), R_OK) == 0) {
+      read_error = 0;
+    }
+  }
+  if (read_error != 0) {
     throw ConfigError("Cannot read the trace of read_iolog=. " +
                       JobLabel(*spec) + "; Path: " + spec->read_iolog +
-                      "; SysErr: " + std::strerror(errno) +
+                      "; SysErr: " + std::strerror(read_error) +
                       ". Fix: check the path (a relative path starts in the "
                       "current directory, as in fio)");
   }

@@ -166,6 +166,56 @@ TEST_F(ReplayFormatsTest, BlkparseFlushesAreReplayedAsSyncs) {
       << err;
 }
 
+// One blktrace ISSUE record (kernel blktrace_api.h: struct blk_io_trace,
+// 48 bytes, little endian here; action __BLK_TA_ISSUE (7) with BLK_TC_ISSUE
+// (1 << 6) and the direction's category (READ 1 << 0, WRITE 1 << 1) in the
+// high 16 bits; device 8,16 as MAJOR << 20 | MINOR; no pdu).
+std::string ReplayFormatsBlktraceIssue(uint64_t time_ns, uint64_t sector,
+                                       uint32_t bytes, bool write,
+                                       uint32_t cpu) {
+  std::string r;
+  const auto put = [&r](uint64_t v, int n) {
+    for (int i = 0; i < n; ++i) r.push_back(static_cast<char>(v >> 8 * i));
+  };
+  put(0x65617407, 4);  // magic | version 7
+  put(0, 4);           // sequence
+  put(time_ns, 8);
+  put(sector, 8);
+  put(bytes, 4);
+  put(7 | ((1u << 6) | (write ? 1u << 1 : 1u << 0)) << 16, 4);
+  put(1234, 4);            // pid
+  put(8u << 20 | 16u, 4);  // device 8,16
+  put(cpu, 4);
+  put(0, 2);  // error
+  put(0, 2);  // pdu_len
+  return r;
+}
+
+// A per-CPU blktrace set named by its base, as blkparse -i takes it: the
+// CPUs' files are merged by time and replayed in that order.
+TEST_F(ReplayFormatsTest, BlktraceSetIsReplayedByItsBaseName) {
+  WriteFile("sdb.blktrace.0",
+            ReplayFormatsBlktraceIssue(1000, 8, 4096, false, 0) +
+                ReplayFormatsBlktraceIssue(3000, 64, 8192, true, 0));
+  WriteFile("sdb.blktrace.1",
+            ReplayFormatsBlktraceIssue(2000, 16, 4096, true, 1));
+  WriteFile("t.dat", std::string(1 << 20, 'x'));
+  const RunResult r =
+      Run("[j]\nread_iolog=" + P("sdb") +
+          "\nreplay_no_stall=1\nreplay_redirect=" + P("t.dat") + "\n");
+  using Io = RecordedIo;
+  EXPECT_EQ(Recorded(), (std::vector<Io>{{IoDir::kRead, 8 * 512, 4096},
+                                         {IoDir::kWrite, 16 * 512, 4096},
+                                         {IoDir::kWrite, 64 * 512, 8192}}));
+  ASSERT_EQ(r.jobs.size(), 1u);
+  EXPECT_EQ(r.jobs[0].dir[1].ios, 2u);
+  // A base without a set is still a missing file.
+  EXPECT_NE(ConfigErrorOf("[j]\nread_iolog=" + P("sdc") +
+                          "\nreplay_redirect=" + P("t.dat") + "\n")
+                .find("Cannot read the trace of read_iolog="),
+            std::string::npos);
+}
+
 TEST_F(ReplayFormatsTest, ScaleAlignAndWrapMoveTheOffsets) {
   // Two writes, the second past a 1 MiB target.
   const std::string trace =
