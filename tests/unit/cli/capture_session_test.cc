@@ -20,6 +20,7 @@
 #include <sstream>
 #include <string>
 
+#include "support/ci_skip.h"
 #include "support/report_fixture.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
@@ -164,7 +165,8 @@ TEST_F(CaptureSessionTest, ADeviceMissingOrNotABlockDeviceIsRefused) {
 }
 
 TEST_F(CaptureSessionTest, NotRootAndNoDebugfsAreRefusedWithTheFix) {
-  if (!MakeBlockNode()) GTEST_SKIP() << "SKIPPED: mknod not allowed here";
+  if (!MakeBlockNode())
+    TIERBENCH_SKIP_OR_FAIL_IN_CI("mknod of a block node not allowed here");
   CapturePath path(tools_);
   host_.root = false;
   EXPECT_CAPTURE_REFUSED("3", "needs root");
@@ -183,7 +185,8 @@ TEST_F(CaptureSessionTest, NotRootAndNoDebugfsAreRefusedWithTheFix) {
 }
 
 TEST_F(CaptureSessionTest, RunTracesTheCommandAndWritesTheIolog) {
-  if (!MakeBlockNode()) GTEST_SKIP() << "SKIPPED: mknod not allowed here";
+  if (!MakeBlockNode())
+    TIERBENCH_SKIP_OR_FAIL_IN_CI("mknod of a block node not allowed here");
   ResetInterruptForTest();
   CapturePath path(tools_ + ":/usr/bin:/bin");
   request_.command = {"sh", "-c", "exit 3"};
@@ -211,7 +214,8 @@ TEST_F(CaptureSessionTest, RunTracesTheCommandAndWritesTheIolog) {
 }
 
 TEST_F(CaptureSessionTest, ADurationCaptureStopsAfterItsTime) {
-  if (!MakeBlockNode()) GTEST_SKIP() << "SKIPPED: mknod not allowed here";
+  if (!MakeBlockNode())
+    TIERBENCH_SKIP_OR_FAIL_IN_CI("mknod of a block node not allowed here");
   ResetInterruptForTest();
   CapturePath path(tools_);
   request_.command.clear();
@@ -225,7 +229,8 @@ TEST_F(CaptureSessionTest, ADurationCaptureStopsAfterItsTime) {
 }
 
 TEST_F(CaptureSessionTest, BlktraceThatExitsAtOnceIsASystemError) {
-  if (!MakeBlockNode()) GTEST_SKIP() << "SKIPPED: mknod not allowed here";
+  if (!MakeBlockNode())
+    TIERBENCH_SKIP_OR_FAIL_IN_CI("mknod of a block node not allowed here");
   CaptureScript(tools_ + "/blktrace",
                 "echo 'BLKTRACESETUP(2) /dev/x failed: 2/No such file' >&2\n"
                 "exit 1\n");
