@@ -1,92 +1,25 @@
 // `tierbench capture` (issue 30 item 1): a device's block IO recorded with
 // Debian's blktrace while a command runs (or for a duration), merged with
-// blkparse and written as a fio iolog that read_iolog= replays.
+// blkparse and written as a fio iolog that read_iolog= replays
+// (capture/block_capture.h: the checks and the steps), then the iolog's
+// profile (trace/trace_profile.h, as trace-stats prints it).
 //
-// The steps, in OUTDIR (cli/capture_command.cc declares the options):
-//  1. blktrace -d DEV -D OUTDIR/raw -o NAME, its output in
-//     OUTDIR/raw/blktrace.log. blktrace prints nothing when it starts; it
-//     creates its per-CPU files (NAME.blktrace.N) while it sets up and
-//     starts the trace right after, so capture waits for the first of them
-//     (up to kCaptureStartTimeoutMs; blktrace exiting first is an error
-//     naming its log) and then kCaptureSettleMs more.
-//  2. COMMAND, with tierbench's stdin, stdout and stderr, to its end; or
-//     the --duration, which SIGINT/SIGTERM ends early.
-//  3. blktrace is stopped with SIGINT and waited for (its own summary stays
-//     in its log).
-//  4. blkparse -i NAME -D OUTDIR/raw -o OUTDIR/NAME.blkparse.txt (the
-//     default text, the per-CPU files merged in time order).
-//  5. The text is read as a blkparse trace (tracefile/trace_reader.h:
-//     ISSUE (D) events, the requests as the device saw them) and the
-//     device's volume (its MAJ,MIN) written as OUTDIR/NAME.iolog, a fio
-//     iolog v3 (tracefile/capture_iolog.h) whose file is the device path.
-//  6. The iolog's profile (trace/trace_profile.h, as trace-stats prints it).
-// NAME is the device's base name (loop0 for /dev/loop0).
-//
-// Errors (CheckCapture, before anything is written or started, in this
-// order): --duration and a command both or neither given, --duration not
-// positive, OUTDIR a non-empty folder or not a folder, a command not found
-// -> ConfigError (2); blktrace or blkparse not on PATH (fix: apt-get
-// install blktrace), DEV missing or not a block device, not root, debugfs
-// not mounted (no DEBUGFS/block; fix: mount -t debugfs none
-// /sys/kernel/debug) -> SysError (3). RunCapture: blktrace that does not
-// start, or blkparse that fails -> SysError (3) naming its log or output;
-// no request of DEV in the trace -> RunError (1).
+// Errors: CheckCapture's and BlockCapture's (capture/block_capture.h); a
+// command that cannot be started -> SysError (3).
 //
 // Not thread-safe (it starts processes and waits for them).
 #ifndef TIERBENCH_CLI_CAPTURE_SESSION_H_
 #define TIERBENCH_CLI_CAPTURE_SESSION_H_
 
-#include <cstdint>
 #include <ostream>
-#include <string>
-#include <vector>
 
-#include "tracefile/capture_iolog.h"
+#include "capture/block_capture.h"
 
 namespace tierbench {
 
-inline constexpr int kCaptureStartTimeoutMs = 10'000;
-inline constexpr int kCaptureSettleMs = 500;
-
-struct CaptureRequest {
-  std::string device;                // --device
-  std::string out_dir;               // --out
-  double duration_s = 0;             // --duration; 0: not given
-  std::vector<std::string> command;  // after --; empty: not given
-};
-
-// What the checks found and the run needs.
-struct CapturePlan {
-  std::string blktrace, blkparse;  // absolute paths
-  std::string command_path;        // argv[0] resolved; empty for --duration
-  std::string name;                // the device's base name
-  std::string volume;              // "MAJ,MIN" as blkparse prints it
-  // A partition's start on its disk in bytes (sysfs
-  // /sys/dev/block/MAJ:MIN/start x 512; 0 for a whole device): blktrace
-  // reports a partition's sectors from the disk's start.
-  uint64_t start_bytes = 0;
-};
-
-// The machine's side of the checks, a seam for tests.
-struct CaptureHostChecks {
-  std::string debugfs = "/sys/kernel/debug";
-  std::string sys_dev_block = "/sys/dev/block";  // MAJ:MIN/start
-  bool root = true;  // the caller is root (geteuid() == 0)
-};
-
-// The checks above; nothing is written.
-CapturePlan CheckCapture(const CaptureRequest& request,
-                         const CaptureHostChecks& host);
-
-struct CaptureOutcome {
-  int command_exit = 0;      // COMMAND's exit status (128 + signal); 0 for
-                             // --duration
-  bool interrupted = false;  // SIGINT/SIGTERM ended the capture
-  std::string blkparse_text, iolog;  // the paths written
-  CaptureIoLogCounts counts;
-};
-
-// Steps 1-6; progress and the profile go to `out`. Throws as above.
+// Traces r.device while r.command runs (or for r.duration_s), then writes
+// the iolog and prints the counts and the profile to `out`. Throws as
+// above.
 CaptureOutcome RunCapture(const CaptureRequest& request,
                           const CapturePlan& plan, std::ostream& out);
 

@@ -338,6 +338,14 @@ void RegisterCompareCommand(CLI::App& app, int* exit_code) {
                   "flush time). The drains that prepare a cell always flush")
       ->default_val("policy")
       ->check(CLI::IsMember({"policy", "flush"}));
+  cmd->add_flag(
+      "--capture-replay", o.capture_replay,
+      "trace each DB workload's cell on the raw HDD (mode hdd) with "
+      "blktrace, from its clients' start to the end of its run, and replay "
+      "the capture under every mode as one more workload, NAME-replay "
+      "(direct, libaio, iodepth 32, at the recorded times): the "
+      "application's IO beside its live cells. Needs modes/hdd.json, "
+      "blktrace and debugfs");
   cmd->add_option("--sysfs-root", o.sysfs_root,
                   "directory that plays / for sys/ and proc/ (tests only)")
       ->default_val("/");

@@ -26,6 +26,7 @@ struct LabArgs {
   std::string hdd_bw = "120000000", ssd_bw = "0";
   std::string runtime, ramp_time, size, repeat, cache_state, stats_lag;
   std::string working_set;
+  bool capture_replay = false;  // --capture-replay, passed to compare
   std::vector<std::string> extra;
   bool power_cut = false;
   std::string fault;       // --fault KIND ("" when not given)

@@ -304,9 +304,15 @@ void RunLab(LabArgs& a) {
   pass("--cache-state", a.cache_state);
   pass("--stats-lag", a.stats_lag);
   pass("--working-set", a.working_set);
+  if (a.capture_replay) o.compare_args.push_back("--capture-replay");
   o.compare_args.insert(o.compare_args.end(), a.extra.begin(), a.extra.end());
 
   if (a.guests > 1) {
+    if (a.capture_replay) {
+      throw ConfigError(
+          "--guests splits a compare over guests, but --capture-replay's "
+          "replays need the guest that made the capture. Fix: drop --guests");
+    }
     if (o.interrupt_compare || !o.guest_tests.empty() || o.loop_stack) {
       throw ConfigError(
           "--guests splits a compare over guests; the test aids "
@@ -421,6 +427,10 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
                   "e.g. 25%,400%");
   cmd->add_option("--stats-lag", args->stats_lag,
                   "Passed to compare: seconds to wait for bcache's counters");
+  cmd->add_flag("--capture-replay", args->capture_replay,
+                "Passed to compare: capture each DB workload's IO on the raw "
+                "HDD with blktrace and replay it under every mode "
+                "(NAME-replay)");
   cmd->add_option("--compare-arg", args->extra,
                   "Any other compare option, one argument each (repeatable), "
                   "e.g. --compare-arg=--drain-timeout --compare-arg=60");
@@ -587,12 +597,26 @@ void RegisterLabCommand(CLI::App& app, int* exit_code) {
                       "after the writes")
           ->check(CLI::Range(0, 3600))
           ->capture_default_str());
-  for (const char* name :
-       {"--quick", "--full", "--modes", "--workloads", "--runtime",
-        "--ramp-time", "--size", "--repeat", "--cache-state", "--working-set",
-        "--stats-lag", "--dilation", "--compare-arg", "--interrupt-compare",
-        "--interrupt-signal", "--guest-tests", "--guest-tests-filter",
-        "--loop-stack", "--guests"}) {
+  for (const char* name : {"--quick",
+                           "--full",
+                           "--modes",
+                           "--workloads",
+                           "--runtime",
+                           "--ramp-time",
+                           "--size",
+                           "--repeat",
+                           "--cache-state",
+                           "--working-set",
+                           "--stats-lag",
+                           "--capture-replay",
+                           "--dilation",
+                           "--compare-arg",
+                           "--interrupt-compare",
+                           "--interrupt-signal",
+                           "--guest-tests",
+                           "--guest-tests-filter",
+                           "--loop-stack",
+                           "--guests"}) {
     args->compare_only.push_back(cmd->get_option(name));
   }
   cmd->callback([args, exit_code]() {

@@ -214,6 +214,9 @@ void DbSession::Load(const DbCellOptions& opts) {
   mkfs_argv.insert(mkfs_argv.end(),
                    {"-F", "-q", "-N", "16384", "-J", "size=16", "-E",
                     "lazy_itable_init=0,lazy_journal_init=0", device_});
+  if (opts.fs_bytes >= 1024) {
+    mkfs_argv.push_back(std::to_string(opts.fs_bytes / 1024) + "k");
+  }
   ProcessOutcome made = RunProcess(mkfs_argv);
   if (made.exit_code != 0) {
     throw SysError("mkfs.ext4 failed. Device: " + device_ +
@@ -422,6 +425,7 @@ JobResult DbSession::Run(const DbCellOptions& opts, DbCellInfo* info) {
   if (w.warmup_ns == 0) start_window();
   const uint64_t run_start = NowNs();
   TpcbRunResult r = RunTpcb(cfg);
+  if (opts.after_clients) opts.after_clients();
   if (window_start == 0) start_window();  // ended before its window began
   const int64_t cpu_after = ServerCpuTicks(opts.os, postmaster);
   got.cpu_window_s = static_cast<double>(NowNs() - window_start) * 1e-9;

@@ -133,7 +133,11 @@ class FoldWatch {
 
 CellRunner::CellRunner(const CompareOptions& options, const CompareSetup& setup,
                        const Host& host, const CompareHooks& hooks)
-    : options_(options), setup_(setup), host_(host), hooks_(hooks) {}
+    : captures_(options, setup),
+      options_(options),
+      setup_(setup),
+      host_(host),
+      hooks_(hooks) {}
 
 void CellRunner::CloseDb() { db_.Close(); }
 
@@ -250,8 +254,9 @@ void CellRunner::DropCaches() {
 void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
                                const std::string& target,
                                const std::string& label, CellRecord* rec,
-                               LayerSampler* sampler,
-                               const DbOnStack* db_stack) {
+                               LayerSampler* sampler, const DbOnStack* db_stack,
+                               const std::function<void()>& before_clients,
+                               const std::function<void()>& after_clients) {
   uint64_t ramp_ns = 0;
   if (!w.is_db) {
     for (const JobSpec& j : w.io.jobs)
@@ -285,7 +290,10 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
       DbCellOptions db;
       db.destructive = options_.destructive;
       db.os = host_.sysfs;
+      db.fs_bytes = setup_.region_bytes;
       db.on_second = on_second;
+      db.before_clients = before_clients;
+      db.after_clients = after_clients;
       if (db_stack != nullptr) {
         db.before_run = db_stack->before_run;
         db.before_clients = db_stack->before_clients;
@@ -373,10 +381,23 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
   rec.mode = &setup_.modes[cell.mode];
   rec.workload = &setup_.workloads[cell.workload];
   const ModeSpec& mode = *rec.mode;
-  const PreparedWorkload& w = *rec.workload;
-  const std::string label =
-      mode.name + "/" + w.name + " #" + std::to_string(cell.repetition);
+  const std::string label = mode.name + "/" + rec.workload->name + " #" +
+                            std::to_string(cell.repetition);
   ThrowIfInterrupted("before " + label);
+  // --capture-replay: a replay cell replays its workload's capture, which
+  // an earlier cell made (orchestrate/capture_replay.h); without one, the
+  // cell fails with the reason.
+  if (rec.workload->capture_of >= 0) {
+    std::string why;
+    const PreparedWorkload* replay = captures_.Replay(cell.workload, &why);
+    if (replay == nullptr) {
+      rec.error = "no capture to replay: " + why;
+      LogWarning(label + " failed: " + rec.error);
+      return rec;
+    }
+    rec.workload = replay;
+  }
+  const PreparedWorkload& w = *rec.workload;
   // A kept database serves only the same DB workload on the same target;
   // any other cell must not find the device mounted.
   {
@@ -393,7 +414,25 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
     rec.settled =
         mode.target == RawTarget::kSsd && options_.precondition_passes > 0;
     DropCaches();
-    RunWorkloadOn(w, rec.target, label, &rec);
+    if (captures_.ShouldCapture(cell)) {
+      // The trace starts with the clients (after the load, the restart and
+      // the page cache warm-up) and ends with them, before the run's
+      // checkpoint and the server's stop.
+      std::string start_error;
+      const auto start = [this, &cell, &start_error] {
+        try {
+          captures_.Start(cell);
+        } catch (const std::exception& e) {
+          start_error = e.what();
+          LogWarning(std::string("--capture-replay: ") + e.what());
+        }
+      };
+      RunWorkloadOn(w, rec.target, label, &rec, nullptr, nullptr, start,
+                    [this] { captures_.StopTracing(); });
+      captures_.Finish(cell, start_error.empty() ? rec.error : start_error);
+    } else {
+      RunWorkloadOn(w, rec.target, label, &rec);
+    }
     return rec;
   }
 
@@ -411,6 +450,7 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
     DbCellOptions make;
     make.destructive = options_.destructive;
     make.os = host_.sysfs;
+    make.fs_bytes = setup_.region_bytes;
     db_.Prepare(cell.workload, w.db, stack->device, make);
   }
   PrepareCacheState(layer, stack->device, w, &rec);

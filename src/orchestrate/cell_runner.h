@@ -86,6 +86,7 @@
 #include <vector>
 
 #include "cache/cache_layer.h"
+#include "orchestrate/capture_replay.h"
 #include "orchestrate/compare_hooks.h"
 #include "orchestrate/db_keeper.h"
 #include "orchestrate/run_plan.h"
@@ -121,6 +122,12 @@ class CellRunner {
   // before it restores the stacks; the destructor does too. Never throws.
   void CloseDb();
 
+  // --capture-replay: the read hit curves of replays prepared since the
+  // last call (orchestrate/capture_replay.h), for mrc.csv.
+  std::vector<ReadHitCurve> TakeNewCurves() {
+    return captures_.TakeNewCurves();
+  }
+
  private:
   void PrepareCacheState(CacheLayer& layer, const std::string& device,
                          const PreparedWorkload& w, CellRecord* rec);
@@ -145,10 +152,14 @@ class CellRunner {
   // Runs the measured workload; `sampler` (may be null for raw cells) is
   // sampled before and about once a second; rec->series.measure_start_ns
   // is set. `db_stack`: a DB cell on a stack (null otherwise).
+  // `before_clients`, `after_clients`: a raw DB cell's DbCellOptions hooks
+  // (the --capture-replay trace starts and ends there); may be empty.
   void RunWorkloadOn(const PreparedWorkload& w, const std::string& target,
                      const std::string& label, CellRecord* rec,
                      LayerSampler* sampler = nullptr,
-                     const DbOnStack* db_stack = nullptr);
+                     const DbOnStack* db_stack = nullptr,
+                     const std::function<void()>& before_clients = {},
+                     const std::function<void()>& after_clients = {});
   void Prefill(const PreparedWorkload& w, const std::string& device);
   // Step 2a (see the header). Returns false when a chunk failed (recorded
   // in rec->error; the cell is not measured).
@@ -191,6 +202,8 @@ class CellRunner {
   // The database kept between the DB cells of one workload on one target
   // (orchestrate/db_keeper.h). Not used with CompareHooks::run_db.
   DbKeeper db_;
+  // --capture-replay's captures and the replays prepared from them.
+  CaptureReplay captures_;
   // Per lagging layer: its last reading taken at a fold (a cell's counters
   // "after", or CountersAtFold).
   std::map<const CacheLayer*, LayerCounters> at_fold_;

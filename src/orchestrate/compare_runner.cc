@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "orchestrate/capture_replay.h"
 #include "orchestrate/cell_runner.h"
 #include "orchestrate/precondition.h"
 #include "orchestrate/prepare_compare.h"
@@ -90,9 +91,11 @@ CompareSummary CompareRunner::Run(
                    : (st != nullptr ? static_cast<int>(st - setup.stacks.data())
                                     : -3));
   }
-  const std::vector<Cell> plan =
+  std::vector<Cell> plan =
       BuildRunPlan(setup.modes.size(), setup.workloads.size(), options_.repeat,
                    setup.runs, db_workloads, mode_group);
+  // --capture-replay: each capture before the cells that replay it.
+  if (options_.capture_replay) MoveCapturesFirst(setup, &plan);
 
   CompareSummary summary;
   summary.run_dir = setup.run_dir;
@@ -203,6 +206,10 @@ CompareSummary CompareRunner::Run(
     for (size_t i = 0; i < plan.size(); ++i) {
       const CellRecord rec = runner.Run(plan[i]);
       for (const auto& r : reporters) r->OnCell(rec);
+      const std::vector<ReadHitCurve> curves = runner.TakeNewCurves();
+      if (!curves.empty()) {
+        for (const auto& r : reporters) r->OnReadHitCurves(curves);
+      }
       ++summary.finished_cells;
       if (!rec.error.empty()) ++summary.failed_cells;
       for (MeasuredRow& m : MeasuredRowsOf(rec, TbwBytes(options_.ssd_tbw_tb)))

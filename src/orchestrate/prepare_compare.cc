@@ -11,6 +11,7 @@
 
 #include "cache/registry/mode_file.h"
 #include "io/target.h"
+#include "orchestrate/capture_replay.h"
 #include "orchestrate/restore_state.h"
 #include "orchestrate/setup_findings.h"
 #include "orchestrate/stream_curves.h"
@@ -445,6 +446,22 @@ void CheckPrecondition(const CompareOptions& o, const CompareSetup& setup) {
 
 }  // namespace
 
+PreparedWorkload PrepareTraceWorkload(const CompareOptions& o,
+                                      const std::string& placeholder,
+                                      uint64_t region_bytes,
+                                      const std::string& path,
+                                      const std::string& name) {
+  PreparedWorkload w;
+  w.path = path;
+  w.name = name;
+  JobOverrides overrides = o.overrides;
+  overrides.filename = placeholder;
+  w.io = TraceWorkload(path, name, overrides);
+  ResolveSizes(region_bytes, &w.io);
+  w.prepared = std::make_shared<const PreparedJobs>(w.io);
+  return w;
+}
+
 std::string DefaultRunId() {
   const std::string stamp = FormatUtcNow("%Y%m%dT%H%M%SZ");
   char host[256] = "host";
@@ -562,6 +579,7 @@ CompareSetup PrepareCompare(const CompareOptions& o, const Host& host) {
   setup.runs = WorkloadModes(o, setup);
   AddSetupFindings(o, &setup);
   setup.read_hit_curves = StreamCurves(o, setup);
+  if (o.capture_replay) AddCaptureReplays(o, &setup);
   return setup;
 }
 

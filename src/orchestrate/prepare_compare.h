@@ -53,6 +53,18 @@ namespace tierbench {
 // `host.sysfs` is the tree behind --sysfs-root.
 CompareSetup PrepareCompare(const CompareOptions& opts, const Host& host);
 
+// A trace file as a compare workload, as --workloads takes one: one replay
+// job named `name` (direct, libaio, iodepth 32, open loop) aimed at
+// `placeholder` (each cell places it on its target), --runtime and the
+// other overrides applied, its sizes resolved against `region_bytes`, and
+// prepared (the trace read and checked against the region). Throws
+// ConfigError naming the file for a trace it cannot replay.
+PreparedWorkload PrepareTraceWorkload(const CompareOptions& opts,
+                                      const std::string& placeholder,
+                                      uint64_t region_bytes,
+                                      const std::string& path,
+                                      const std::string& name);
+
 // Default run id: UTC time and the short host name, "20240131T120000Z-host".
 std::string DefaultRunId();
 

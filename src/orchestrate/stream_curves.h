@@ -15,8 +15,6 @@
 // a cold cell replays); the other states give none, with a notice: warm's
 // prefill reads the region and warm-until-steady's chunks replay the
 // trace's first seconds, neither the whole trace, and as-is is unknown.
-// (trace/read_hit_curve.h's warm curve, the second of two passes, stays for
-// a protocol that warms with one whole pass.)
 //
 // Errors: ConfigError from trace/block_stream.h. Pure over the setup;
 // logs a notice per curve it computes.
@@ -34,6 +32,12 @@ namespace tierbench {
 
 // The trace `w` replays when its stream is known (see above), else null.
 std::shared_ptr<const IoLog> KnownStream(const PreparedWorkload& w);
+
+// The cold curves of workload `w`, at index `wi` of the setup's workloads
+// (setup.runs' column: the modes that run it); empty when its stream is
+// not known. --capture-replay computes a replay's after its capture.
+std::vector<ReadHitCurve> StreamCurvesOf(const CompareSetup& setup, size_t wi,
+                                         const PreparedWorkload& w);
 
 std::vector<ReadHitCurve> StreamCurves(const CompareOptions& o,
                                        const CompareSetup& setup);

@@ -15,6 +15,26 @@ bool HbStateMatches(const std::string& cell_state, bool warm) {
   return cell_state == "cold";
 }
 
+// A figure marked invalid only by the rules that say its cache was cold
+// ("cold-reads", a layer's "<layer>.cold": most IO went to the origin, so
+// its throughput is the origin's). Its read hits are still those of a
+// cache that started empty, which is what a cold curve models.
+bool HbOnlyColdInvalid(const ReportFigure& f) {
+  bool any = false;
+  for (const std::string& item : f.finding_rules) {
+    const size_t colon = item.rfind(':');
+    if (colon == std::string::npos || item.substr(colon + 1) != "invalid") {
+      continue;
+    }
+    const std::string rule = item.substr(0, colon);
+    if (rule != "cold-reads" && !(rule.size() > 5 && rule.ends_with(".cold"))) {
+      return false;
+    }
+    any = true;
+  }
+  return any;
+}
+
 const char* const kHbBypassRules[] = {"bcache.cutoff", "bcache.bypass",
                                       "bcache.congestion"};
 
@@ -41,8 +61,9 @@ std::vector<HitBoundCell> HitBoundCells(const RunFolder& run,
         for (const ReportFigure* f : figures) {
           if (f->mode != mode || f->is_raw()) continue;
           any = true;
-          usable = usable && !f->Invalid() && !f->Drifted() &&
-                   HbStateMatches(f->cache_state, curve->warm);
+          usable = usable &&
+                   (!f->Invalid() || (!curve->warm && HbOnlyColdInvalid(*f))) &&
+                   !f->Drifted() && HbStateMatches(f->cache_state, curve->warm);
           cell.layer = f->layer;
           cell.validity_unknown =
               cell.validity_unknown || f->valid == "unknown";

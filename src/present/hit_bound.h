@@ -7,7 +7,10 @@
 // and its state matches the curve's (cold with cold; warm or
 // warm-until-steady with warm). Cells that failed, were judged invalid
 // (comparison.csv valid = no) or drifted are left out, as the verdict
-// leaves them unranked. The measured figure is the median read_hit_ratio_pct
+// leaves them unranked, except a cell against a cold curve that is invalid
+// only because its cache was cold ("cold-reads", "<layer>.cold": its
+// throughput is the origin's): its read hits are a cold cache's, what the
+// curve models. The measured figure is the median read_hit_ratio_pct
 // over the repetitions (RunFolder::ReadHitPct); a layer that counts no read
 // hits gives none. A cell with a bypass finding (bcache.cutoff,
 // bcache.bypass, bcache.congestion) is marked: its reads that went past the

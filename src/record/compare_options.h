@@ -50,6 +50,11 @@ struct CompareOptions {
   // data). The drains that prepare a cell (before it, after a database
   // load) always flush.
   bool drain_after_flush = false;
+  // --capture-replay (issue 30 item 5): each DB workload's cell on the raw
+  // HDD (mode hdd) is traced with blktrace from its clients' start to the
+  // end of its run, and the capture is replayed under every mode as one
+  // more workload, NAME-replay (orchestrate/capture_replay.h).
+  bool capture_replay = false;
   // --precondition[=PASSES]: before the first cell, the raw SSD (--ssd) is
   // written sequentially PASSES times over the compare's region
   // (orchestrate/precondition.h); 0: not preconditioned.

@@ -35,6 +35,11 @@ struct PreparedWorkload {
   // was sized to; "" and 0 without --working-set (orchestrate/working_set.h).
   std::string working_set;
   uint64_t working_set_bytes = 0;
+  // --capture-replay: the index of the DB workload whose raw-HDD cell is
+  // captured and replayed as this workload (its `io` and `prepared` stay
+  // empty: the cells replay the capture, orchestrate/capture_replay.h);
+  // -1 for every other workload.
+  int capture_of = -1;
   bool Writes() const;
 };
 

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "record/comparison_row.h"
+#include "trace/read_hit_curve.h"
 #include "util/finding.h"
 #include "workload/job_result.h"
 
@@ -160,6 +161,10 @@ class Reporter {
   virtual void OnVerifyStart(const VerifyStart& /*start*/) {}
   virtual void OnVerifyStep(const VerifyStep& /*step*/) {}
   virtual void OnCell(const CellRecord& /*cell*/) {}
+  // compare --capture-replay: read hit curves of a replay prepared after
+  // its capture (orchestrate/capture_replay.h), after that cell's OnCell;
+  // more than the setup's (CompareStart::setup.read_hit_curves).
+  virtual void OnReadHitCurves(const std::vector<ReadHitCurve>& /*more*/) {}
   virtual void OnCompareEnd(const CompareEnd& /*end*/) {}
   // `tierbench lab --power-cut`: the power cut and its recovery.
   virtual void OnPowerCut(const PowerCutRun& /*run*/) {}

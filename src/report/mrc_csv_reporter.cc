@@ -9,10 +9,21 @@
 namespace tierbench {
 
 void MrcCsvReporter::OnCompareStart(const CompareStart& start) {
-  if (start.setup.read_hit_curves.empty()) return;
+  run_dir_ = start.setup.run_dir;
+  curves_ = start.setup.read_hit_curves;
+  Write();
+}
+
+void MrcCsvReporter::OnReadHitCurves(const std::vector<ReadHitCurve>& more) {
+  curves_.insert(curves_.end(), more.begin(), more.end());
+  Write();
+}
+
+void MrcCsvReporter::Write() const {
+  if (curves_.empty()) return;
   std::ostringstream out;
-  ReadHitCurvesTable(start.setup.read_hit_curves).Write(out);
-  ResultDir(start.setup.run_dir).Write("mrc.csv", out.str());
+  ReadHitCurvesTable(curves_).Write(out);
+  ResultDir(run_dir_).Write("mrc.csv", out.str());
 }
 
 }  // namespace tierbench

@@ -2,6 +2,7 @@
 # (tierbench lab). A separate
 # executable with the ctest label "lab" (scripts/test runs it on its own).
 add_executable(tierbench_lab_tests
+  ${CMAKE_CURRENT_LIST_DIR}/lab_capture_replay_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/lab_compare_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/lab_dm_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/lab_lvm_test.cc

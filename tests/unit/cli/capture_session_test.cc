@@ -228,6 +228,39 @@ TEST_F(CaptureSessionTest, ADurationCaptureStopsAfterItsTime) {
   EXPECT_EQ(outcome.counts.writes, 1u);
 }
 
+// compare --capture-replay's use (capture/block_capture.h): the caller
+// runs the IO itself between the start and Finish, so neither --duration
+// nor a command is asked for; a capture dropped before Finish stops its
+// tracer all the same.
+TEST_F(CaptureSessionTest, ACallerThatRunsTheIoStartsAndFinishesACapture) {
+  if (!MakeBlockNode())
+    TIERBENCH_SKIP_OR_FAIL_IN_CI("mknod of a block node not allowed here");
+  ResetInterruptForTest();
+  CapturePath path(tools_);
+  request_.command.clear();
+  request_.caller_runs_io = true;
+  const CapturePlan plan = CheckCapture(request_, host_);
+  EXPECT_TRUE(plan.command_path.empty());
+  {
+    BlockCapture capture(request_, plan);
+    EXPECT_EQ(ReadText(request_.out_dir + "/raw/args"),
+              request_.out_dir + "/raw blk\n");
+    const CaptureOutcome outcome = capture.Finish();
+    EXPECT_EQ(outcome.iolog, request_.out_dir + "/blk.iolog");
+    EXPECT_EQ(outcome.counts.reads, 1u);
+    EXPECT_EQ(outcome.counts.writes, 1u);
+  }
+  EXPECT_EQ(ReadText(request_.out_dir + "/raw/args"),
+            request_.out_dir + "/raw blk\nstopped\n");
+  fs::remove_all(request_.out_dir);
+  {
+    BlockCapture dropped(request_, plan);  // e.g. the cell was interrupted
+  }
+  EXPECT_EQ(ReadText(request_.out_dir + "/raw/args"),
+            request_.out_dir + "/raw blk\nstopped\n");
+  EXPECT_FALSE(fs::exists(request_.out_dir + "/blk.iolog"));
+}
+
 TEST_F(CaptureSessionTest, BlktraceThatExitsAtOnceIsASystemError) {
   if (!MakeBlockNode())
     TIERBENCH_SKIP_OR_FAIL_IN_CI("mknod of a block node not allowed here");

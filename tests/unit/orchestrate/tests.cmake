@@ -1,5 +1,6 @@
 # Unit tests of src/orchestrate.
 target_sources(tierbench_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/capture_replay_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/compare_report_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/comparison_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/dm_warm_test.cc

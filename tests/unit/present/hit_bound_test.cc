@@ -84,6 +84,10 @@ class HitBoundTest : public ::testing::Test {
            {"1.0", "1.0", "1.0"});
     HbtSet(dir_ + "/comparison.csv", "none", "randread-4k", "finding_rules",
            {"bcache.cutoff:caution"});
+    // Invalid for a reason besides its cold cache (the golden run's
+    // writeback is invalid by cold-reads alone).
+    HbtSet(dir_ + "/comparison.csv", "writeback", "randread-4k",
+           "finding_rules", {"cold-reads:invalid;cpu-bound:invalid"});
     std::ofstream(dir_ + "/mrc.csv") << kHbtMrc;
   }
   ScratchDir scratch_{"hit-bound"};
@@ -126,6 +130,34 @@ TEST_F(HitBoundTest, ValidCellsGetTheirLineInvalidOnesNone) {
     EXPECT_EQ(l.text.find("bcache writeback ("), std::string::npos) << l.text;
   }
   EXPECT_EQ(found, 1);
+}
+
+// A cell invalid only because its cache was cold (its throughput is the
+// origin's) still has a cold cache's read hits, what the cold curve
+// models: it gets its point and line; against a warm curve it would not.
+TEST_F(HitBoundTest, ACellInvalidOnlyForItsColdCacheIsPutAgainstTheColdCurve) {
+  HbtSet(dir_ + "/comparison.csv", "writeback", "randread-4k",
+         "finding_rules", {"cold-reads:invalid"});
+  const RunFolder run = RunFolder::Read(dir_);
+  const std::vector<HitBoundCell> cells = HitBoundCells(run, "randread-4k");
+  ASSERT_EQ(cells.size(), 3u);
+  EXPECT_EQ(cells[0].mode, "writeback");
+  EXPECT_FALSE(cells[0].warm);
+  ASSERT_TRUE(cells[0].measured_pct.has_value());
+  EXPECT_DOUBLE_EQ(*cells[0].measured_pct, 1.0);
+  const std::vector<VerdictLine> lines = HitBoundLines(run, "randread-4k");
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0].text,
+            "randread-4k: bcache writeback (1GiB cache) reached 1% read hits; "
+            "LRU at this size 72%, OPT 84% (cold, 4KiB blocks).");
+  // A layer's own cold rule counts the same; any other invalid rule beside
+  // it keeps the cell out.
+  HbtSet(dir_ + "/comparison.csv", "writeback", "randread-4k",
+         "finding_rules", {"dm-cache.cold:invalid;bcache.cutoff:caution"});
+  EXPECT_EQ(HitBoundCells(RunFolder::Read(dir_), "randread-4k").size(), 3u);
+  HbtSet(dir_ + "/comparison.csv", "writeback", "randread-4k",
+         "finding_rules", {"dm-cache.cold:invalid;drift:invalid"});
+  EXPECT_EQ(HitBoundCells(RunFolder::Read(dir_), "randread-4k").size(), 2u);
 }
 
 TEST_F(HitBoundTest, ReportDrawsCurvesAndPoints) {

@@ -1,0 +1,139 @@
+// Issue 30 item 5 in the lab guest (real dm-cache, kernel 6.1, a real
+// PostgreSQL): compare --capture-replay captures TPC-B on the raw HDD with
+// blktrace and replays the capture under every mode, beside the live
+// TPC-B cells, in one comparison; the report puts each cache's measured
+// read hits against the capture's LRU and OPT curves.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "lab_test_util.h"
+
+namespace tierbench::labtest {
+namespace {
+
+// The capture's request lines by kind ("read", "write", "sync").
+std::map<std::string, double> CrIologCounts(const std::string& path) {
+  std::map<std::string, double> n;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    std::string t, file, action;
+    if (f >> t >> file >> action) ++n[action];
+  }
+  return n;
+}
+
+// dm-cache in writethrough (no dirty data: no drain after its cells) and
+// writeback, the raw HDD where the capture is made; pgbench-tpcb-capture
+// (the page cache dropped before the run, so the clients' reads reach the
+// device and the capture has reads for the curves), cold: the curves model
+// a cold cache's single pass over the capture.
+TEST(LabCaptureReplay, TpcbCapturedOnTheHddIsReplayedUnderEveryMode) {
+  TIERBENCH_REQUIRE_LAB();
+  ScratchDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  const std::string tpcb = "pgbench-tpcb-capture";
+  const std::string replay = tpcb + "-replay";
+  const std::vector<std::string> modes = {"hdd", "dm-cache-writethrough",
+                                          "dm-cache-writeback"};
+  std::vector<std::string> args = {"--dilation=auto",
+                                   "--layers",
+                                   "dm-cache",
+                                   "--modes",
+                                   Mode(modes[0]),
+                                   Mode(modes[1]),
+                                   Mode(modes[2]),
+                                   "--workloads",
+                                   kSource + "/workloads/" + tpcb + ".json",
+                                   "--capture-replay",
+                                   "--cache-state",
+                                   "cold",
+                                   "--results",
+                                   dir.path(),
+                                   "--run-id",
+                                   "lab-capture"};
+  TIERBENCH_RUN_LAB(args, 0);
+  const std::string run = dir.path() + "/lab-capture";
+
+  // The capture: blktrace's ISSUE events of the raw HDD as a fio iolog,
+  // with the flushes PostgreSQL's commits sent.
+  const std::string iolog = run + "/capture/" + tpcb + "/vda4.iolog";
+  ASSERT_TRUE(std::filesystem::exists(iolog)) << output;
+  std::map<std::string, double> captured = CrIologCounts(iolog);
+  EXPECT_GT(captured["read"], 0) << "the page cache was dropped";
+  EXPECT_GT(captured["write"], 0);
+  EXPECT_GT(captured["sync"], 0) << "commits flush";
+  EXPECT_TRUE(std::filesystem::exists(run + "/capture/" + tpcb +
+                                      "/raw/vda4.blktrace.0"));
+
+  // One comparison: the live cells and the replay's in every mode.
+  std::vector<CsvRow> rows = ReadCsv(run + "/runs.csv");
+  for (const std::string& m : modes) {
+    const CsvRow* live = Find(rows, m, tpcb, "write");
+    ASSERT_NE(live, nullptr) << m << "\n" << output;
+    EXPECT_EQ(Get(*live, "error"), "") << m;
+    EXPECT_GT(Num(*live, "iops"), 0) << m;
+    const CsvRow* rd = Find(rows, m, replay, "read");
+    const CsvRow* wr = Find(rows, m, replay, "write");
+    ASSERT_TRUE(rd && wr) << m << "\n" << output;
+    EXPECT_EQ(Get(*rd, "error"), "") << m;
+    // Every request of the capture was replayed, in every mode.
+    EXPECT_EQ(Num(*rd, "total_ios"), captured["read"]) << m;
+    EXPECT_EQ(Num(*wr, "total_ios"), captured["write"]) << m;
+  }
+  // The cache cells' read hits were measured (dm-cache's counters).
+  for (size_t i = 1; i < modes.size(); ++i) {
+    const CsvRow* rd = Find(rows, modes[i], replay, "read");
+    ASSERT_NE(rd, nullptr);
+    ASSERT_TRUE(Has(*rd, "read_hit_ratio_pct")) << modes[i];
+  }
+
+  // mrc.csv: the capture's cold LRU and OPT curves in dm-cache's block
+  // size, with a point at the stack's cache size naming both modes; OPT
+  // is never below LRU.
+  std::vector<CsvRow> mrc = ReadCsv(run + "/mrc.csv");
+  bool at_stack = false;
+  for (const CsvRow& p : mrc) {
+    EXPECT_EQ(Get(p, "workload"), replay);
+    EXPECT_GE(Num(p, "opt_read_hit_pct") + 1e-9, Num(p, "lru_read_hit_pct"));
+    if (Get(p, "modes").find("dm-cache-writethrough") != std::string::npos &&
+        Get(p, "modes").find("dm-cache-writeback") != std::string::npos) {
+      at_stack = true;
+    }
+  }
+  EXPECT_TRUE(at_stack) << ReadText(run + "/mrc.csv");
+
+  // The report: the chart with both curves and each cache's point, and a
+  // verdict line per cache cell.
+  const std::string chart = run + "/charts/read-hits-" + replay + ".svg";
+  ASSERT_TRUE(std::filesystem::exists(chart)) << output;
+  const std::string svg = ReadText(chart);
+  for (const char* cls : {"mrc-lru", "mrc-opt"}) {
+    EXPECT_NE(svg.find(std::string("class=\"") + cls), std::string::npos)
+        << cls;
+  }
+  size_t points = 0;
+  for (size_t at = svg.find("class=\"mrc-cell\""); at != std::string::npos;
+       at = svg.find("class=\"mrc-cell\"", at + 1)) {
+    ++points;
+  }
+  EXPECT_EQ(points, 2u) << "one point per cache mode";
+  const std::string summary = ReadText(run + "/summary.md");
+  for (size_t i = 1; i < modes.size(); ++i) {
+    EXPECT_NE(summary.find("dm-cache " + modes[i].substr(9) + " ("),
+              std::string::npos)
+        << modes[i] << "\n"
+        << summary;
+  }
+  EXPECT_NE(summary.find("LRU at this size"), std::string::npos) << summary;
+}
+
+}  // namespace
+}  // namespace tierbench::labtest
