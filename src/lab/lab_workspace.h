@@ -103,13 +103,17 @@ LabBootResult BootScenarioGuest(const LabWorkspace& ws,
 // reported a kernel hang while it built its stacks ("@@LAB:hang",
 // scripts/lab/init's guard): every stack is built from scratch on each
 // boot and a scenario measures every layer again, so the same disks serve.
-// Before the second boot, `before_again` runs (may be empty), what the hung boot
-// handed back (its lab/ folder, with the kernel's blocked tasks in
+// Before the second boot, `before_again` runs (may be empty), what the hung
+// boot handed back (its lab/ folder, with the kernel's blocked tasks in
 // dmesg.txt) is kept for StoreResults (<run>/lab/hang), the console log
 // gets a separator line and one notice says what hung. Returns the last
 // boot, its `seconds` those of both boots; `*hung` gets the first boot's
 // hang text ("" when it did not hang). Each boot has `options.timeout_s`.
-// A second hang is returned as it is: the caller fails.
+// A boot that sent no CPU calibration line within its handshake timeout
+// (handshake_timed_out: QEMU killed; ci49's second guest printed nothing
+// for 300 s after QEMU started, while the same image booted in 7 s just
+// before) is booted again the same way, `*hung` then naming it. A second
+// hang or silence is returned as it is: the caller fails.
 LabBootResult BootLabGuestAgainAfterAHang(
     const LabWorkspace& ws, const LabMachine& machine,
     const LabBootOptions& options, const std::string& run_id,

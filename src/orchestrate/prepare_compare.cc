@@ -127,31 +127,6 @@ void ResolveSizes(uint64_t region, Workload* w) {
   }
 }
 
-// True when the --workloads file is a block trace (tracefile/trace_reader.h:
-// any format trace-stats reads, told by its content, or zstd-compressed)
-// rather than a job file. The content test reads the file's first 64 KiB;
-// oracleGeneral's test needs whole 24-byte records, so the head of a file
-// of whole records is cut to whole records.
-bool IsTraceWorkloadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;  // ParseJobFiles names the unreadable file
-  std::string head(64 * 1024, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<size_t>(in.gcount()));
-  if (head.size() >= 4 && static_cast<unsigned char>(head[0]) == 0x28 &&
-      static_cast<unsigned char>(head[1]) == 0xB5 &&
-      static_cast<unsigned char>(head[2]) == 0x2F &&
-      static_cast<unsigned char>(head[3]) == 0xFD) {
-    return true;  // a zstd frame: LoadTrace inflates it and names its format
-  }
-  std::error_code ec;
-  const uintmax_t bytes = fs::file_size(path, ec);
-  if (!ec && bytes > head.size() && bytes % 24 == 0) {
-    head.resize(head.size() - head.size() % 24);
-  }
-  return DetectTraceFormat(head) != TraceFormat::kAuto;
-}
-
 // A trace given as a workload: one replay job named after the file, so each
 // mode replays the same stream onto its target (the placeholder filename
 // redirects it); --runtime and the other command-line overrides apply.
@@ -179,7 +154,7 @@ std::vector<PreparedWorkload> LoadWorkloads(const CompareOptions& o,
       w.is_db = true;
       w.db = LoadDbWorkload(path);
       w.name = w.db.name;
-    } else if (IsTraceWorkloadFile(path)) {
+    } else if (LooksLikeTraceFile(path)) {
       w.name = fs::path(path).stem().string();
       w.io = TraceWorkload(path, w.name, overrides);
     } else {

@@ -197,6 +197,9 @@ json WorkloadToJson(const PreparedWorkload& w) {
         {"postgres_settings", settings}};
     return j;
   }
+  // --capture-replay: the replay of the DB workload at that index; its
+  // jobs are filled in once its capture is made (AddCell).
+  if (w.capture_of >= 0) j["capture_of"] = w.capture_of;
   json jobs = json::array();
   for (const JobSpec& job : w.io.jobs) jobs.push_back(JobToJson(job));
   j["jobs"] = jobs;
@@ -221,6 +224,7 @@ ManifestBuilder::ManifestBuilder(const CompareStart& start) {
       {"stats_lag_s", o.stats_lag_s},
       {"drain_timeout_s", o.drain_timeout_s},
       {"drain_after", o.drain_after_flush ? "flush" : "policy"},
+      {"capture_replay", o.capture_replay},
       {"precondition_passes", o.precondition_passes},
       {"sysfs_root", setup.host_root},
       {"runtime_ns",
@@ -307,6 +311,12 @@ void ManifestBuilder::AddCell(const CellRecord& rec) {
   if (!rec.mode->is_raw() && mode_json["readback"].is_null()) {
     mode_json["readback"] = rec.readback.ToJson();
     mode_json["stack"] = rec.stack.ToJson();
+  }
+  // A --capture-replay replay is prepared after its capture: its jobs as
+  // they ran.
+  if (rec.workload->capture_of >= 0 && !rec.workload->io.jobs.empty() &&
+      manifest_["workloads"][rec.cell.workload]["jobs"].empty()) {
+    manifest_["workloads"][rec.cell.workload] = WorkloadToJson(*rec.workload);
   }
   if (rec.workload->is_db && !rec.db_info.server_version.empty()) {
     json& postgres = manifest_["tool_versions"]["postgres"];

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "tracefile/trace_parse.h"
@@ -345,6 +346,21 @@ TraceFormat DetectTraceFormat(std::string_view data) {
   if (LooksLikeVscsi(head)) return TraceFormat::kVscsi;
   if (LooksLikeOracle(data)) return TraceFormat::kOracle;
   return TraceFormat::kAuto;
+}
+
+bool LooksLikeTraceFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::string head(64 * 1024, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  if (TraceIsZstd(head)) return true;  // LoadTrace inflates and names it
+  std::error_code ec;
+  const uintmax_t bytes = std::filesystem::file_size(path, ec);
+  if (!ec && bytes > head.size() && bytes % 24 == 0) {
+    head.resize(head.size() - head.size() % 24);
+  }
+  return DetectTraceFormat(head) != TraceFormat::kAuto;
 }
 
 ParsedTrace ParseTrace(std::string_view text, const std::string& path,

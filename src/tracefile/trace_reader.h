@@ -93,6 +93,14 @@ std::string_view TraceFormatTitle(TraceFormat format);
 // KiB; oracle's heuristic needs the whole trace (its size).
 TraceFormat DetectTraceFormat(std::string_view data);
 
+// True when the file at `path` is a block trace of any format above (told
+// by its content, as LoadTrace tells it) or zstd-compressed: what compare
+// replays when it is given as a workload, rather than a job file. Reads the
+// first 64 KiB; oracleGeneral's test needs whole 24-byte records, so the
+// head of a file of whole records is cut to whole records. An unreadable
+// file is no trace (the job-file parser then names it).
+bool LooksLikeTraceFile(const std::string& path);
+
 // TraceRecord::flags: the request carried a cache flush (a preflush, or a
 // flush request without data, which has length 0) / forced unit access.
 inline constexpr uint8_t kTraceFlush = 1;

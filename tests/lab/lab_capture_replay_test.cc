@@ -1,4 +1,4 @@
-// Issue 30 item 5 in the lab guest (real dm-cache, kernel 6.1, a real
+// Issue 30 item 5 in the lab guest (real bcache, kernel 6.1, a real
 // PostgreSQL): compare --capture-replay captures TPC-B on the raw HDD with
 // blktrace and replays the capture under every mode, beside the live
 // TPC-B cells, in one comparison; the report puts each cache's measured
@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -30,22 +32,24 @@ std::map<std::string, double> CrIologCounts(const std::string& path) {
   return n;
 }
 
-// dm-cache in writethrough (no dirty data: no drain after its cells) and
-// writeback, the raw HDD where the capture is made; pgbench-tpcb-capture
-// (the page cache dropped before the run, so the clients' reads reach the
-// device and the capture has reads for the curves), cold: the curves model
-// a cold cache's single pass over the capture.
+// bcache in writeback and writethrough (last: the database is loaded on
+// the stack under the last replay's mode, and writethrough leaves no dirty
+// data to flush first), the raw HDD where the capture is made;
+// pgbench-tpcb-capture (the page cache dropped before the run, so the
+// clients' reads reach the device and the capture has reads for the
+// curves), cold: the curves model a cold cache's single pass over the
+// capture. (dm-cache is not used: its DB cells hung in MakeCold with the
+// database's filesystem mounted, CI 2026-12-05; see the issue's note.)
 TEST(LabCaptureReplay, TpcbCapturedOnTheHddIsReplayedUnderEveryMode) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
   ASSERT_FALSE(dir.path().empty());
   const std::string tpcb = "pgbench-tpcb-capture";
   const std::string replay = tpcb + "-replay";
-  const std::vector<std::string> modes = {"hdd", "dm-cache-writethrough",
-                                          "dm-cache-writeback"};
+  const std::vector<std::string> modes = {"hdd", "writeback", "writethrough"};
   std::vector<std::string> args = {"--dilation=auto",
                                    "--layers",
-                                   "dm-cache",
+                                   "bcache",
                                    "--modes",
                                    Mode(modes[0]),
                                    Mode(modes[1]),
@@ -85,26 +89,36 @@ TEST(LabCaptureReplay, TpcbCapturedOnTheHddIsReplayedUnderEveryMode) {
     ASSERT_TRUE(rd && wr) << m << "\n" << output;
     EXPECT_EQ(Get(*rd, "error"), "") << m;
     // Every request of the capture was replayed, in every mode.
-    EXPECT_EQ(Num(*rd, "total_ios"), captured["read"]) << m;
-    EXPECT_EQ(Num(*wr, "total_ios"), captured["write"]) << m;
+    EXPECT_EQ(Num(*rd, "ios"), captured["read"]) << m;
+    EXPECT_EQ(Num(*wr, "ios"), captured["write"]) << m;
   }
-  // The cache cells' read hits were measured (dm-cache's counters).
+  // The replay measured each mode: writeback completes the captured writes
+  // on the SSD, writethrough on the HDD as the raw HDD does (2026-12-05:
+  // mean 1.3 ms, 43.7 ms and 43.8 ms; the 38-IOPS HDD against the SSD).
+  const auto write_lat = [&rows, &replay](const std::string& m) {
+    const CsvRow* wr = Find(rows, m, replay, "write");
+    if (wr == nullptr) ADD_FAILURE() << "no " << m << " replay row";
+    return wr == nullptr ? std::nan("") : Num(*wr, "lat_mean_us");
+  };
+  EXPECT_LT(write_lat("writeback"), 0.25 * write_lat("hdd"));
+  EXPECT_GT(write_lat("writethrough"), 0.5 * write_lat("hdd"));
+  // The cache cells' read hits were measured (bcache's counters).
   for (size_t i = 1; i < modes.size(); ++i) {
     const CsvRow* rd = Find(rows, modes[i], replay, "read");
     ASSERT_NE(rd, nullptr);
     ASSERT_TRUE(Has(*rd, "read_hit_ratio_pct")) << modes[i];
   }
 
-  // mrc.csv: the capture's cold LRU and OPT curves in dm-cache's block
-  // size, with a point at the stack's cache size naming both modes; OPT
-  // is never below LRU.
+  // mrc.csv: the capture's cold LRU and OPT curves in bcache's block size,
+  // with a point at the stack's cache size naming both modes; OPT is never
+  // below LRU.
   std::vector<CsvRow> mrc = ReadCsv(run + "/mrc.csv");
   bool at_stack = false;
   for (const CsvRow& p : mrc) {
     EXPECT_EQ(Get(p, "workload"), replay);
     EXPECT_GE(Num(p, "opt_read_hit_pct") + 1e-9, Num(p, "lru_read_hit_pct"));
-    if (Get(p, "modes").find("dm-cache-writethrough") != std::string::npos &&
-        Get(p, "modes").find("dm-cache-writeback") != std::string::npos) {
+    if (Get(p, "modes").find("writethrough") != std::string::npos &&
+        Get(p, "modes").find("writeback") != std::string::npos) {
       at_stack = true;
     }
   }
@@ -127,8 +141,7 @@ TEST(LabCaptureReplay, TpcbCapturedOnTheHddIsReplayedUnderEveryMode) {
   EXPECT_EQ(points, 2u) << "one point per cache mode";
   const std::string summary = ReadText(run + "/summary.md");
   for (size_t i = 1; i < modes.size(); ++i) {
-    EXPECT_NE(summary.find("dm-cache " + modes[i].substr(9) + " ("),
-              std::string::npos)
+    EXPECT_NE(summary.find("bcache " + modes[i] + " ("), std::string::npos)
         << modes[i] << "\n"
         << summary;
   }

@@ -1,6 +1,7 @@
 # Unit tests of src/lab (the QEMU lab's host side).
 target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/accel_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/boot_again_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/child_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/dilation_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/disk_test.cc
