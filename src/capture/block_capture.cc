@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -157,7 +158,8 @@ CapturePlan CheckCapture(const CaptureRequest& r,
 struct BlockCapture::Tracer {
   bp::child child;
   bool stopped = false;
-  int exit = 0;  // blktrace's status once stopped
+  bool exited_early = false;  // it ended before it was stopped
+  int exit = -1;              // blktrace's status once stopped
 };
 
 BlockCapture::BlockCapture(const CaptureRequest& r, const CapturePlan& plan)
@@ -217,7 +219,11 @@ void BlockCapture::Stop() noexcept {
   try {
     bp::child& tracer = tracer_->child;
     if (!tracer.valid()) return;
-    if (tracer.running()) ::kill(tracer.id(), SIGINT);
+    if (tracer.running()) {
+      ::kill(tracer.id(), SIGINT);
+    } else {
+      tracer_->exited_early = true;
+    }
     tracer.wait();
     tracer_->exit = CaptureExitOf(tracer);
   } catch (...) {
@@ -228,6 +234,26 @@ CaptureOutcome BlockCapture::Finish(int command_exit) {
   CaptureOutcome outcome;
   Stop();
   const int tracer_exit = tracer_->exit;
+  const std::string tracer_log = CaptureReadFile(log_);
+  // A trace blktrace ended on its own, or that lost events, is not the IO
+  // that ran: refused rather than replayed as if whole.
+  if (tracer_->exited_early) {
+    throw RunError("blktrace exited (status " + std::to_string(tracer_exit) +
+                   ") before the capture of " + request_.device +
+                   " ended: the trace is cut short. " +
+                   TailForMessage(tracer_log) + " Log: " + log_);
+  }
+  for (size_t at = tracer_log.find("(dropped "); at != std::string::npos;
+       at = tracer_log.find("(dropped ", at + 1)) {
+    const unsigned long long dropped =
+        std::strtoull(tracer_log.c_str() + at + 9, nullptr, 10);
+    if (dropped > 0) {
+      throw RunError("blktrace dropped " + std::to_string(dropped) +
+                     " events while it traced " + request_.device +
+                     ": the trace is incomplete. Log: " + log_ +
+                     "; Fix: capture again on a less busy machine");
+    }
+  }
   if (tracer_exit != 0 && tracer_exit != 128 + SIGINT) {
     LogWarning("blktrace exited with status " + std::to_string(tracer_exit) +
                " (log: " + log_ + ")");

@@ -26,9 +26,12 @@
 // install blktrace), DEV missing or not a block device, not root, debugfs
 // not mounted (no DEBUGFS/block; fix: mount -t debugfs none
 // /sys/kernel/debug) -> SysError (3). A caller that runs the IO itself
-// (CaptureRequest::caller_runs_io) skips the first three. BlockCapture:
+// (CaptureRequest::caller_runs_io) skips the checks of --duration and the
+// command (the output folder is still checked). BlockCapture:
 // blktrace that does not start, or blkparse that fails -> SysError (3)
-// naming its log or output; no request of DEV in the trace -> RunError (1).
+// naming its log or output; blktrace that ended before Finish stopped it,
+// or whose summary counts dropped events, or no request of DEV in the
+// trace -> RunError (1).
 //
 // Not thread-safe (it starts processes and waits for them).
 #ifndef TIERBENCH_CAPTURE_BLOCK_CAPTURE_H_

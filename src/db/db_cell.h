@@ -44,10 +44,10 @@ struct DbCellOptions {
   // (proc/sys/vm/drop_caches under `os`, util/sysfs.h) so the run starts
   // cold as far as the OS is concerned.
   bool drop_caches = true;
-  // The filesystem's size in bytes (whole KiB), 0: the whole device. A
-  // compare makes every cell's the size of its smallest target, so every
-  // mode's database lies on the same geometry, and a capture of the raw
-  // HDD's (--capture-replay) fits every target it is replayed on.
+  // The filesystem's size in bytes (whole KiB), 0: the whole device.
+  // compare --capture-replay makes every cell's the size of its smallest
+  // target, so the capture of the raw HDD's fits every target it is
+  // replayed on.
   uint64_t fs_bytes = 0;
   // The host's sys/ and proc/ (Host::sysfs, util/host.h): the device
   // guard before mkfs, drop_caches, proc/meminfo (MemTotal) and
@@ -76,8 +76,9 @@ struct DbCellOptions {
   // throw (the cell fails).
   std::function<void()> before_clients;
   // Called once the clients have ended (the run over, before its
-  // checkpoint and the server's stop), also when they were interrupted.
-  // May be empty; must not throw.
+  // checkpoint and the server's stop), also when they were interrupted;
+  // not when the run throws (a failed connect): the caller then cleans up
+  // on its own. May be empty; must not throw.
   std::function<void()> after_clients;
 };
 

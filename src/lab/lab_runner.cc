@@ -38,7 +38,7 @@ constexpr int kGuestCalibrationRepeat = 3;
 // two QMP round trips), and how long the host waits for the guest's calib
 // line from QEMU's start (boot, modules, input tar, the guest's passes).
 constexpr int kGuestAnswerTimeoutS = 60;
-constexpr uint64_t kHandshakeTimeoutS = 120;
+constexpr uint64_t kHandshakeTimeoutS = 180;
 
 // The files of LabOptions::loop_stack, copied from the source tree that
 // holds `scripts_dir` (<src>/scripts/lab) into `dst`: loop-stack (mode

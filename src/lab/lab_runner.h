@@ -155,9 +155,11 @@ struct LabOutcome {
   bool kvm = false;             // the accelerator used
   std::string accel_how;        // how it was chosen (LabAccelChoice::how)
   LabHandshakeResult dilation;  // what the handshake decided
-  // What hung when the guest's kernel hung while it built its stacks and
-  // the guest was booted again (lab/lab_workspace.h); "" when no boot hung.
-  // Its console is in <run>/lab/console.log, its kernel log in lab/hang/.
+  // What hung when the guest's kernel hung while it built its stacks, or
+  // the guest sent no calibration line in time, and the guest was booted
+  // again (lab/lab_workspace.h); "" when no boot hung. Its console is in
+  // <run>/lab/console.log; a kernel hang's kernel log in lab/hang/ (a
+  // silent boot hands nothing back).
   std::string setup_hang;
   // interrupt_compare only: knob lines that differ after the interrupt
   // ("name: before -> after"); empty when every knob was restored.

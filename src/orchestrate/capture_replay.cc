@@ -64,6 +64,12 @@ void AddCaptureReplays(const CompareOptions& o, CompareSetup* setup) {
         "no --workloads file is one. Fix: add a pgbench workload (e.g. "
         "workloads/pgbench-tpcb.json), or drop --capture-replay");
   }
+  if (setup->region_bytes == 0) {
+    throw ConfigError(
+        "--capture-replay makes every DB cell's filesystem the size of the "
+        "smallest target so the capture fits each, but no target's size is "
+        "known. Fix: give block devices to --stack, --hdd and --ssd");
+  }
   if (hdd < 0 || o.hdd.empty()) {
     throw ConfigError(
         "--capture-replay captures on the raw HDD, but mode hdd is not "
@@ -157,13 +163,18 @@ void CaptureReplay::StopTracing() noexcept {
 }
 
 void CaptureReplay::Finish(const Cell& cell, const std::string& cell_error) {
-  size_t index = 0;
-  for (const auto& [i, r] : replays_) {
-    if (setup_.workloads[i].capture_of == static_cast<int>(cell.workload)) {
-      index = i;
-    }
+  auto it = replays_.begin();
+  while (it != replays_.end() && setup_.workloads[it->first].capture_of !=
+                                     static_cast<int>(cell.workload)) {
+    ++it;
   }
-  Replayed& replay = replays_.at(index);
+  if (it == replays_.end()) {  // not a captured workload
+    StopTracing();
+    running_.reset();
+    return;
+  }
+  const size_t index = it->first;
+  Replayed& replay = it->second;
   const PreparedWorkload& placeholder = setup_.workloads[index];
   const std::string& source = setup_.workloads.at(cell.workload).name;
   if (!running_) {
@@ -171,15 +182,18 @@ void CaptureReplay::Finish(const Cell& cell, const std::string& cell_error) {
                  (cell_error.empty() ? "" : ": " + cell_error);
     return;
   }
+  // A failed cell's IO is no run of the workload: not parsed, not replayed.
+  if (!cell_error.empty()) {
+    StopTracing();
+    running_.reset();
+    replay.why =
+        "the cell of " + source +
+        " on the raw HDD, whose IO was captured, failed: " + cell_error;
+    return;
+  }
   try {
     const CaptureOutcome out = running_->Finish();
     running_.reset();
-    if (!cell_error.empty()) {
-      replay.why =
-          "the cell of " + source +
-          " on the raw HDD, whose IO was captured, failed: " + cell_error;
-      return;
-    }
     auto prepared = std::make_unique<PreparedWorkload>(
         PrepareTraceWorkload(options_, options_.hdd, setup_.region_bytes,
                              out.iolog, placeholder.name));

@@ -69,8 +69,10 @@ class CaptureReplay {
   // True when `cell` is the one whose IO is captured: a captured DB
   // workload on the raw HDD, not captured yet.
   bool ShouldCapture(const Cell& cell) const;
-  // Starts tracing --hdd for `cell` (throws SysError when blktrace does not
-  // start; the caller fails the cell).
+  // Starts tracing --hdd for `cell`. Throws SysError when blktrace does not
+  // start, ConfigError when the capture folder is not empty: the caller
+  // lets the cell run on and passes the error to Finish, so the replay's
+  // cells fail with it.
   void Start(const Cell& cell);
   // Ends the running trace (the clients ended); never throws.
   void StopTracing() noexcept;

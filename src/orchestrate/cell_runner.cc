@@ -139,7 +139,10 @@ CellRunner::CellRunner(const CompareOptions& options, const CompareSetup& setup,
       host_(host),
       hooks_(hooks) {}
 
-void CellRunner::CloseDb() { db_.Close(); }
+void CellRunner::CloseDb() {
+  captures_.StopTracing();  // a capture cut short by an error or a signal
+  db_.Close();
+}
 
 uint64_t CellRunner::Now() const { return host_.Now(); }
 
@@ -290,7 +293,9 @@ void CellRunner::RunWorkloadOn(const PreparedWorkload& w,
       DbCellOptions db;
       db.destructive = options_.destructive;
       db.os = host_.sysfs;
-      db.fs_bytes = setup_.region_bytes;
+      // --capture-replay: the filesystem the size of the smallest target,
+      // so the raw HDD's capture fits every target it is replayed on.
+      if (options_.capture_replay) db.fs_bytes = setup_.region_bytes;
       db.on_second = on_second;
       db.before_clients = before_clients;
       db.after_clients = after_clients;
@@ -418,6 +423,12 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
       // The trace starts with the clients (after the load, the restart and
       // the page cache warm-up) and ends with them, before the run's
       // checkpoint and the server's stop.
+      // The trace ends on every way out of the cell, an exception included
+      // (Finish is not reached then).
+      struct StopOnUnwind {
+        CaptureReplay& captures;
+        ~StopOnUnwind() { captures.StopTracing(); }
+      } stop_on_unwind{captures_};
       std::string start_error;
       const auto start = [this, &cell, &start_error] {
         try {
@@ -450,7 +461,7 @@ CellRecord CellRunner::RunSteps(const Cell& cell) {
     DbCellOptions make;
     make.destructive = options_.destructive;
     make.os = host_.sysfs;
-    make.fs_bytes = setup_.region_bytes;
+    if (options_.capture_replay) make.fs_bytes = setup_.region_bytes;
     db_.Prepare(cell.workload, w.db, stack->device, make);
   }
   PrepareCacheState(layer, stack->device, w, &rec);

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "present/hit_bound.h"
+#include "present/replay_verdict.h"
 #include "present/report_format.h"
 #include "present/wear_verdict.h"
 #include "stats/confidence.h"
@@ -511,6 +512,10 @@ Verdict BuildVerdict(const RunFolder& run, const SeriesFile* series) {
     if (!line.text.empty()) {
       batches = batches || wv.used_batches();
       v.lines.push_back(std::move(line));
+    }
+    // An open-loop replay's IOPS follow its trace: its modes by latency.
+    if (std::optional<VerdictLine> lat = ReplayLatencyLine(run, w)) {
+      v.lines.push_back(std::move(*lat));
     }
     for (VerdictLine& hit : HitBoundLines(run, w)) {
       v.lines.push_back(std::move(hit));

@@ -17,6 +17,9 @@
 //   - the invalid cells, named with their reason and not ranked; a
 //     workload that cannot tell caches apart (validity/run_rules.h) ranks
 //     nothing and says why;
+//   - for a workload that replays a trace at its recorded times (open
+//     loop), whose IOPS follow the trace, its valid modes by median latency
+//     per direction (present/replay_verdict.h), after its throughput line;
 //   - after the throughput lines, per workload, what each valid cache mode
 //     cost the SSD (present/wear_verdict.h: SSD bytes written per byte the
 //     application moved), only with valid cells;

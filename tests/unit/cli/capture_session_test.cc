@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -258,6 +259,57 @@ TEST_F(CaptureSessionTest, ACallerThatRunsTheIoStartsAndFinishesACapture) {
   }
   EXPECT_EQ(ReadText(request_.out_dir + "/raw/args"),
             request_.out_dir + "/raw blk\nstopped\n");
+  EXPECT_FALSE(fs::exists(request_.out_dir + "/blk.iolog"));
+}
+
+// A trace blktrace ended on its own (before the caller stopped it), or
+// whose summary counts dropped events, is not the IO that ran: Finish
+// refuses it (exit 1) rather than write an iolog that looks whole.
+TEST_F(CaptureSessionTest, ACaptureCutShortOrWithDroppedEventsIsRefused) {
+  if (!MakeBlockNode())
+    TIERBENCH_SKIP_OR_FAIL_IN_CI("mknod of a block node not allowed here");
+  ResetInterruptForTest();
+  request_.command.clear();
+  request_.caller_runs_io = true;
+  CaptureScript(tools_ + "/blktrace",
+                "while [ $# -gt 0 ]; do case $1 in -D) raw=$2;; "
+                "-o) name=$2;; esac; shift; done\n"
+                ": >\"$raw/$name.blktrace.0\"\nexit 0\n");
+  {
+    CapturePath path(tools_);
+    const CapturePlan plan = CheckCapture(request_, host_);
+    BlockCapture capture(request_, plan);
+    ::usleep(300'000);  // blktrace has ended by now
+    try {
+      capture.Finish();
+      ADD_FAILURE() << "a capture blktrace ended on its own was accepted";
+    } catch (const HarnessError& e) {
+      EXPECT_EQ(e.exit_code(), 1) << e.what();
+      EXPECT_NE(std::string(e.what()).find("before the capture of"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  fs::remove_all(request_.out_dir);
+  CaptureScript(tools_ + "/blktrace",
+                "while [ $# -gt 0 ]; do case $1 in -D) raw=$2;; "
+                "-o) name=$2;; esac; shift; done\n"
+                "trap 'echo \"  Total: 10 events (dropped 3), 1 KiB data\"; "
+                "exit 0' INT\n"
+                ": >\"$raw/$name.blktrace.0\"\n"
+                "while :; do sleep 0.02; done\n");
+  CapturePath path(tools_);
+  const CapturePlan plan = CheckCapture(request_, host_);
+  BlockCapture capture(request_, plan);
+  try {
+    capture.Finish();
+    ADD_FAILURE() << "a capture with dropped events was accepted";
+  } catch (const HarnessError& e) {
+    EXPECT_EQ(e.exit_code(), 1) << e.what();
+    EXPECT_NE(std::string(e.what()).find("blktrace dropped 3 events"),
+              std::string::npos)
+        << e.what();
+  }
   EXPECT_FALSE(fs::exists(request_.out_dir + "/blk.iolog"));
 }
 

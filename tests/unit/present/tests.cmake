@@ -9,5 +9,6 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/summary_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/svg_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/verdict_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/replay_verdict_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/wear_verdict_test.cc
 )

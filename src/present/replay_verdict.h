@@ -1,0 +1,40 @@
+// ReplayVerdict: the latency line of a workload that replays a trace at its
+// recorded times (open loop), for the verdict (present/verdict.h).
+//
+// Such a replay issues each IO at its recorded time whatever the device
+// does (read_iolog= without replay_no_stall, every job; manifest.json's
+// workloads[].jobs[] say so), so every mode that keeps up with the trace
+// delivers the trace's IOPS, and throughput cannot tell the modes apart:
+// what differs is how long each IO took. After the throughput line, the
+// valid, steady modes are ordered by their median latency (p50, the
+// median over the repetitions) per direction, each with its p99:
+//   "pgbench-tpcb-replay replays its trace at the recorded times (open
+//   loop), so its IOPS follow the trace, not the modes; by median latency:
+//   writes: writeback 1.1 ms (p99 4.8 ms), hdd 40 ms (p99 76 ms) and
+//   writethrough 41 ms (p99 77 ms); reads: ..."
+// Invalid or drifted cells are left out (the throughput line names them);
+// a direction with fewer than two such modes is left out, and without any
+// direction there is no line. A workload that is no open-loop replay (or a
+// manifest without its jobs) gets none.
+// Pure over the run folder; thread-safe.
+#ifndef TIERBENCH_PRESENT_REPLAY_VERDICT_H_
+#define TIERBENCH_PRESENT_REPLAY_VERDICT_H_
+
+#include <optional>
+#include <string>
+
+#include "present/run_folder.h"
+#include "present/verdict.h"
+
+namespace tierbench {
+
+// Every job of `workload` (manifest.json) replays a trace at its recorded
+// times.
+bool IsOpenLoopReplay(const RunFolder& run, const std::string& workload);
+
+std::optional<VerdictLine> ReplayLatencyLine(const RunFolder& run,
+                                             const std::string& workload);
+
+}  // namespace tierbench
+
+#endif  // TIERBENCH_PRESENT_REPLAY_VERDICT_H_

@@ -1,0 +1,103 @@
+// The latency line of an open-loop replay (present/replay_verdict.h) on the
+// golden report run (tests/golden/report-run), whose randread-4k is made a
+// replay in its manifest: its valid modes ordered by median latency, the
+// invalid ones left out; no line for a replay as fast as possible
+// (replay_no_stall) or a generated workload; the verdict carries the line
+// after the workload's throughput line.
+#include "present/replay_verdict.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "present/run_folder.h"
+#include "present/verdict.h"
+#include "support/report_fixture.h"
+
+namespace tierbench {
+namespace {
+
+class ReplayVerdictTest : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = scratch_.CopyFixture(); }
+  // Makes randread-4k's job a replay of a trace.
+  void MakeReplay(bool no_stall) {
+    nlohmann::json m = nlohmann::json::parse(ReadText(dir_ + "/manifest.json"));
+    for (nlohmann::json& w : m["workloads"]) {
+      if (w["name"] != "randread-4k") continue;
+      for (nlohmann::json& j : w["jobs"]) {
+        j["read_iolog"] = "/traces/app.iolog";
+        j["replay_no_stall"] = no_stall;
+      }
+    }
+    std::ofstream(dir_ + "/manifest.json") << m.dump(2);
+  }
+  ScratchDir scratch_{"replay-verdict"};
+  std::string dir_;
+};
+
+TEST_F(ReplayVerdictTest, AnOpenLoopReplaysModesAreOrderedByMedianLatency) {
+  MakeReplay(false);
+  const RunFolder run = RunFolder::Read(dir_);
+  ASSERT_TRUE(IsOpenLoopReplay(run, "randread-4k"));
+  EXPECT_FALSE(IsOpenLoopReplay(run, "randwrite-4k"));
+  const std::optional<VerdictLine> line = ReplayLatencyLine(run, "randread-4k");
+  ASSERT_TRUE(line.has_value());
+  EXPECT_EQ(line->workload, "randread-4k");
+  const std::string& t = line->text;
+  EXPECT_EQ(t.rfind("randread-4k replays its trace at the recorded times "
+                    "(open loop), so its IOPS follow the trace, not the modes; "
+                    "by median latency: reads: ",
+                    0),
+            0u)
+      << t;
+  // The valid modes, in the order of their medians; the invalid ones
+  // (writethrough, writeback, writearound: cold reads) are not quoted.
+  std::vector<std::pair<double, std::string>> valid;
+  for (const ReportFigure* f : run.FiguresOf("randread-4k")) {
+    ASSERT_TRUE(f->p50_us.has_value()) << f->mode;
+    if (!f->Invalid()) valid.push_back({*f->p50_us, f->mode});
+  }
+  std::sort(valid.begin(), valid.end());
+  ASSERT_GE(valid.size(), 3u);
+  size_t at = 0;
+  for (const auto& [p50, mode] : valid) {
+    const size_t found = t.find(" " + mode + " ", at);
+    ASSERT_NE(found, std::string::npos) << mode << " in " << t;
+    at = found + 1;
+  }
+  for (const std::string m : {"writethrough", "writeback", "writearound"}) {
+    EXPECT_EQ(t.find(" " + m + " "), std::string::npos) << m;
+    EXPECT_EQ(
+        std::count(line->quoted_modes.begin(), line->quoted_modes.end(), m), 0)
+        << m;
+  }
+  EXPECT_EQ(line->quoted_modes.size(), valid.size());
+  // The verdict carries it, after the workload's throughput line.
+  const Verdict v = BuildVerdict(run, nullptr);
+  int throughput_at = -1, latency_at = -1;
+  for (size_t i = 0; i < v.lines.size(); ++i) {
+    if (v.lines[i].workload != "randread-4k") continue;
+    if (v.lines[i].text == t) latency_at = static_cast<int>(i);
+    if (throughput_at < 0) throughput_at = static_cast<int>(i);
+  }
+  ASSERT_GE(latency_at, 0);
+  EXPECT_LT(throughput_at, latency_at);
+}
+
+TEST_F(ReplayVerdictTest, AReplayAsFastAsPossibleOrAGeneratedWorkloadGetsNone) {
+  const RunFolder generated = RunFolder::Read(dir_);
+  EXPECT_FALSE(ReplayLatencyLine(generated, "randread-4k").has_value());
+  MakeReplay(true);
+  const RunFolder fast = RunFolder::Read(dir_);
+  EXPECT_FALSE(IsOpenLoopReplay(fast, "randread-4k"));
+  EXPECT_FALSE(ReplayLatencyLine(fast, "randread-4k").has_value());
+  EXPECT_FALSE(ReplayLatencyLine(fast, "no-such-workload").has_value());
+}
+
+}  // namespace
+}  // namespace tierbench
