@@ -111,27 +111,41 @@ void DmCacheLayer::DrainWithCleaner(double timeout_s) {
   }
 }
 
+int64_t DmCacheLayer::StopDirtyingAndClean(double timeout_s) {
+  // In writeback, a filesystem mounted on the stack (a DB cell's) writes
+  // whenever it likes (a journal commit), so a clean cache can be dirty
+  // again the moment after it was read clean, and the kernel then refuses
+  // passthrough's table (its blocks must all be clean in the metadata),
+  // CI 2026-12-05. In writethrough nothing new gets dirty.
+  DmCacheTable t = ReadTable();
+  if (t.IoMode() == "writeback") {
+    t.SetIoMode("writethrough");
+    ReloadTable(t,
+                "writethrough first: no new dirty blocks before passthrough");
+  }
+  const int64_t dirty = ReadStatus().dirty;
+  if (dirty > 0) DrainWithCleaner(timeout_s);
+  return dirty;
+}
+
 void DmCacheLayer::SwitchTo(
     const std::string& mode, const std::string& policy,
     const std::vector<std::pair<std::string, std::string>>& policy_args,
     std::vector<std::string>* notes) {
   DmCacheTable t = ReadTable();
   if (mode == "passthrough" && t.IoMode() != "passthrough") {
-    const DmCacheStatus st = ReadStatus();
-    if (st.dirty > 0) {
-      const uint64_t start = NowNs();
-      DrainWithCleaner(600);
-      if (notes != nullptr) {
-        notes->push_back(
-            "passthrough needs a clean cache (the kernel refuses it while "
-            "blocks are dirty): " +
-            std::to_string(st.dirty) +
-            " dirty blocks were written back with the cleaner policy first "
-            "(" +
-            Secs(static_cast<double>(NowNs() - start) / 1e9) + " s)");
-      }
-      t = ReadTable();
+    const uint64_t start = NowNs();
+    const int64_t dirty = StopDirtyingAndClean(600);
+    if (dirty > 0 && notes != nullptr) {
+      notes->push_back(
+          "passthrough needs a clean cache (the kernel refuses it while "
+          "blocks are dirty): " +
+          std::to_string(dirty) +
+          " dirty blocks were written back with the cleaner policy first "
+          "(" +
+          Secs(static_cast<double>(NowNs() - start) / 1e9) + " s)");
     }
+    t = ReadTable();
   }
   t.SetIoMode(mode);
   t.policy = policy;
@@ -190,12 +204,12 @@ LayerReadback DmCacheLayer::ReadBack() const {
 }
 
 void DmCacheLayer::MakeCold(double timeout_s) {
-  // Dirty blocks go back to the origin through the cleaner policy at once:
-  // the invalidation below drops smq's state anyway, and smq's own
-  // background cleaning may never start (after a database load under
-  // writeback, kernel 6.1: no origin IO for 8 minutes while the dirty
-  // count stayed put, until the drain timeout).
-  if (ReadStatus().dirty > 0) DrainWithCleaner(timeout_s);
+  // Writethrough first, then dirty blocks go back to the origin through the
+  // cleaner policy at once (StopDirtyingAndClean): the invalidation below
+  // drops smq's state anyway, and waiting for smq's own cleaning stalled
+  // the lab for 8 minutes after a database load under writeback (kernel
+  // 6.1, CI 2026-12-05).
+  StopDirtyingAndClean(timeout_s);
   DmCacheTable t = ReadTable();
   if (t.IoMode() != "passthrough") {
     t.SetIoMode("passthrough");

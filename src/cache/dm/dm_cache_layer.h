@@ -81,6 +81,11 @@ class DmCacheLayer : public DmTargetLayer {
   void ReloadTable(const DmCacheTable& table, const std::string& why);
   // Drains with the cleaner policy (mode and args kept), then puts the
   // live table back. Throws SysError on timeout.
+  // Before passthrough: a writeback table becomes writethrough (nothing
+  // new gets dirty, though a filesystem on the stack keeps writing), then
+  // dirty blocks drain through the cleaner policy. Returns the dirty
+  // blocks there were after the switch.
+  int64_t StopDirtyingAndClean(double timeout_s);
   void DrainWithCleaner(double timeout_s);
   // A passthrough original table needs a clean cache: drain first.
   void BeforeRestore(const DmTarget& original) override;

@@ -146,7 +146,35 @@ class LibDevmapperControl : public DmControl {
 
   Status Reload(const std::string& name,
                 const std::vector<DmTarget>& table) override {
+    // The live table, to go back to when the new one cannot resume.
+    std::vector<DmTarget> old;
+    const bool have_old = Targets(DM_DEVICE_TABLE, "table", name, &old).ok();
     std::lock_guard<std::mutex> lock(g_mu);
+    Status s = LoadInactive(name, table);
+    if (!s.ok()) return s;  // Nothing loaded: the device is unchanged.
+
+    s = Simple(DM_DEVICE_SUSPEND, "suspend", name);
+    if (s.ok()) s = Simple(DM_DEVICE_RESUME, "resume", name);
+    if (!s.ok()) {
+      // Drop the inactive table (if still there) and resume what is live.
+      (void)Simple(DM_DEVICE_CLEAR, "clear", name);
+      if (!Simple(DM_DEVICE_RESUME, "resume", name).ok() && have_old) {
+        // The resume swapped the new table in and its target refused to
+        // resume (dm-cache: "cannot enter passthrough mode unless all
+        // blocks are clean"): the device would stay suspended, and every
+        // IO to it, a filesystem's sync included, would wait forever. The
+        // old table goes back in.
+        if (LoadInactive(name, old).ok()) {
+          (void)Simple(DM_DEVICE_RESUME, "resume", name);
+        }
+      }
+    }
+    return s;
+  }
+
+  // DM_DEVICE_RELOAD of `table` into the inactive slot (g_mu held).
+  static Status LoadInactive(const std::string& name,
+                             const std::vector<DmTarget>& table) {
     TaskPtr t(nullptr, &dm_task_destroy);
     Status s = Prepare(DM_DEVICE_RELOAD, "reload", name, &t);
     if (!s.ok()) return s;
@@ -158,17 +186,7 @@ class LibDevmapperControl : public DmControl {
                                        FormatDmTarget(target) + "\"");
       }
     }
-    s = Run(t.get(), "reload", name);
-    if (!s.ok()) return s;  // Nothing loaded: the device is unchanged.
-
-    s = Simple(DM_DEVICE_SUSPEND, "suspend", name);
-    if (s.ok()) s = Simple(DM_DEVICE_RESUME, "resume", name);
-    if (!s.ok()) {
-      // Drop the inactive table (if still there) and resume what is live.
-      (void)Simple(DM_DEVICE_CLEAR, "clear", name);
-      (void)Simple(DM_DEVICE_RESUME, "resume", name);
-    }
-    return s;
+    return Run(t.get(), "reload", name);
   }
 
   Status Message(const std::string& name, uint64_t sector,

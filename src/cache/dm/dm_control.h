@@ -80,7 +80,10 @@ class DmControl {
   //     unchanged, still live with its old table.
   //   - If suspend or resume fails, it drops the inactive table and tries to
   //     resume whatever is live, so the device is not left suspended, and
-  //     returns the first error. Re-read the table to know which one is live.
+  //     returns the first error. When what is live cannot resume (the
+  //     resume swapped the new table in and its target refused to resume),
+  //     it loads the table that was live before back in and resumes that.
+  //     Re-read the table to know which one is live.
   // The message names the device and the kernel's refusal.
   virtual Status Reload(const std::string& name,
                         const std::vector<DmTarget>& table) = 0;

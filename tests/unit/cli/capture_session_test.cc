@@ -279,7 +279,7 @@ TEST_F(CaptureSessionTest, ACaptureCutShortOrWithDroppedEventsIsRefused) {
     CapturePath path(tools_);
     const CapturePlan plan = CheckCapture(request_, host_);
     BlockCapture capture(request_, plan);
-    ::usleep(300'000);  // blktrace has ended by now
+    ::usleep(1'500'000);  // blktrace has ended by now
     try {
       capture.Finish();
       ADD_FAILURE() << "a capture blktrace ended on its own was accepted";

@@ -164,6 +164,17 @@ TEST(DmLayersTest, ColdInvalidatesEveryBlockInPassthrough) {
     cleaner = cleaner || c.find("cleaner") != std::string::npos;
   }
   EXPECT_TRUE(cleaner);
+  // Writethrough before anything else: a filesystem on the stack cannot
+  // dirty blocks again between the drain and passthrough.
+  std::vector<std::string> reloads;
+  for (const std::string& c : tree.dm()->calls()) {
+    if (c.rfind("reload tb-dmcache", 0) == 0) reloads.push_back(c);
+  }
+  ASSERT_FALSE(reloads.empty());
+  EXPECT_NE(reloads.front().find(" writethrough "), std::string::npos)
+      << reloads.front();
+  EXPECT_NE(reloads.back().find(" passthrough "), std::string::npos)
+      << reloads.back();
   EXPECT_NE(tree.LiveParams("tb-dmcache").find("passthrough"),
             std::string::npos);
   EXPECT_EQ(layer.TakeCounters().extra.at("cache_used_blocks"), 0);
