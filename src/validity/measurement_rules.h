@@ -32,6 +32,9 @@
 //                window differ from the first third's by more than
 //                kDriftPct: the device or cache was not in a steady state
 //                (an SSD not preconditioned, a cache still filling).
+//                Not for a job that replays a trace at its recorded times
+//                (read_iolog= without replay_no_stall): its rate is the
+//                trace's.
 // Thread-safety: pure functions.
 #ifndef TIERBENCH_VALIDITY_MEASUREMENT_RULES_H_
 #define TIERBENCH_VALIDITY_MEASUREMENT_RULES_H_
