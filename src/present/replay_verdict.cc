@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <map>
-#include <utility>
 #include <vector>
 
 #include "present/report_format.h"
@@ -33,30 +32,29 @@ bool IsOpenLoopReplay(const RunFolder& run, const std::string& workload) {
 std::optional<VerdictLine> ReplayLatencyLine(const RunFolder& run,
                                              const std::string& workload) {
   if (!IsOpenLoopReplay(run, workload)) return std::nullopt;
-  // direction -> (median latency, text) of each quotable mode.
-  std::map<std::string, std::vector<std::pair<double, std::string>>> by_dir;
+  // direction -> the quotable figures.
+  std::map<std::string, std::vector<const ReportFigure*>> by_dir;
   std::vector<std::string> quoted;
   for (const ReportFigure* f : run.FiguresOf(workload)) {
     if (f->Invalid() || f->Drifted() || !f->p50_us || *f->p50_us <= 0) {
       continue;
     }
-    by_dir[f->direction].push_back(
-        {*f->p50_us, f->mode + " " + FormatLatencyUs(*f->p50_us) + " (p99 " +
-                         FormatLatencyUs(f->p99_us) + ")"});
+    by_dir[f->direction].push_back(f);
   }
   std::vector<std::string> parts;
   for (const char* dir : {"write", "read", "trim"}) {
     auto it = by_dir.find(dir);
     if (it == by_dir.end() || it->second.size() < 2) continue;
-    std::stable_sort(
-        it->second.begin(), it->second.end(),
-        [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::stable_sort(it->second.begin(), it->second.end(),
+                     [](const ReportFigure* a, const ReportFigure* b) {
+                       return *a->p50_us < *b->p50_us;
+                     });
     std::vector<std::string> items;
-    for (const auto& [lat, text] : it->second) {
-      items.push_back(text);
-      const std::string mode = text.substr(0, text.find(' '));
-      if (std::find(quoted.begin(), quoted.end(), mode) == quoted.end()) {
-        quoted.push_back(mode);
+    for (const ReportFigure* f : it->second) {
+      items.push_back(f->mode + " " + FormatLatencyUs(*f->p50_us) + " (p99 " +
+                      FormatLatencyUs(f->p99_us) + ")");
+      if (std::find(quoted.begin(), quoted.end(), f->mode) == quoted.end()) {
+        quoted.push_back(f->mode);
       }
     }
     parts.push_back(std::string(dir) + "s: " + JoinList(items));

@@ -38,8 +38,9 @@ std::map<std::string, double> CrIologCounts(const std::string& path) {
 // pgbench-tpcb-capture (the page cache dropped before the run, so the
 // clients' reads reach the device and the capture has reads for the
 // curves), cold: the curves model a cold cache's single pass over the
-// capture. (dm-cache is not used: its DB cells hung in MakeCold with the
-// database's filesystem mounted, CI 2026-12-05; see the note.)
+// capture. (dm-cache's DB cells hung here until its MakeCold switched to
+// writethrough before passthrough, 2026-12-05; the scenario then ran
+// through on dm-cache once by hand, 239 s, but stays on bcache here.)
 TEST(LabCaptureReplay, TpcbCapturedOnTheHddIsReplayedUnderEveryMode) {
   TIERBENCH_REQUIRE_LAB();
   ScratchDir dir;
