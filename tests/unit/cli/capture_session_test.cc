@@ -58,6 +58,12 @@ constexpr const char* kCaptureFakeBlkparse =
     "  7,200  0        2     1.000500000   900  D  WS 0 + 16 [job]\n"
     "CPU0 (7,200):\n";
 
+// The start of every blktrace stand-in: `blktrace -d DEV -D RAW -o NAME`'s
+// folder and name into $raw and $name.
+constexpr const char* kCaptureArgs =
+    "while [ $# -gt 0 ]; do case $1 in -D) raw=$2;; "
+    "-o) name=$2;; esac; shift; done\n";
+
 class CaptureSessionTest : public ::testing::Test {
  protected:
   CaptureSessionTest() : dir_("capture-session") {
@@ -65,12 +71,11 @@ class CaptureSessionTest : public ::testing::Test {
     fs::create_directories(tools_);
     // blktrace -d DEV -D RAW -o NAME: its per-CPU file, then waits.
     CaptureScript(tools_ + "/blktrace",
-                  "while [ $# -gt 0 ]; do case $1 in -D) raw=$2;; "
-                  "-o) name=$2;; esac; shift; done\n"
-                  "echo \"$raw $name\" >\"$raw/args\"\n"
-                  "trap 'echo stopped >>\"$raw/args\"; exit 0' INT\n"
-                  ": >\"$raw/$name.blktrace.0\"\n"
-                  "while :; do sleep 0.02; done\n");
+                  std::string(kCaptureArgs) +
+                      "echo \"$raw $name\" >\"$raw/args\"\n"
+                      "trap 'echo stopped >>\"$raw/args\"; exit 0' INT\n"
+                      ": >\"$raw/$name.blktrace.0\"\n"
+                      "while :; do sleep 0.02; done\n");
     std::ostringstream blkparse;
     blkparse << "while [ $# -gt 0 ]; do case $1 in -o) out=$2;; esac; "
                 "shift; done\n"
@@ -271,10 +276,9 @@ TEST_F(CaptureSessionTest, ACaptureCutShortOrWithDroppedEventsIsRefused) {
   ResetInterruptForTest();
   request_.command.clear();
   request_.caller_runs_io = true;
-  CaptureScript(tools_ + "/blktrace",
-                "while [ $# -gt 0 ]; do case $1 in -D) raw=$2;; "
-                "-o) name=$2;; esac; shift; done\n"
-                ": >\"$raw/$name.blktrace.0\"\nexit 0\n");
+  CaptureScript(
+      tools_ + "/blktrace",
+      std::string(kCaptureArgs) + ": >\"$raw/$name.blktrace.0\"\nexit 0\n");
   {
     CapturePath path(tools_);
     const CapturePlan plan = CheckCapture(request_, host_);
@@ -291,13 +295,13 @@ TEST_F(CaptureSessionTest, ACaptureCutShortOrWithDroppedEventsIsRefused) {
     }
   }
   fs::remove_all(request_.out_dir);
-  CaptureScript(tools_ + "/blktrace",
-                "while [ $# -gt 0 ]; do case $1 in -D) raw=$2;; "
-                "-o) name=$2;; esac; shift; done\n"
-                "trap 'echo \"  Total: 10 events (dropped 3), 1 KiB data\"; "
-                "exit 0' INT\n"
-                ": >\"$raw/$name.blktrace.0\"\n"
-                "while :; do sleep 0.02; done\n");
+  CaptureScript(
+      tools_ + "/blktrace",
+      std::string(kCaptureArgs) +
+          "trap 'echo \"  Total: 10 events (dropped 3), 1 KiB data\"; "
+          "exit 0' INT\n"
+          ": >\"$raw/$name.blktrace.0\"\n"
+          "while :; do sleep 0.02; done\n");
   CapturePath path(tools_);
   const CapturePlan plan = CheckCapture(request_, host_);
   BlockCapture capture(request_, plan);
