@@ -2,6 +2,7 @@
 #include "present/replay_verdict.h"
 
 #include <algorithm>
+#include <exception>
 #include <map>
 #include <vector>
 
@@ -29,9 +30,67 @@ bool IsOpenLoopReplay(const RunFolder& run, const std::string& workload) {
   return false;
 }
 
+double LabHddServiceUs(const RunFolder& run) {
+  const nlohmann::json& m = run.manifest();
+  if (!m.contains("labels") || !m["labels"].is_object()) return 0;
+  const nlohmann::json& labels = m["labels"];
+  if (!labels.contains("lab.hdd_iops") || !labels["lab.hdd_iops"].is_string()) {
+    return 0;
+  }
+  double iops = 0;
+  try {
+    iops = std::stod(labels["lab.hdd_iops"].get<std::string>());
+  } catch (const std::exception&) {
+    return 0;
+  }
+  return iops > 0 ? 1e6 / iops : 0;
+}
+
+namespace {
+
+// The lab's HDD (a file QEMU throttles to lab.hdd_iops) takes the host's
+// time for an IO whenever it is below its limit: it has no seek. The raw
+// HDD's replay figures whose median is below the time one IO takes at
+// the limit were mostly not delayed by it, so no mode's latency is a
+// disk's; the clause saying so, or "" when the figures are a disk's (or
+// the run is no lab run).
+std::string LabHddIdleClause(const RunFolder& run,
+                             const std::vector<const ReportFigure*>& figs) {
+  const double service_us = LabHddServiceUs(run);
+  if (service_us <= 0) return "";
+  for (const ReportFigure* f : figs) {
+    if (f->baseline != "hdd" || !f->p50_us || *f->p50_us >= service_us) {
+      continue;
+    }
+    return "not ranked by latency: the raw HDD's " + f->direction +
+           "s took a median " + FormatLatencyUs(*f->p50_us) + ", under the " +
+           FormatLatencyUs(service_us) +
+           " the lab's HDD takes per IO at its limit, so the replay did not "
+           "load it: below its IOPS limit the lab's HDD (a throttled file) "
+           "answers in the host's time, with no seek, and no mode's "
+           "latency is a disk's. A replay that keeps the HDD at its limit "
+           "(a capture made while the disk, not the CPU, set the pace), or "
+           "a real HDD, ranks them";
+  }
+  return "";
+}
+
+}  // namespace
+
 std::optional<VerdictLine> ReplayLatencyLine(const RunFolder& run,
                                              const std::string& workload) {
   if (!IsOpenLoopReplay(run, workload)) return std::nullopt;
+  const std::string idle = LabHddIdleClause(run, run.FiguresOf(workload));
+  if (!idle.empty()) {
+    return VerdictLine{workload,
+                       workload +
+                           " replays its trace at the recorded times (open "
+                           "loop), so its IOPS follow the trace, not the "
+                           "modes; " +
+                           idle + ".",
+                       {},
+                       {}};
+  }
   // direction -> the quotable figures.
   std::map<std::string, std::vector<const ReportFigure*>> by_dir;
   std::vector<std::string> quoted;

@@ -12,6 +12,11 @@
 //   loop), so its IOPS follow the trace, not the modes; by median latency:
 //   writes: writeback 1.1 ms (p99 4.8 ms), hdd 40 ms (p99 76 ms) and
 //   writethrough 41 ms (p99 77 ms); reads: ..."
+// In the lab (manifest label lab.hdd_iops), the modes are not ranked when
+// the raw HDD's replay had a median latency below 1 / lab.hdd_iops: the
+// lab's HDD is a file QEMU throttles, which below its limit answers in the
+// host's time with no seek, so no figure was a disk's; the line says so
+// instead (a real HDD has its seek at any load).
 // Invalid or drifted cells are left out (the throughput line names them);
 // a direction with fewer than two such modes is left out, and without any
 // direction there is no line. A workload that is no open-loop replay (or a
@@ -31,6 +36,10 @@ namespace tierbench {
 // Every job of `workload` (manifest.json) replays a trace at its recorded
 // times.
 bool IsOpenLoopReplay(const RunFolder& run, const std::string& workload);
+
+// In a lab run, the time the lab's HDD takes per IO at its IOPS limit
+// (1e6 / label lab.hdd_iops) in µs; 0 outside the lab.
+double LabHddServiceUs(const RunFolder& run);
 
 std::optional<VerdictLine> ReplayLatencyLine(const RunFolder& run,
                                              const std::string& workload);

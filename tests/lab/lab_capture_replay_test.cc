@@ -9,7 +9,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -18,6 +20,22 @@
 
 namespace tierbench::labtest {
 namespace {
+
+// In the lab run at `run`, the time the lab's HDD takes per IO at its IOPS
+// limit (1e6 / the manifest's label lab.hdd_iops), in us; 0 without it.
+double LabHddServiceUsOf(const std::string& run) {
+  const nlohmann::json m =
+      nlohmann::json::parse(ReadText(run + "/manifest.json"), nullptr, false);
+  if (!m.is_object() || !m.contains("labels") ||
+      !m["labels"].contains("lab.hdd_iops")) {
+    return 0;
+  }
+  const nlohmann::json& v = m["labels"]["lab.hdd_iops"];
+  const double iops = v.is_string()   ? std::stod(v.get<std::string>())
+                      : v.is_number() ? v.get<double>()
+                                      : 0;
+  return iops > 0 ? 1e6 / iops : 0;
+}
 
 // The capture's request lines by kind ("read", "write", "sync").
 std::map<std::string, double> CrIologCounts(const std::string& path) {
@@ -93,16 +111,50 @@ TEST(LabCaptureReplay, TpcbCapturedOnTheHddIsReplayedUnderEveryMode) {
     EXPECT_EQ(Num(*rd, "ios"), captured["read"]) << m;
     EXPECT_EQ(Num(*wr, "ios"), captured["write"]) << m;
   }
-  // The replay measured each mode: writeback completes the captured writes
-  // on the SSD, writethrough on the HDD as the raw HDD does (2026-12-05:
-  // mean 1.3 ms, 43.7 ms and 43.8 ms; the 38-IOPS HDD against the SSD).
+  // The replay measured each mode when the capture kept the HDD at its
+  // limit: writeback completes the captured writes on the SSD,
+  // writethrough on the HDD as the raw HDD does (2026-12-05, alone on the
+  // host: mean 1.3 ms, 43.7 ms and 43.8 ms; the 38-IOPS HDD against the
+  // SSD). Below its IOPS limit the lab's HDD (a throttled file) answers in
+  // the host's time with no seek. In scripts/test this chain shares 2
+  // cores with two other guests, so TPC-B can be CPU-paced and its
+  // capture below the HDD's limit (the official CI of 70d96cf: the raw
+  // HDD's replayed writes 2.3 ms, writeback's 3.5 ms); then no latency is
+  // a disk's, and the verdict must say so instead of ranking the modes.
   const auto write_lat = [&rows, &replay](const std::string& m) {
     const CsvRow* wr = Find(rows, m, replay, "write");
     if (wr == nullptr) ADD_FAILURE() << "no " << m << " replay row";
     return wr == nullptr ? std::nan("") : Num(*wr, "lat_mean_us");
   };
-  EXPECT_LT(write_lat("writeback"), 0.25 * write_lat("hdd"));
-  EXPECT_GT(write_lat("writethrough"), 0.5 * write_lat("hdd"));
+  const double service_us = LabHddServiceUsOf(run);
+  ASSERT_GT(service_us, 0) << "the manifest's label lab.hdd_iops";
+  const double hdd_read_p50 =
+      Num(*Find(rows, "hdd", replay, "read"), "lat_p50_us");
+  const double hdd_write_p50 =
+      Num(*Find(rows, "hdd", replay, "write"), "lat_p50_us");
+  const std::string summary = ReadText(run + "/summary.md");
+  const bool disk_paced =
+      hdd_read_p50 >= service_us && hdd_write_p50 >= service_us;
+  std::cout << "[ INFO     ] the raw HDD's replay: read p50 " << hdd_read_p50
+            << " us, write p50 " << hdd_write_p50 << " us; one IO at the "
+            << "lab HDD's limit " << service_us << " us: "
+            << (disk_paced ? "at its limit, ranked" : "below it, not ranked")
+            << std::endl;
+  if (disk_paced) {
+    EXPECT_LT(write_lat("writeback"), 0.25 * write_lat("hdd"));
+    EXPECT_GT(write_lat("writethrough"), 0.5 * write_lat("hdd"));
+    EXPECT_EQ(summary.find("not ranked by latency"), std::string::npos)
+        << summary;
+  } else {
+    EXPECT_NE(summary.find("**" + replay +
+                           "** replays its trace at the recorded "
+                           "times (open loop), so its IOPS follow "
+                           "the trace, not the modes; not ranked "
+                           "by latency: the raw HDD's "),
+              std::string::npos)
+        << summary;
+    EXPECT_EQ(summary.find("by median latency"), std::string::npos) << summary;
+  }
   // The cache cells' read hits were measured (bcache's counters).
   for (size_t i = 1; i < modes.size(); ++i) {
     const CsvRow* rd = Find(rows, modes[i], replay, "read");
@@ -140,7 +192,6 @@ TEST(LabCaptureReplay, TpcbCapturedOnTheHddIsReplayedUnderEveryMode) {
     ++points;
   }
   EXPECT_EQ(points, 2u) << "one point per cache mode";
-  const std::string summary = ReadText(run + "/summary.md");
   for (size_t i = 1; i < modes.size(); ++i) {
     EXPECT_NE(summary.find("bcache " + modes[i] + " ("), std::string::npos)
         << modes[i] << "\n"

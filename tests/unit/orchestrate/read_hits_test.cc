@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -23,6 +24,8 @@
 #include "unit/orchestrate/protocol_fixture.h"
 #include "util/csv_reader.h"
 #include "util/units.h"
+#include "workload/job_file.h"
+#include "workload/job_stream.h"
 #include "workload/runner.h"
 
 namespace tierbench {
@@ -141,18 +144,66 @@ TEST_F(ProtocolTest, ReplayedTraceGetsItsCurvesAndTheCellItsPoint) {
   EXPECT_NE(summary.find("](charts/read-hits-loop.svg)"), std::string::npos);
 }
 
-TEST_F(ProtocolTest, AsIsStateAndGeneratedStreamsGetNoCurves) {
-  CompareOptions o = Options("randread");  // a generated stream
+// A generated job whose options fix its stream (size-bound, seeded: here
+// zipf over 64 blocks, four passes) gets its curves like a trace; a
+// time_based one does not (its device's speed sets how much it issues),
+// nor does the as-is state.
+TEST_F(ProtocolTest, ASizeBoundGeneratedStreamGetsCurvesATimeBasedOneNone) {
+  CompareOptions o = Options("randread");
+  const std::string zipf = dir_ + "/zipf.fio";
+  std::ofstream(zipf) << "[zipf]\nrw=randread\nbs=4k\nsize=256k\nloops=4\n"
+                         "random_distribution=zipf:1.2\nioengine=psync\n"
+                         "direct=0\n";
+  o.workload_paths = {zipf};
   std::ostringstream out;
   CompareRunner(o, TestHost()).Run(MakeCompareReporters(out));
-  EXPECT_FALSE(fs::exists(RunDir() + "/mrc.csv"));
+  ASSERT_TRUE(fs::exists(RunDir() + "/mrc.csv")) << out.str();
+  const std::vector<ReadHitCurve> curves = ParseReadHitCurves(
+      CsvDocument::Parse(ReadAll(RunDir() + "/mrc.csv"), "mrc.csv"));
+  ASSERT_EQ(curves.size(), 1u);
+  EXPECT_EQ(curves[0].workload, "zipf");
+  // The job's own stream, computed apart: 4 passes of 64 reads of 4 KiB,
+  // each read all of one 4 KiB block, so with a cache that holds the region
+  // every read after its block's first hits, in any block size up to 4 KiB.
+  std::string why;
+  const std::shared_ptr<const IoLog> stream = JobStream(
+      ParseJobText(ReadAll(zipf), zipf, {}).jobs.at(0), 256 * 1024, "z", &why);
+  ASSERT_NE(stream, nullptr) << why;
+  std::set<uint64_t> blocks;
+  for (const IoLogEntry& e : stream->entries) blocks.insert(e.offset / 4096);
+  ASSERT_EQ(stream->ios[0], 256u);
+  const double hits = 100.0 * static_cast<double>(256 - blocks.size()) / 256;
+  ASSERT_LE(curves[0].block_bytes, 4096u);
+  bool at_stack = false;
+  for (const ReadHitPoint& p : curves[0].points) {
+    EXPECT_GE(p.opt_read_hit_pct + 1e-9, p.lru_read_hit_pct);
+    if (p.at_stack) {
+      at_stack = true;
+      EXPECT_EQ(p.modes, (std::vector<std::string>{"writeback", "none"}));
+      ASSERT_GE(p.cache_bytes, 256u * 1024);
+      EXPECT_NEAR(p.lru_read_hit_pct, hits, 1e-3);
+      EXPECT_NEAR(p.opt_read_hit_pct, hits, 1e-3);
+      EXPECT_GT(p.lru_read_hit_pct, 50.0) << "zipf repeats its hot blocks";
+    }
+  }
+  EXPECT_TRUE(at_stack);
+
+  std::ofstream(zipf) << "[zipf]\nrw=randread\nbs=4k\nsize=256k\n"
+                         "time_based\nruntime=1\nrandom_distribution=zipf:1.2\n"
+                         "ioengine=psync\ndirect=0\n";
+  o.run_id = "t2";
+  o.mode_paths = {o.mode_paths[2]};  // writeback alone: a second is enough
+  CompareRunner(o, TestHost()).Run(MakeCompareReporters(out));
+  EXPECT_TRUE(fs::exists(dir_ + "/results/t2/runs.csv"));
+  EXPECT_FALSE(fs::exists(dir_ + "/results/t2/mrc.csv"));
+
   CompareOptions replay = Options("randread");
   replay.workload_paths = {RhLoopWorkload(dir_)};
   replay.cache_state = CacheState::kAsIs;
-  replay.run_id = "t2";
+  replay.run_id = "t3";
   CompareRunner(replay, TestHost()).Run(MakeCompareReporters(out));
-  EXPECT_TRUE(fs::exists(dir_ + "/results/t2/runs.csv"));
-  EXPECT_FALSE(fs::exists(dir_ + "/results/t2/mrc.csv"));
+  EXPECT_TRUE(fs::exists(dir_ + "/results/t3/runs.csv"));
+  EXPECT_FALSE(fs::exists(dir_ + "/results/t3/mrc.csv"));
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "present/report_format.h"
 #include "present/run_folder.h"
 #include "present/verdict.h"
 #include "support/report_fixture.h"
@@ -34,6 +35,12 @@ class ReplayVerdictTest : public ::testing::Test {
         j["replay_no_stall"] = no_stall;
       }
     }
+    std::ofstream(dir_ + "/manifest.json") << m.dump(2);
+  }
+  // Sets the manifest's lab label lab.hdd_iops (a lab run's HDD limit).
+  void SetLabHddIops(double iops) {
+    nlohmann::json m = nlohmann::json::parse(ReadText(dir_ + "/manifest.json"));
+    m["labels"]["lab.hdd_iops"] = std::to_string(iops);
     std::ofstream(dir_ + "/manifest.json") << m.dump(2);
   }
   ScratchDir scratch_{"replay-verdict"};
@@ -87,6 +94,44 @@ TEST_F(ReplayVerdictTest, AnOpenLoopReplaysModesAreOrderedByMedianLatency) {
   }
   ASSERT_GE(latency_at, 0);
   EXPECT_LT(throughput_at, latency_at);
+}
+
+// The lab's HDD below its IOPS limit answers in the host's time: when the
+// raw HDD's replay median is under 1 / lab.hdd_iops, the line ranks no
+// mode and says why; at or above it, the modes are ranked as on real
+// disks.
+TEST_F(ReplayVerdictTest, ALabReplayThatLeftTheHddBelowItsLimitIsNotRanked) {
+  MakeReplay(false);
+  double hdd_p50 = 0;
+  for (const ReportFigure* f : RunFolder::Read(dir_).FiguresOf("randread-4k")) {
+    if (f->baseline == "hdd" && f->p50_us) hdd_p50 = *f->p50_us;
+  }
+  ASSERT_GT(hdd_p50, 0);
+  // One IO at the limit takes twice the HDD's median: the replay left the
+  // lab's HDD below its limit.
+  SetLabHddIops(1e6 / (2 * hdd_p50));
+  const RunFolder idle = RunFolder::Read(dir_);
+  EXPECT_NEAR(LabHddServiceUs(idle), 2 * hdd_p50, 1e-3 * hdd_p50);
+  const std::optional<VerdictLine> line =
+      ReplayLatencyLine(idle, "randread-4k");
+  ASSERT_TRUE(line.has_value());
+  EXPECT_NE(line->text.find("; not ranked by latency: the raw HDD's reads "
+                            "took a median " +
+                            FormatLatencyUs(hdd_p50) + ", under the "),
+            std::string::npos)
+      << line->text;
+  EXPECT_NE(line->text.find("no mode's latency is a disk's"),
+            std::string::npos);
+  EXPECT_EQ(line->text.find("by median latency"), std::string::npos);
+  EXPECT_TRUE(line->quoted_modes.empty());
+  // At half the median the HDD was at its limit: ranked.
+  SetLabHddIops(1e6 / (hdd_p50 / 2));
+  const std::optional<VerdictLine> loaded =
+      ReplayLatencyLine(RunFolder::Read(dir_), "randread-4k");
+  ASSERT_TRUE(loaded.has_value());
+  EXPECT_NE(loaded->text.find("by median latency: reads: "), std::string::npos)
+      << loaded->text;
+  EXPECT_EQ(LabHddServiceUs(RunFolder::Read(scratch_.CopyFixture("plain"))), 0);
 }
 
 TEST_F(ReplayVerdictTest, AReplayAsFastAsPossibleOrAGeneratedWorkloadGetsNone) {

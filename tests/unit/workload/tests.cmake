@@ -10,6 +10,7 @@ target_sources(tierbench_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/job_files_run_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/job_options_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/job_result_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/job_stream_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/prepared_run_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/progress_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/rate_run_test.cc
