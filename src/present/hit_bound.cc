@@ -63,7 +63,8 @@ std::vector<HitBoundCell> HitBoundCells(const RunFolder& run,
           any = true;
           usable = usable &&
                    (!f->Invalid() || (!curve->warm && HbOnlyColdInvalid(*f))) &&
-                   !f->Drifted() && HbStateMatches(f->cache_state, curve->warm);
+                   (!curve->warm || !f->Drifted()) &&
+                   HbStateMatches(f->cache_state, curve->warm);
           cell.layer = f->layer;
           cell.validity_unknown =
               cell.validity_unknown || f->valid == "unknown";

@@ -10,7 +10,10 @@
 // leaves them unranked, except a cell against a cold curve that is invalid
 // only because its cache was cold ("cold-reads", "<layer>.cold": its
 // throughput is the origin's): its read hits are a cold cache's, what the
-// curve models. The measured figure is the median read_hit_ratio_pct
+// curve models. Against a cold curve a drifted cell keeps its point too: a
+// cold cell's rate rises as its cache fills, the one pass from an empty
+// cache the curve models (drift says "not steady", which a cold cell never
+// claims). The measured figure is the median read_hit_ratio_pct
 // over the repetitions (RunFolder::ReadHitPct); a layer that counts no read
 // hits gives none. A cell with a bypass finding (bcache.cutoff,
 // bcache.bypass, bcache.congestion) is marked: its reads that went past the

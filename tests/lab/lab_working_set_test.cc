@@ -236,7 +236,6 @@ TEST(LabWorkingSet, TheSameZipfCellColdIsInvalid) {
       << rules << "\n"
       << summary;
 }
-}
 
 }  // namespace
 }  // namespace tierbench::labtest
