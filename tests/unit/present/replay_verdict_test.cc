@@ -103,7 +103,8 @@ TEST_F(ReplayVerdictTest, AnOpenLoopReplaysModesAreOrderedByMedianLatency) {
 TEST_F(ReplayVerdictTest, ALabReplayThatLeftTheHddBelowItsLimitIsNotRanked) {
   MakeReplay(false);
   double hdd_p50 = 0;
-  for (const ReportFigure* f : RunFolder::Read(dir_).FiguresOf("randread-4k")) {
+  const RunFolder before = RunFolder::Read(dir_);  // owns the figures
+  for (const ReportFigure* f : before.FiguresOf("randread-4k")) {
     if (f->baseline == "hdd" && f->p50_us) hdd_p50 = *f->p50_us;
   }
   ASSERT_GT(hdd_p50, 0);
@@ -126,8 +127,9 @@ TEST_F(ReplayVerdictTest, ALabReplayThatLeftTheHddBelowItsLimitIsNotRanked) {
   EXPECT_TRUE(line->quoted_modes.empty());
   // At half the median the HDD was at its limit: ranked.
   SetLabHddIops(1e6 / (hdd_p50 / 2));
+  const RunFolder at_limit = RunFolder::Read(dir_);
   const std::optional<VerdictLine> loaded =
-      ReplayLatencyLine(RunFolder::Read(dir_), "randread-4k");
+      ReplayLatencyLine(at_limit, "randread-4k");
   ASSERT_TRUE(loaded.has_value());
   EXPECT_NE(loaded->text.find("by median latency: reads: "), std::string::npos)
       << loaded->text;
