@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "io/target.h"
 #include "orchestrate/prepare_compare.h"
 #include "orchestrate/stream_curves.h"
 #include "util/errors.h"
@@ -50,7 +51,56 @@ CaptureHostChecks CaptureHostOf(const CompareSetup& setup) {
   return host;
 }
 
+// The targets the replay workload `index` runs on, each once, with their
+// logical block sizes.
+std::vector<ReplayTarget> ReplayTargetsOf(const CompareOptions& o,
+                                          const CompareSetup& setup,
+                                          size_t index) {
+  std::vector<ReplayTarget> out;
+  for (size_t m = 0; m < setup.modes.size(); ++m) {
+    if (!setup.runs.at(m).at(index)) continue;
+    const ModeSpec& mode = setup.modes[m];
+    const CompareStack* st = mode.is_raw() ? nullptr : setup.StackFor(mode);
+    const std::string path =
+        mode.is_raw() ? (mode.target == RawTarget::kHdd ? o.hdd : o.ssd)
+                      : (st != nullptr ? st->device : std::string());
+    if (path.empty() ||
+        std::any_of(out.begin(), out.end(),
+                    [&path](const ReplayTarget& t) { return t.path == path; }))
+      continue;
+    out.push_back({path, Target::Inspect(path, setup.os).logical_block_size});
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string ReplayMisfit(const IoLog& capture,
+                         const std::vector<ReplayTarget>& targets) {
+  const ReplayTarget* largest = nullptr;
+  for (const ReplayTarget& t : targets) {
+    if (largest == nullptr ||
+        t.logical_block_size > largest->logical_block_size)
+      largest = &t;
+  }
+  if (largest == nullptr || largest->logical_block_size <= 1) return "";
+  const uint64_t block = largest->logical_block_size;
+  for (const IoLogEntry& e : capture.entries) {
+    if (e.action != IoLogAction::kRead && e.action != IoLogAction::kWrite)
+      continue;
+    if (e.offset % block == 0 && e.length % block == 0) continue;
+    return capture.Where(e.line) + ": offset " + std::to_string(e.offset) +
+           " / length " + std::to_string(e.length) +
+           " is not a multiple of the logical block size of " + largest->path +
+           " (" + std::to_string(block) +
+           "), which the replay's O_DIRECT requests must be; no mode "
+           "replays the capture, so that the modes are compared on the "
+           "same IO or not at all (fix: replay it with `tierbench run` and "
+           "replay_align=" +
+           std::to_string(block) + " on each target)";
+  }
+  return "";
+}
 
 void AddCaptureReplays(const CompareOptions& o, CompareSetup* setup) {
   const int hdd = RawHddMode(*setup);
@@ -103,7 +153,10 @@ void AddCaptureReplays(const CompareOptions& o, CompareSetup* setup) {
              ".iolog";
     r.capture_of = static_cast<int>(w);
     setup->workloads.push_back(std::move(r));
-    for (std::vector<bool>& row : setup->runs) row.push_back(row.at(w));
+    // The replay runs in every mode, also in those --workload-modes keeps
+    // the live workload out of: `NAME=hdd` captures once and compares the
+    // modes on the replay alone, without a database load per stack.
+    for (std::vector<bool>& row : setup->runs) row.push_back(true);
   }
 }
 
@@ -198,6 +251,17 @@ void CaptureReplay::Finish(const Cell& cell, const std::string& cell_error) {
         PrepareTraceWorkload(options_, options_.hdd, setup_.region_bytes,
                              out.iolog, placeholder.name));
     prepared->capture_of = placeholder.capture_of;
+    const std::vector<ReplayTarget> targets =
+        ReplayTargetsOf(options_, setup_, index);
+    for (const PreparedJobs::Job& job : prepared->prepared->jobs()) {
+      if (!job.replay || !job.spec.direct) continue;
+      const std::string misfit = ReplayMisfit(*job.replay, targets);
+      if (!misfit.empty()) {
+        replay.why = misfit;
+        LogWarning(source + ": " + misfit);
+        return;
+      }
+    }
     const CaptureIoLogCounts& c = out.counts;
     LogNotice(source + ": captured " + std::to_string(c.reads) + " reads, " +
               std::to_string(c.writes) + " writes and " +

@@ -13,7 +13,9 @@
 //     SysError (3) with the fix;
 //   - for each DB workload W, one more workload "W-replay"
 //     (PreparedWorkload::capture_of = W's index, path
-//     <run_dir>/capture/W/<hdd's name>.iolog), run in every mode W runs in.
+//     <run_dir>/capture/W/<hdd's name>.iolog), run in every mode, also
+//     where --workload-modes keeps W out (W=hdd: one capture, the modes
+//     compared on its replay alone).
 // Run (CaptureReplay, held by the CellRunner):
 //   - MoveCapturesFirst puts each W's first cell on the raw HDD at the
 //     front of the plan, so every replay cell comes after its capture
@@ -37,6 +39,7 @@
 #define TIERBENCH_ORCHESTRATE_CAPTURE_REPLAY_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -47,6 +50,7 @@
 #include "record/compare_options.h"
 #include "record/compare_setup.h"
 #include "trace/read_hit_curve.h"
+#include "tracefile/iolog.h"
 
 namespace tierbench {
 
@@ -56,6 +60,23 @@ inline constexpr const char* kCaptureReplaySuffix = "-replay";
 // Appends the replay workloads (see above) to setup->workloads and their
 // column to setup->runs. Throws as above.
 void AddCaptureReplays(const CompareOptions& o, CompareSetup* setup);
+
+// One target of a replay: its path and the logical block size O_DIRECT IO
+// there must be aligned to.
+struct ReplayTarget {
+  std::string path;
+  uint32_t logical_block_size = 512;
+};
+
+// Why `capture` cannot be replayed with O_DIRECT on every one of
+// `targets`: "<iolog>:<line>: offset O / length L is not a multiple of the
+// logical block size of T (B) ...", naming the first such request against
+// the largest block; "" when every target takes every request as it is.
+// Finish fails every mode's replay with it (the modes are compared on the
+// same IO or not at all), instead of the run stopping at the first target
+// that refuses it.
+std::string ReplayMisfit(const IoLog& capture,
+                         const std::vector<ReplayTarget>& targets);
 
 // Moves the first repetition's raw-HDD cell of every captured DB workload
 // to the front of `plan` (their order kept).

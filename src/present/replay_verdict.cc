@@ -31,15 +31,10 @@ bool IsOpenLoopReplay(const RunFolder& run, const std::string& workload) {
 }
 
 double LabHddServiceUs(const RunFolder& run) {
-  const nlohmann::json& m = run.manifest();
-  if (!m.contains("labels") || !m["labels"].is_object()) return 0;
-  const nlohmann::json& labels = m["labels"];
-  if (!labels.contains("lab.hdd_iops") || !labels["lab.hdd_iops"].is_string()) {
-    return 0;
-  }
+  const std::string label = run.Label("lab.hdd_iops");
   double iops = 0;
   try {
-    iops = std::stod(labels["lab.hdd_iops"].get<std::string>());
+    iops = label.empty() ? 0 : std::stod(label);
   } catch (const std::exception&) {
     return 0;
   }
@@ -80,17 +75,13 @@ std::string LabHddIdleClause(const RunFolder& run,
 std::optional<VerdictLine> ReplayLatencyLine(const RunFolder& run,
                                              const std::string& workload) {
   if (!IsOpenLoopReplay(run, workload)) return std::nullopt;
+  const std::string open_loop =
+      workload +
+      " replays its trace at the recorded times (open loop), so its IOPS "
+      "follow the trace, not the modes; ";
   const std::string idle = LabHddIdleClause(run, run.FiguresOf(workload));
-  if (!idle.empty()) {
-    return VerdictLine{workload,
-                       workload +
-                           " replays its trace at the recorded times (open "
-                           "loop), so its IOPS follow the trace, not the "
-                           "modes; " +
-                           idle + ".",
-                       {},
-                       {}};
-  }
+  if (!idle.empty())
+    return VerdictLine{workload, open_loop + idle + ".", {}, {}};
   // direction -> the quotable figures.
   std::map<std::string, std::vector<const ReportFigure*>> by_dir;
   std::vector<std::string> quoted;
@@ -119,10 +110,7 @@ std::optional<VerdictLine> ReplayLatencyLine(const RunFolder& run,
     parts.push_back(std::string(dir) + "s: " + JoinList(items));
   }
   if (parts.empty()) return std::nullopt;
-  std::string text = workload +
-                     " replays its trace at the recorded times (open loop), "
-                     "so its IOPS follow the trace, not the modes; by median "
-                     "latency: ";
+  std::string text = open_loop + "by median latency: ";
   for (size_t i = 0; i < parts.size(); ++i) {
     text += (i == 0 ? "" : "; ") + parts[i];
   }

@@ -441,4 +441,12 @@ const ReportFigure* RunFolder::Baseline(const ReportFigure& f,
   return nullptr;
 }
 
+std::string RunFolder::Label(const std::string& key) const {
+  if (!manifest_.contains("labels") || !manifest_["labels"].is_object())
+    return "";
+  const nlohmann::json& labels = manifest_["labels"];
+  if (!labels.contains(key) || !labels[key].is_string()) return "";
+  return labels[key].get<std::string>();
+}
+
 }  // namespace tierbench

@@ -114,6 +114,9 @@ class RunFolder {
 
   const std::string& dir() const { return dir_; }
   const nlohmann::json& manifest() const { return manifest_; }
+  // The manifest's label `key` (compare --label key=value), or "" when it
+  // has none or it is not a string.
+  std::string Label(const std::string& key) const;
   const CsvDocument& runs() const { return runs_; }
   const CsvDocument& comparison() const { return comparison_; }
 

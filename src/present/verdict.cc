@@ -202,8 +202,15 @@ std::string Signed(double pct) {
 
 class WorkloadVerdict {
  public:
-  WorkloadVerdict(const std::string& workload, std::vector<ModeTotal> totals)
-      : workload_(workload), totals_(std::move(totals)) {
+  // `by_latency`: the workload is an open-loop replay whose modes the next
+  // line ranks by latency (present/replay_verdict.h): its IOPS follow the
+  // trace, so this line ranks nothing by them and only names the modes
+  // that line leaves out (no line when there are none).
+  WorkloadVerdict(const std::string& workload, std::vector<ModeTotal> totals,
+                  bool by_latency = false)
+      : workload_(workload),
+        totals_(std::move(totals)),
+        by_latency_(by_latency) {
     for (const ModeTotal& t : totals_) {
       if (t.baseline == "hdd" && hdd_ == nullptr) hdd_ = &t;
       if (t.baseline == "ssd" && ssd_ == nullptr) ssd_ = &t;
@@ -261,6 +268,8 @@ class WorkloadVerdict {
                                          "a steady rate."
                                        : "no cache mode ran at a steady rate.")
                         : "no cache mode measured validly.";
+    } else if (by_latency_) {
+      if (invalid.empty()) return line;
     } else {
       text += RankedSentences(ranked, &line.quoted_modes);
     }
@@ -273,7 +282,10 @@ class WorkloadVerdict {
                         ")");
         line.not_ranked.push_back(t->mode);
       }
-      text += " Not ranked: " + JoinList(named) + ".";
+      text += (by_latency_ && !ranked.empty()
+                   ? "the latency ranking below leaves out "
+                   : " Not ranked: ") +
+              JoinList(named) + ".";
     }
     // A baseline that drifted gives no ratio (Usable): said so, once.
     for (const ModeTotal* b : {hdd_, ssd_}) {
@@ -470,17 +482,12 @@ class WorkloadVerdict {
   const ModeTotal* hdd_ = nullptr;
   const ModeTotal* ssd_ = nullptr;
   bool used_batches_ = false;
+  bool by_latency_ = false;
 };
 
 // Lab runs: figures in dilated time.
 std::string DilationLine(const RunFolder& run) {
-  const nlohmann::json& m = run.manifest();
-  if (!m.contains("labels") || !m["labels"].is_object()) return "";
-  const nlohmann::json& labels = m["labels"];
-  if (!labels.contains("lab.dilation") || !labels["lab.dilation"].is_string()) {
-    return "";
-  }
-  const std::string f = labels["lab.dilation"].get<std::string>();
+  const std::string f = run.Label("lab.dilation");
   if (f.empty() || f == "1" || f == "1.0" || f == "1.00") return "";
   return "Lab figures are in dilated time: the guest's CPU ran " + f +
          " times slower than the host's and its disks were slowed by the "
@@ -507,16 +514,16 @@ Verdict BuildVerdict(const RunFolder& run, const SeriesFile* series) {
   }
   bool batches = false;
   for (const std::string& w : run.workloads()) {
-    WorkloadVerdict wv(w, Totals(run, w, series));
+    // An open-loop replay's IOPS follow its trace: its modes by latency,
+    // after the line that names the modes left out.
+    std::optional<VerdictLine> lat = ReplayLatencyLine(run, w);
+    WorkloadVerdict wv(w, Totals(run, w, series), lat.has_value());
     VerdictLine line = wv.Build();
     if (!line.text.empty()) {
       batches = batches || wv.used_batches();
       v.lines.push_back(std::move(line));
     }
-    // An open-loop replay's IOPS follow its trace: its modes by latency.
-    if (std::optional<VerdictLine> lat = ReplayLatencyLine(run, w)) {
-      v.lines.push_back(std::move(*lat));
-    }
+    if (lat) v.lines.push_back(std::move(*lat));
     for (VerdictLine& hit : HitBoundLines(run, w)) {
       v.lines.push_back(std::move(hit));
     }

@@ -1,7 +1,7 @@
 // Issue 30 item 5 in the lab guest (real bcache, kernel 6.1, a real
 // PostgreSQL): compare --capture-replay captures TPC-B on the raw HDD with
 // blktrace and replays the capture under every mode, beside the live
-// TPC-B cells, in one comparison; the report puts each cache's measured
+// TPC-B cell, in one comparison; the report puts each cache's measured
 // read hits against the capture's LRU and OPT curves.
 #include <gtest/gtest.h>
 
@@ -50,9 +50,11 @@ std::map<std::string, double> CrIologCounts(const std::string& path) {
   return n;
 }
 
-// bcache in writeback and writethrough (last: the database is loaded on
-// the stack under the last replay's mode, and writethrough leaves no dirty
-// data to flush first), the raw HDD where the capture is made;
+// bcache in writeback and writethrough, the raw HDD where the capture is
+// made; the live TPC-B on the raw HDD alone (--workload-modes NAME=hdd:
+// its cells on the stack loaded a second database, 101 s of the test's
+// 555 s beside the suite's other guests, ci61, for figures no assertion
+// read);
 // pgbench-tpcb-capture (the page cache dropped before the run, so the
 // clients' reads reach the device and the capture has reads for the
 // curves), cold: the curves model a cold cache's single pass over the
@@ -76,6 +78,8 @@ TEST(LabCaptureReplay, TpcbCapturedOnTheHddIsReplayedUnderEveryMode) {
                                    "--workloads",
                                    kSource + "/workloads/" + tpcb + ".json",
                                    "--capture-replay",
+                                   "--compare-arg=--workload-modes",
+                                   "--compare-arg=" + tpcb + "=hdd",
                                    "--cache-state",
                                    "cold",
                                    "--results",
@@ -96,13 +100,18 @@ TEST(LabCaptureReplay, TpcbCapturedOnTheHddIsReplayedUnderEveryMode) {
   EXPECT_TRUE(std::filesystem::exists(run + "/capture/" + tpcb +
                                       "/raw/vda4.blktrace.0"));
 
-  // One comparison: the live cells and the replay's in every mode.
+  // One comparison: the live TPC-B on the raw HDD only (--workload-modes),
+  // its replay in every mode.
   std::vector<CsvRow> rows = ReadCsv(run + "/runs.csv");
   for (const std::string& m : modes) {
     const CsvRow* live = Find(rows, m, tpcb, "write");
-    ASSERT_NE(live, nullptr) << m << "\n" << output;
-    EXPECT_EQ(Get(*live, "error"), "") << m;
-    EXPECT_GT(Num(*live, "iops"), 0) << m;
+    if (m == "hdd") {
+      ASSERT_NE(live, nullptr) << m << "\n" << output;
+      EXPECT_EQ(Get(*live, "error"), "") << m;
+      EXPECT_GT(Num(*live, "iops"), 0) << m;
+    } else {
+      EXPECT_EQ(live, nullptr) << m << ": --workload-modes kept it out";
+    }
     const CsvRow* rd = Find(rows, m, replay, "read");
     const CsvRow* wr = Find(rows, m, replay, "write");
     ASSERT_TRUE(rd && wr) << m << "\n" << output;

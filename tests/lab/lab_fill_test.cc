@@ -1,6 +1,6 @@
 // Lab test of `tierbench lab --scenario fill` (issue 29 part 2): the
 // writeback cliff on real bcache and dm-writecache, 64 MiB caches written
-// at 2000 4k IOPS past their dirty limits, the HDD at 150 IOPS. Plus the
+// at 1000 4k IOPS past their dirty limits, the HDD at 150 IOPS. Plus the
 // input it refuses, which needs no guest.
 #include <gtest/gtest.h>
 
@@ -19,9 +19,17 @@ TEST(LabFill, WritebackCliffOnBcacheAndDmWritecache) {
   ASSERT_FALSE(dir.path().empty());
   // The recovery takes minutes at 150 IOPS (measured: bcache waits its 30 s
   // writeback_delay first); a short watch keeps the suite's time.
+  // The rate is half the scenario's default 2000: the guest issues the
+  // writes on an emulated CPU, and beside the suite's two other guests
+  // bcache's writes reached only 1554 (ci61) and 1184 IOPS (the official
+  // CI of 7f0a0cb; dm-writecache's 2000 both times), so the bound on the
+  // rate measured how much CPU the host left, not the scenario. 22 s of
+  // writes: dm-writecache's 63.8 MiB fill in 16.3 s at 1000 IOPS, and the
+  // fall must last 4 s.
   std::vector<std::string> args = {
-      "--scenario",   "fill",    "--layers",  "bcache,dm-writecache",
-      "--fill-drain", "3",       "--results", dir.path(),
+      "--scenario",   "fill",    "--layers",       "bcache,dm-writecache",
+      "--fill-rate",  "1000",    "--fill-runtime", "22",
+      "--fill-drain", "3",       "--results",      dir.path(),
       "--run-id",     "lab-fill"};
   TIERBENCH_RUN_LAB(args, 0);
   const std::string run = dir.path() + "/lab-fill/";
@@ -38,7 +46,7 @@ TEST(LabFill, WritebackCliffOnBcacheAndDmWritecache) {
     // The cliff: the writes fell from the rate to the HDD's pace.
     const double before = Num(r, "iops_before");
     const double after = Num(r, "iops_after");
-    EXPECT_GT(before, 1500);  // the job's 2000, less what TCG loses
+    EXPECT_GT(before, 800);  // the job's 1000, less what TCG loses
     EXPECT_LT(after, before / 2);
     // It came when the layer's limit was full at the rate before it:
     // within 25 % of the limit over the write rate.
@@ -74,7 +82,7 @@ TEST(LabFill, WritebackCliffOnBcacheAndDmWritecache) {
       EXPECT_EQ(Get(s, "write_iops"), "");
     }
   }
-  EXPECT_GE(fill_rows, 2u * 14);
+  EXPECT_GE(fill_rows, 2u * 21);
   EXPECT_GE(drain_rows, 2u);
   const std::string svg = ReadText(run + "charts/fill.svg");
   EXPECT_NE(svg.find("<svg"), std::string::npos);

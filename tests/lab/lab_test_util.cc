@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -95,12 +98,34 @@ int RunLab(const std::vector<std::string>& args, std::string* output) {
   if (!timeout) cmd += " --timeout=" + std::to_string(kLabTestTimeoutS);
   cmd += " 2>&1";
   output->clear();
+  // What the run cost: its wall time, and the CPU time of tierbench and
+  // QEMU (waited-for children accumulate into RUSAGE_CHILDREN), so the
+  // suite's time can be put where the CPU went (build/lab-logs).
+  rusage before{}, after{};
+  getrusage(RUSAGE_CHILDREN, &before);
+  const auto start = std::chrono::steady_clock::now();
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return -1;
   char buf[4096];
   size_t n;
   while ((n = fread(buf, 1, sizeof(buf), p)) > 0) output->append(buf, n);
   int status = pclose(p);
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  getrusage(RUSAGE_CHILDREN, &after);
+  const auto secs = [](const timeval& a, const timeval& b) {
+    return static_cast<double>(b.tv_sec - a.tv_sec) +
+           static_cast<double>(b.tv_usec - a.tv_usec) / 1e6;
+  };
+  char cost[160];
+  snprintf(cost, sizeof(cost),
+           "lab run: %.0f s wall, %.0f s CPU (user %.0f s, system %.0f s)\n",
+           wall_s,
+           secs(before.ru_utime, after.ru_utime) +
+               secs(before.ru_stime, after.ru_stime),
+           secs(before.ru_utime, after.ru_utime),
+           secs(before.ru_stime, after.ru_stime));
   // A copy for whoever wants a passing run's output too (scripts/test:
   // build/lab-logs, where the guest's step times show where the time went).
   const char* logs = getenv("TIERBENCH_LAB_LOGS");
@@ -112,7 +137,7 @@ int RunLab(const std::vector<std::string>& args, std::string* output) {
     std::ofstream log(std::string(logs) + "/" + test->test_suite_name() + "." +
                           test->name() + ".log",
                       std::ios::app);
-    log << "$ " << cmd << "\n" << *output;
+    log << "$ " << cmd << "\n" << *output << cost;
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

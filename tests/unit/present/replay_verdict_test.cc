@@ -94,6 +94,21 @@ TEST_F(ReplayVerdictTest, AnOpenLoopReplaysModesAreOrderedByMedianLatency) {
   }
   ASSERT_GE(latency_at, 0);
   EXPECT_LT(throughput_at, latency_at);
+  // The line before it ranks nothing by IOPS (they follow the trace): it
+  // names only the modes the latency ranking leaves out.
+  ASSERT_NE(throughput_at, latency_at);
+  const std::string& before = v.lines[throughput_at].text;
+  EXPECT_NE(before.find(": the latency ranking below leaves out "),
+            std::string::npos)
+      << before;
+  for (const char* ranking :
+       {"is best", "beat the raw HDD", " IOPS", "x the"}) {
+    EXPECT_EQ(before.find(ranking), std::string::npos)
+        << ranking << ": " << before;
+  }
+  for (const std::string m : {"writethrough", "writeback", "writearound"}) {
+    EXPECT_NE(before.find(m + " ("), std::string::npos) << m << ": " << before;
+  }
 }
 
 // The lab's HDD below its IOPS limit answers in the host's time: when the
