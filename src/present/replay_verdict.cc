@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <exception>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "present/report_format.h"
+#include "util/csv_reader.h"
 
 namespace tierbench {
 
@@ -70,6 +72,53 @@ std::string LabHddIdleClause(const RunFolder& run,
   return "";
 }
 
+// The share of a cache figure's bytes in its direction that its cells sent
+// to the HDD (runs.csv hdd_<dir>_bytes over stack_<dir>_bytes, the median
+// over the repetitions); empty for trims and cells without the counters.
+std::optional<double> HddShareOf(const RunFolder& run, const ReportFigure& f) {
+  if (f.direction != "read" && f.direction != "write") return std::nullopt;
+  const CsvDocument& rows = run.runs();
+  const std::string hdd = "hdd_" + f.direction + "_bytes";
+  const std::string stack = "stack_" + f.direction + "_bytes";
+  std::vector<double> shares;
+  for (size_t r = 0; r < rows.row_count(); ++r) {
+    if (rows.Get(r, "mode") != f.mode ||
+        rows.Get(r, "workload") != f.workload || rows.Get(r, "job") != f.job ||
+        rows.Get(r, "direction") != f.direction)
+      continue;
+    const std::optional<double> h = rows.Number(r, hdd);
+    const std::optional<double> st = rows.Number(r, stack);
+    if (h && st && *st > 0) shares.push_back(*h / *st);
+  }
+  if (shares.empty()) return std::nullopt;
+  std::sort(shares.begin(), shares.end());
+  const size_t n = shares.size();
+  return n % 2 == 1 ? shares[n / 2] : (shares[n / 2 - 1] + shares[n / 2]) / 2;
+}
+
+// In a lab run, the cache figures whose IO went to the HDD (at least half
+// of the direction's bytes) and took a median under the time the lab's HDD
+// takes per IO at its limit: the layer left the HDD below its limit (a
+// cache that took the other direction's IO), where the lab's HDD answers
+// in the host's time with no seek, so the figure is no disk's. Each as
+// "writeback's reads".
+std::vector<std::string> LabHostTimeMisses(
+    const RunFolder& run, const std::vector<const ReportFigure*>& figs,
+    std::vector<const ReportFigure*>* kept) {
+  std::vector<std::string> out;
+  const double service_us = LabHddServiceUs(run);
+  for (const ReportFigure* f : figs) {
+    const std::optional<double> share =
+        service_us > 0 && !f->is_raw() ? HddShareOf(run, *f) : std::nullopt;
+    if (share && *share >= 0.5 && f->p50_us && *f->p50_us < service_us) {
+      out.push_back(f->mode + "'s " + f->direction + "s");
+    } else {
+      kept->push_back(f);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::optional<VerdictLine> ReplayLatencyLine(const RunFolder& run,
@@ -85,12 +134,16 @@ std::optional<VerdictLine> ReplayLatencyLine(const RunFolder& run,
   // direction -> the quotable figures.
   std::map<std::string, std::vector<const ReportFigure*>> by_dir;
   std::vector<std::string> quoted;
+  std::vector<const ReportFigure*> valid, kept;
   for (const ReportFigure* f : run.FiguresOf(workload)) {
     if (f->Invalid() || f->Drifted() || !f->p50_us || *f->p50_us <= 0) {
       continue;
     }
-    by_dir[f->direction].push_back(f);
+    valid.push_back(f);
   }
+  const std::vector<std::string> host_time =
+      LabHostTimeMisses(run, valid, &kept);
+  for (const ReportFigure* f : kept) by_dir[f->direction].push_back(f);
   std::vector<std::string> parts;
   for (const char* dir : {"write", "read", "trim"}) {
     auto it = by_dir.find(dir);
@@ -109,10 +162,20 @@ std::optional<VerdictLine> ReplayLatencyLine(const RunFolder& run,
     }
     parts.push_back(std::string(dir) + "s: " + JoinList(items));
   }
-  if (parts.empty()) return std::nullopt;
-  std::string text = open_loop + "by median latency: ";
-  for (size_t i = 0; i < parts.size(); ++i) {
-    text += (i == 0 ? "" : "; ") + parts[i];
+  if (parts.empty() && host_time.empty()) return std::nullopt;
+  std::string text = open_loop;
+  if (!parts.empty()) {
+    text += "by median latency: ";
+    for (size_t i = 0; i < parts.size(); ++i) {
+      text += (i == 0 ? "" : "; ") + parts[i];
+    }
+  }
+  if (!host_time.empty()) {
+    text += std::string(parts.empty() ? "" : "; ") +
+            "left out: " + JoinList(host_time) +
+            " (they went to the lab's HDD, which the cache left below its "
+            "IOPS limit, where it answers in the host's time with no seek: "
+            "no disk's latency, and on a real HDD each would take a seek)";
   }
   text += ".";
   return VerdictLine{workload, text, quoted, {}};

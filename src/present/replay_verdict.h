@@ -16,7 +16,14 @@
 // the raw HDD's replay had a median latency below 1 / lab.hdd_iops: the
 // lab's HDD is a file QEMU throttles, which below its limit answers in the
 // host's time with no seek, so no figure was a disk's; the line says so
-// instead (a real HDD has its seek at any load).
+// instead (a real HDD has its seek at any load). When the raw HDD's are a
+// disk's, a cache mode's figure can still be the host's: a cache that
+// took one direction's IO left the HDD below its limit for the other
+// (writeback absorbing the writes, its cold reads missing). A cache
+// figure whose direction sent at least half of its bytes to the HDD
+// (runs.csv hdd_<dir>_bytes / stack_<dir>_bytes) with a median under
+// 1 / lab.hdd_iops is left out of the ranking, and the line names it
+// ("left out: writeback's reads (they went to the lab's HDD ...)").
 // Invalid or drifted cells are left out (the throughput line names them);
 // a direction with fewer than two such modes is left out, and without any
 // direction there is no line. A workload that is no open-loop replay (or a

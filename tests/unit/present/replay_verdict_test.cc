@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -18,6 +19,8 @@
 #include "present/run_folder.h"
 #include "present/verdict.h"
 #include "support/report_fixture.h"
+#include "util/csv_reader.h"
+#include "util/csv_writer.h"
 
 namespace tierbench {
 namespace {
@@ -42,6 +45,30 @@ class ReplayVerdictTest : public ::testing::Test {
     nlohmann::json m = nlohmann::json::parse(ReadText(dir_ + "/manifest.json"));
     m["labels"]["lab.hdd_iops"] = std::to_string(iops);
     std::ofstream(dir_ + "/manifest.json") << m.dump(2);
+  }
+  // Sets runs.csv's read byte counters of `mode`'s cells so that `share`
+  // of the bytes it read went to the HDD.
+  void SetHddReadShare(const std::string& mode, double share) {
+    const std::string path = dir_ + "/runs.csv";
+    const CsvDocument d = CsvDocument::Parse(ReadText(path), "runs.csv");
+    const std::vector<std::string>& header = d.header();
+    ASSERT_EQ(header.at(0), "schema_version");
+    CsvTable t(std::vector<std::string>(header.begin() + 1, header.end()),
+               std::stoi(d.Get(0, "schema_version")));
+    for (size_t r = 0; r < d.row_count(); ++r) {
+      std::vector<std::string> row;
+      for (size_t c = 1; c < header.size(); ++c) {
+        std::string v = d.Get(r, header[c]);
+        if (d.Get(r, "mode") == mode) {
+          if (header[c] == "stack_read_bytes") v = "1000000";
+          if (header[c] == "hdd_read_bytes") v = std::to_string(share * 1e6);
+        }
+        row.push_back(v);
+      }
+      t.AddRow(std::move(row));
+    }
+    std::ofstream out(path);
+    t.Write(out);
   }
   ScratchDir scratch_{"replay-verdict"};
   std::string dir_;
@@ -149,6 +176,62 @@ TEST_F(ReplayVerdictTest, ALabReplayThatLeftTheHddBelowItsLimitIsNotRanked) {
   EXPECT_NE(loaded->text.find("by median latency: reads: "), std::string::npos)
       << loaded->text;
   EXPECT_EQ(LabHddServiceUs(RunFolder::Read(scratch_.CopyFixture("plain"))), 0);
+}
+
+// With the raw HDD's figures a disk's (at the lab HDD's limit), a cache
+// figure can still be the host's: a direction whose bytes went mostly to
+// the HDD, with a median under one IO at the limit, is left out and named;
+// one the cache served, or one as slow as the HDD at its limit, is ranked.
+TEST_F(ReplayVerdictTest, ALabCacheFigureTheIdleHddAnsweredIsLeftOut) {
+  MakeReplay(false);
+  std::map<std::string, double> p50;
+  {
+    const RunFolder run = RunFolder::Read(dir_);  // owns the figures
+    for (const ReportFigure* f : run.FiguresOf("randread-4k")) {
+      if (f->p50_us) p50[f->mode] = *f->p50_us;
+    }
+  }
+  ASSERT_GT(p50["hdd"], 0);
+  ASSERT_LT(p50["dm-cache-writeback"], 0.9 * p50["hdd"]);
+  ASSERT_GE(p50["none"], 0.9 * p50["hdd"]);
+  // One IO at the limit: 0.9x the raw HDD's median, so the raw HDD's
+  // figures are ranked (at its limit).
+  SetLabHddIops(1e6 / (0.9 * p50["hdd"]));
+  SetHddReadShare("dm-cache-writeback", 0.9);
+  SetHddReadShare("none", 1.0);  // to the HDD, but as slow as it: a disk's
+  const std::string left_out =
+      "left out: dm-cache-writeback's reads (they went to the lab's HDD, "
+      "which the cache left below its IOPS limit, where it answers in the "
+      "host's time with no seek";
+  {
+    const RunFolder run = RunFolder::Read(dir_);
+    const std::optional<VerdictLine> line =
+        ReplayLatencyLine(run, "randread-4k");
+    ASSERT_TRUE(line.has_value());
+    EXPECT_NE(line->text.find("by median latency: reads: "), std::string::npos)
+        << line->text;
+    EXPECT_NE(line->text.find(left_out), std::string::npos) << line->text;
+    EXPECT_EQ(line->text.find("dm-cache-writeback " +
+                              FormatLatencyUs(p50["dm-cache-writeback"])),
+              std::string::npos)
+        << line->text;
+    EXPECT_NE(line->text.find("none " + FormatLatencyUs(p50["none"])),
+              std::string::npos)
+        << line->text;
+    EXPECT_EQ(std::count(line->quoted_modes.begin(), line->quoted_modes.end(),
+                         "dm-cache-writeback"),
+              0);
+  }
+  // The cache served its reads: ranked.
+  SetHddReadShare("dm-cache-writeback", 0.1);
+  const RunFolder run = RunFolder::Read(dir_);
+  const std::optional<VerdictLine> line = ReplayLatencyLine(run, "randread-4k");
+  ASSERT_TRUE(line.has_value());
+  EXPECT_EQ(line->text.find("left out"), std::string::npos) << line->text;
+  EXPECT_NE(line->text.find("dm-cache-writeback " +
+                            FormatLatencyUs(p50["dm-cache-writeback"])),
+            std::string::npos)
+      << line->text;
 }
 
 TEST_F(ReplayVerdictTest, AReplayAsFastAsPossibleOrAGeneratedWorkloadGetsNone) {
