@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <boost/process.hpp>
+#include <boost/process/extend.hpp>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -177,11 +178,21 @@ BlockCapture::BlockCapture(const CaptureRequest& r, const CapturePlan& plan)
   }
   bp::child& tracer = tracer_->child;
   try {
-    tracer =
-        bp::child(bp::exe = plan.blktrace,
-                  bp::args = std::vector<std::string>{"-d", r.device, "-D",
-                                                      raw_, "-o", plan.name},
-                  (bp::std_out & bp::std_err) > log_, bp::std_in < bp::null);
+    // Stop() ends it with SIGINT, so it starts with SIGINT's default
+    // action: a process started in the background of a shell without job
+    // control has SIGINT ignored, its children inherit that, and a tracer
+    // that does not set its own handler (a shell script: a trap cannot
+    // take a signal ignored on entry) would never stop (CI, 2026-12-05:
+    // the unit tests' stand-in blktrace hung both shards).
+    tracer = bp::child(
+        bp::exe = plan.blktrace,
+        bp::args = std::vector<std::string>{"-d", r.device, "-D", raw_, "-o",
+                                            plan.name},
+        (bp::std_out & bp::std_err) > log_, bp::std_in < bp::null,
+        bp::extend::on_exec_setup = [](auto&) {
+          ::signal(SIGINT, SIG_DFL);
+          ::signal(SIGTERM, SIG_DFL);
+        });
   } catch (const bp::process_error& e) {
     throw SysError("cannot run '" + plan.blktrace + "'. SysErr: " + e.what());
   }

@@ -69,6 +69,12 @@ void CompareRunner::VerifyStacks(
 
 CompareSummary CompareRunner::Run(
     std::vector<std::unique_ptr<Reporter>> reporters) {
+  // --quiet holds for this run only: a caller that runs more (a test
+  // process) gets its notices back.
+  struct QuietScope {
+    bool before;
+    ~QuietScope() { SetQuiet(before); }
+  } quiet_scope{IsQuiet()};
   SetQuiet(options_.quiet);
   const Sysfs& sysfs = host_.sysfs;
   const CompareSetup setup = PrepareCompare(options_, host_);

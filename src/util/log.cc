@@ -41,6 +41,7 @@ void LogNotice(const std::string& msg) {
 void LogWarning(const std::string& msg) { Emit("tierbench: warning: " + msg); }
 void LogError(const std::string& msg) { Emit("tierbench: " + msg); }
 void SetQuiet(bool quiet) { g_quiet.store(quiet); }
+bool IsQuiet() { return g_quiet.load(); }
 
 bool StderrIsTerminal() { return ::isatty(STDERR_FILENO) == 1; }
 

@@ -16,6 +16,8 @@ void LogNotice(const std::string& msg);
 void LogWarning(const std::string& msg);
 void LogError(const std::string& msg);
 void SetQuiet(bool quiet);
+// Whether notices are suppressed now.
+bool IsQuiet();
 
 // True when stderr is a terminal (progress lines are only drawn then).
 bool StderrIsTerminal();

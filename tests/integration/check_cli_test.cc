@@ -16,13 +16,13 @@
 namespace tierbench::testing {
 namespace {
 
-const std::string kBin = TIERBENCH_BINARY;
+const std::string kCheckBin = TIERBENCH_BINARY;
 const std::string kRunA =
     std::string(TIERBENCH_SOURCE_DIR) + "/tests/golden/report-run";
 const std::string kRunB =
     std::string(TIERBENCH_SOURCE_DIR) + "/tests/golden/report-run-b";
 
-std::string ReadAll(const std::string& path) {
+std::string CheckReadAll(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -34,7 +34,7 @@ TEST(CheckCliTest, ARegressionFailsWithExitOneAndAJUnitFailure) {
   ASSERT_NE(mkdtemp(dir), nullptr);
   const std::string junit = std::string(dir) + "/check.xml";
   std::string out;
-  EXPECT_EQ(RunShell(kBin + " check " + kRunB + " --baseline " + kRunA +
+  EXPECT_EQ(RunShell(kCheckBin + " check " + kRunB + " --baseline " + kRunA +
                          " --max-regression 10 --junit " + junit + " 2>&1",
                      &out),
             1)
@@ -46,19 +46,19 @@ TEST(CheckCliTest, ARegressionFailsWithExitOneAndAJUnitFailure) {
                      "0 new"),
             std::string::npos)
       << out;
-  const std::string xml = ReadAll(junit);
+  const std::string xml = CheckReadAll(junit);
   EXPECT_NE(xml.find("tests=\"28\" failures=\"1\" errors=\"0\" skipped=\"4\""),
             std::string::npos)
       << xml;
   EXPECT_NE(xml.find("<failure message=\"regressed: "), std::string::npos);
   // Within a 25% allowance it passes, and so does the faster direction.
-  EXPECT_EQ(RunShell(kBin + " check " + kRunB + " --baseline " + kRunA +
+  EXPECT_EQ(RunShell(kCheckBin + " check " + kRunB + " --baseline " + kRunA +
                          " --max-regression 25 2>&1",
                      &out),
             0)
       << out;
   EXPECT_EQ(
-      RunShell(kBin + " check " + kRunA + " --baseline " + kRunB + " 2>&1",
+      RunShell(kCheckBin + " check " + kRunA + " --baseline " + kRunB + " 2>&1",
                &out),
       0)
       << out;
@@ -74,7 +74,7 @@ TEST(CheckCliTest, JunitparserCountsWhatCheckPrinted) {
   TempDir tmp;
   const std::string junit = tmp.path() + "/check.xml";
   std::string out;
-  ASSERT_EQ(RunShell(kBin + " check " + kRunB + " --baseline " + kRunA +
+  ASSERT_EQ(RunShell(kCheckBin + " check " + kRunB + " --baseline " + kRunA +
                          " --max-regression 10 --expect "
                          "'writeback/randwrite-4k iops >= 5 * hdd' --expect "
                          "'writeback/randwrite-4k iops >= 25 * hdd' --junit " +
@@ -117,7 +117,7 @@ TEST(CheckCliTest, JunitparserCountsWhatCheckPrinted) {
 
 TEST(CheckCliTest, ExpectationsWithinARunWithOrWithoutABaseline) {
   std::string out;
-  EXPECT_EQ(RunShell(kBin + " check " + kRunA +
+  EXPECT_EQ(RunShell(kCheckBin + " check " + kRunA +
                          " --expect 'writeback/randwrite-4k iops >= 5 * hdd'"
                          " 2>&1",
                      &out),
@@ -129,7 +129,7 @@ TEST(CheckCliTest, ExpectationsWithinARunWithOrWithoutABaseline) {
             std::string::npos)
       << out;
   // Run B's writeback holds 20 times the HDD, not 25 times.
-  EXPECT_EQ(RunShell(kBin + " check " + kRunB + " --baseline " + kRunA +
+  EXPECT_EQ(RunShell(kCheckBin + " check " + kRunB + " --baseline " + kRunA +
                          " --max-regression 25 --expect "
                          "'writeback/randwrite-4k iops >= 25 * hdd' 2>&1",
                      &out),
@@ -140,7 +140,7 @@ TEST(CheckCliTest, ExpectationsWithinARunWithOrWithoutABaseline) {
             std::string::npos)
       << out;
   EXPECT_EQ(
-      RunShell(kBin + " check " + kRunA + " --expect 'x/y iops >> 2' 2>&1",
+      RunShell(kCheckBin + " check " + kRunA + " --expect 'x/y iops >> 2' 2>&1",
                &out),
       2)
       << out;
@@ -149,22 +149,22 @@ TEST(CheckCliTest, ExpectationsWithinARunWithOrWithoutABaseline) {
 
 TEST(CheckCliTest, BadFoldersAndOptionsAreOneLineErrors) {
   std::string out;
-  EXPECT_EQ(
-      RunShell(kBin + " check /nonexistent-run --baseline " + kRunA + " 2>&1",
-               &out),
-      2)
+  EXPECT_EQ(RunShell(kCheckBin + " check /nonexistent-run --baseline " + kRunA +
+                         " 2>&1",
+                     &out),
+            2)
       << out;
   EXPECT_NE(out.find("/nonexistent-run"), std::string::npos) << out;
-  EXPECT_EQ(RunShell(kBin + " check " + kRunB + " 2>&1", &out), 2) << out;
+  EXPECT_EQ(RunShell(kCheckBin + " check " + kRunB + " 2>&1", &out), 2) << out;
   EXPECT_NE(out.find("--baseline"), std::string::npos) << out;
-  EXPECT_EQ(RunShell(kBin + " check " + kRunB + " --baseline " + kRunA +
+  EXPECT_EQ(RunShell(kCheckBin + " check " + kRunB + " --baseline " + kRunA +
                          " --max-regression 150 2>&1",
                      &out),
             2)
       << out;
   EXPECT_NE(out.find("--max-regression"), std::string::npos) << out;
   // A JUnit path that cannot be written: exit 3, naming it.
-  EXPECT_EQ(RunShell(kBin + " check " + kRunB + " --baseline " + kRunA +
+  EXPECT_EQ(RunShell(kCheckBin + " check " + kRunB + " --baseline " + kRunA +
                          " --junit /nonexistent-dir/x.xml 2>&1",
                      &out),
             3)

@@ -19,9 +19,9 @@
 namespace tierbench::testing {
 namespace {
 
-const std::string kBin = TIERBENCH_BINARY;
+const std::string kHelpBin = TIERBENCH_BINARY;
 
-size_t Count(const std::string& text, const std::string& what) {
+size_t HelpCount(const std::string& text, const std::string& what) {
   size_t n = 0;
   for (size_t p = text.find(what); p != std::string::npos;
        p = text.find(what, p + 1)) {
@@ -32,12 +32,13 @@ size_t Count(const std::string& text, const std::string& what) {
 
 TEST(CliHelpTest, HelpListsEachCommandOnceAndEveryLayer) {
   std::string out;
-  ASSERT_EQ(RunShell(kBin + " --help 2>&1", &out), 0) << out;
+  ASSERT_EQ(RunShell(kHelpBin + " --help 2>&1", &out), 0) << out;
   for (const char* cmd :
        {"run", "compare", "lab", "pgbench", "list", "restore", "report",
         "check", "replay-log", "trace-stats", "capture"}) {
-    EXPECT_EQ(Count(out, std::string("\n  ") + cmd + " "), 1u) << cmd << ":\n"
-                                                               << out;
+    EXPECT_EQ(HelpCount(out, std::string("\n  ") + cmd + " "), 1u)
+        << cmd << ":\n"
+        << out;
   }
   for (const char* word :
        {"dm-cache", "dm-writecache", "lvmcache", "io_uring", "EXIT STATUS"}) {
@@ -49,7 +50,7 @@ TEST(CliHelpTest, HelpListsEachCommandOnceAndEveryLayer) {
 
 TEST(CliHelpTest, EveryCommandsHelpShowsAnExampleBeforeItsOptions) {
   std::string help;
-  ASSERT_EQ(RunShell(kBin + " --help", &help), 0) << help;
+  ASSERT_EQ(RunShell(kHelpBin + " --help", &help), 0) << help;
   std::vector<std::string> continued;
   const std::vector<std::string> commands = HelpCommands(help, &continued);
   EXPECT_GE(commands.size(), 9u) << help;
@@ -58,7 +59,7 @@ TEST(CliHelpTest, EveryCommandsHelpShowsAnExampleBeforeItsOptions) {
   EXPECT_EQ(help.find("Example:"), std::string::npos) << help;
   for (const std::string& cmd : commands) {
     std::string out;
-    ASSERT_EQ(RunShell(kBin + " " + cmd + " --help", &out), 0) << out;
+    ASSERT_EQ(RunShell(kHelpBin + " " + cmd + " --help", &out), 0) << out;
     const size_t example = out.find("\nExample: ");
     const size_t options = out.find("\nOptions:\n");
     ASSERT_NE(example, std::string::npos) << cmd << ":\n" << out;
@@ -87,7 +88,7 @@ TEST(CliHelpTest, AMistypedCommandIsNamedWithTheNearestOne) {
                {"frobnicate", "one of the commands of tierbench --help"}};
   for (const Case& c : cases) {
     std::string out;
-    EXPECT_EQ(RunShell(kBin + " " + c.word + " 2>&1", &out), 2) << out;
+    EXPECT_EQ(RunShell(kHelpBin + " " + c.word + " 2>&1", &out), 2) << out;
     EXPECT_NE(out.find(std::string("unknown command '") + c.word + "'"),
               std::string::npos)
         << out;
@@ -98,7 +99,7 @@ TEST(CliHelpTest, AMistypedCommandIsNamedWithTheNearestOne) {
 
 TEST(CliHelpTest, ListDescribesModesAndListsNoDataFiles) {
   std::string out;
-  ASSERT_EQ(RunShell(kBin + " list 2>&1", &out), 0) << out;
+  ASSERT_EQ(RunShell(kHelpBin + " list 2>&1", &out), 0) << out;
   std::istringstream in(out);
   std::string line;
   int modes = 0, workloads = 0;
@@ -131,8 +132,8 @@ TEST(CliHelpTest, ListDescribesModesAndListsNoDataFiles) {
 // fix, exit 2; nothing is listed from elsewhere.
 TEST(CliHelpTest, ListWithoutItsDataDirectoryIsOneLineAndExitTwo) {
   std::string out;
-  EXPECT_EQ(RunShell("TIERBENCH_DATA_DIR=/nonexistent-tierbench-data " + kBin +
-                         " list 2>&1",
+  EXPECT_EQ(RunShell("TIERBENCH_DATA_DIR=/nonexistent-tierbench-data " +
+                         kHelpBin + " list 2>&1",
                      &out),
             2)
       << out;
@@ -147,7 +148,7 @@ TEST(CliHelpTest, TimeBasedWithoutRuntimeIsRefused) {
   ASSERT_EQ(RunShell("printf '[r]\\nrw=randread\\nsize=1m\\n' > " + job), 0);
   std::string out;
   EXPECT_EQ(
-      RunShell(kBin + " compare --time-based --hdd /dev/null --workloads " +
+      RunShell(kHelpBin + " compare --time-based --hdd /dev/null --workloads " +
                    job + " --results " + tmp.path() + "/results 2>&1",
                &out),
       2)

@@ -29,7 +29,7 @@ int Count(const std::string& text, const std::string& what) {
   return n;
 }
 
-std::string ReadAll(const std::string& path) {
+std::string CompareReadAll(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -73,15 +73,17 @@ TEST(CompareCliTest, RawBaselinesOnLoopDevices) {
   ASSERT_EQ(RunShell(base + " --run-id b --repeat 2 --destructive", &out), 0)
       << out;
   EXPECT_NE(out.find("comparison.csv"), std::string::npos) << out;
-  const std::string runs = ReadAll(tmp.path() + "/results/b/runs.csv");
+  const std::string runs = CompareReadAll(tmp.path() + "/results/b/runs.csv");
   // header + 2 modes x 2 repetitions x (read, write)
   EXPECT_EQ(std::count(runs.begin(), runs.end(), '\n'), 1 + 8) << runs;
   EXPECT_EQ(runs.rfind("schema_version,run_id,mode,layer", 0), 0u);
-  const std::string cmp = ReadAll(tmp.path() + "/results/b/comparison.csv");
+  const std::string cmp =
+      CompareReadAll(tmp.path() + "/results/b/comparison.csv");
   EXPECT_EQ(std::count(cmp.begin(), cmp.end(), '\n'), 1 + 4) << cmp;
   // series.csv: per cell the complete seconds of the 1 s window (0 or 1);
   // raw cells have no layer columns (empty, never 0).
-  const std::string series = ReadAll(tmp.path() + "/results/b/series.csv");
+  const std::string series =
+      CompareReadAll(tmp.path() + "/results/b/series.csv");
   EXPECT_EQ(series.rfind("schema_version,run_id,mode,layer,workload,"
                          "repetition,phase,t_s,read_iops,write_iops,"
                          "hit_ratio_pct,dirty_bytes\n",
@@ -96,7 +98,8 @@ TEST(CompareCliTest, RawBaselinesOnLoopDevices) {
     EXPECT_EQ(line.rfind("1,b,", 0), 0u) << line;
     EXPECT_EQ(line.substr(line.size() - 2), ",,") << line;
   }
-  const std::string manifest = ReadAll(tmp.path() + "/results/b/manifest.json");
+  const std::string manifest =
+      CompareReadAll(tmp.path() + "/results/b/manifest.json");
   EXPECT_NE(manifest.find("\"status\": \"complete\""), std::string::npos);
   EXPECT_NE(manifest.find(hdd.device()), std::string::npos);
 
@@ -126,7 +129,8 @@ TEST(CompareCliTest, RawBaselinesOnLoopDevices) {
             1)
       << out;
   const CsvDocument cmp_f = CsvDocument::Parse(
-      ReadAll(tmp.path() + "/results/f/comparison.csv"), "comparison.csv");
+      CompareReadAll(tmp.path() + "/results/f/comparison.csv"),
+      "comparison.csv");
   std::string ssd_valid;
   for (size_t r = 0; r < cmp_f.row_count(); ++r) {
     if (cmp_f.Get(r, "mode") == "ssd" && cmp_f.Get(r, "direction") == "read") {
@@ -146,7 +150,7 @@ TEST(CompareCliTest, RawBaselinesOnLoopDevices) {
   EXPECT_NE(out.find("  expect FAILED: hdd/rw4k/read iops >= 1e12: "),
             std::string::npos)
       << out;
-  const std::string xml = ReadAll(junit);
+  const std::string xml = CompareReadAll(junit);
   EXPECT_NE(xml.find(std::string("tests=\"2\" failures=\"") +
                      (ssd_invalid ? "2" : "1") + "\""),
             std::string::npos)
@@ -221,8 +225,8 @@ TEST(CompareCliTest, PreconditionWritesTheSsdBeforeItsCells) {
                &out),
       0)
       << out;
-  const nlohmann::json m =
-      nlohmann::json::parse(ReadAll(tmp.path() + "/results/c/manifest.json"));
+  const nlohmann::json m = nlohmann::json::parse(
+      CompareReadAll(tmp.path() + "/results/c/manifest.json"));
   ASSERT_TRUE(m.contains("precondition")) << m.dump(2);
   const nlohmann::json& p = m["precondition"];
   EXPECT_EQ(p["device"], ssd.device());
@@ -259,7 +263,7 @@ TEST(CompareCliTest, PreconditionWritesTheSsdBeforeItsCells) {
     }
     return f;
   };
-  std::istringstream runs(ReadAll(tmp.path() + "/results/c/runs.csv"));
+  std::istringstream runs(CompareReadAll(tmp.path() + "/results/c/runs.csv"));
   std::string line;
   ASSERT_TRUE(std::getline(runs, line));
   const std::vector<std::string> cols = fields(line);

@@ -21,7 +21,7 @@
 namespace tierbench::testing {
 namespace {
 
-const std::string kBin = TIERBENCH_BINARY;
+const std::string kCompletionBin = TIERBENCH_BINARY;
 
 std::string Quote(const std::string& s) {
   std::string out = "'";
@@ -44,9 +44,10 @@ class CompletionCliTest : public ::testing::Test {
   void SetUp() override {
     script_ = tmp_.path() + "/tierbench.bash";
     std::string out;
-    ASSERT_EQ(
-        RunShell(kBin + " completion bash > " + script_ + " 2>/dev/null", &out),
-        0)
+    ASSERT_EQ(RunShell(kCompletionBin + " completion bash > " + script_ +
+                           " 2>/dev/null",
+                       &out),
+              0)
         << out;
   }
 
@@ -67,7 +68,7 @@ class CompletionCliTest : public ::testing::Test {
   // being completed), as bash runs the script: COMP_WORDS, COMP_CWORD,
   // then _tierbench; COMPREPLY sorted.
   std::vector<std::string> Complete(std::vector<std::string> words) {
-    std::string assign = "COMP_WORDS=(" + Quote(kBin);
+    std::string assign = "COMP_WORDS=(" + Quote(kCompletionBin);
     for (const std::string& w : words) assign += " " + Quote(w);
     assign += ")\nCOMP_CWORD=" + std::to_string(words.size()) + "\n";
     std::vector<std::string> got =
@@ -85,7 +86,7 @@ class CompletionCliTest : public ::testing::Test {
 
 TEST_F(CompletionCliTest, NamesEveryCommandAndOptionOfTheHelpAndNoHiddenOne) {
   std::string help;
-  ASSERT_EQ(RunShell(kBin + " --help", &help), 0) << help;
+  ASSERT_EQ(RunShell(kCompletionBin + " --help", &help), 0) << help;
   std::vector<std::string> continued;
   std::vector<std::string> commands = HelpCommands(help, &continued);
   ASSERT_GE(commands.size(), 10u) << help;
@@ -98,7 +99,7 @@ TEST_F(CompletionCliTest, NamesEveryCommandAndOptionOfTheHelpAndNoHiddenOne) {
   EXPECT_EQ(Complete({""}), commands);
   for (const std::string& cmd : commands) {
     std::string out;
-    ASSERT_EQ(RunShell(kBin + " " + cmd + " --help", &out), 0) << out;
+    ASSERT_EQ(RunShell(kCompletionBin + " " + cmd + " --help", &out), 0) << out;
     std::vector<std::string> want = HelpOptions(out);
     ASSERT_FALSE(want.empty()) << cmd << ":\n" << out;
     std::sort(want.begin(), want.end());
@@ -164,7 +165,8 @@ TEST_F(CompletionCliTest, CompletesInARealBashWithoutBashCompletion) {
   // absolute paths matched on their name, and those of the working
   // directory; --modes takes several values.
   std::string data;
-  ASSERT_EQ(RunShell(kBin + " completion --data-dir 2>/dev/null", &data), 0)
+  ASSERT_EQ(
+      RunShell(kCompletionBin + " completion --data-dir 2>/dev/null", &data), 0)
       << data;
   data = data.substr(0, data.find('\n'));
   ASSERT_TRUE(std::filesystem::is_regular_file(data + "/modes/writeback.json"))
@@ -221,7 +223,7 @@ TEST_F(CompletionCliTest, LoadsThroughBashCompletionOnDemand) {
            loader +
            "\n__load_completion tierbench && complete -p tierbench\n"
            "COMP_WORDS=(" +
-           Quote(kBin) +
+           Quote(kCompletionBin) +
            " compare --modes writeb)\nCOMP_CWORD=3\n_tierbench\n"
            "printf '%s\\n' \"${COMPREPLY[@]##*/}\" | LC_ALL=C sort\n"),
       (std::vector<std::string>{"complete -F _tierbench tierbench",
@@ -230,12 +232,12 @@ TEST_F(CompletionCliTest, LoadsThroughBashCompletionOnDemand) {
 
 TEST(CompletionCommandTest, AnUnknownShellIsOneLineExitTwo) {
   std::string out;
-  EXPECT_EQ(RunShell(kBin + " completion zsh", &out), 2) << out;
+  EXPECT_EQ(RunShell(kCompletionBin + " completion zsh", &out), 2) << out;
   EXPECT_NE(out.find("unknown shell 'zsh'"), std::string::npos) << out;
   EXPECT_NE(out.find("Fix: tierbench completion bash"), std::string::npos)
       << out;
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
-  EXPECT_EQ(RunShell(kBin + " completion", &out), 2) << out;
+  EXPECT_EQ(RunShell(kCompletionBin + " completion", &out), 2) << out;
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
 }
 

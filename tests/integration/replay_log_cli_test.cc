@@ -10,9 +10,9 @@
 #include <sstream>
 #include <string>
 
+#include "support/write_log_builder.h"
 #include "test_env.h"
 #include "util/errors.h"
-#include "support/write_log_builder.h"
 
 namespace tierbench {
 namespace {

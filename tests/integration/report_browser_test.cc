@@ -23,7 +23,7 @@ namespace {
 
 const int kWidth = 1280, kHeight = 2400;
 
-std::string ReadAll(const std::string& path) {
+std::string BrowserReadAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -184,10 +184,10 @@ TEST(ReportCliTest, FleetReportNeedsOutAndWritesMergedCsv) {
   EXPECT_NE(out.find("Fix: add --out DIR"), std::string::npos) << out;
   out = Report(runs + " --out " + tmp.path() + "/fleet", &rc);
   EXPECT_EQ(rc, 0) << out;
-  EXPECT_EQ(ReadAll(tmp.path() + "/fleet/merged.csv"),
-            ReadAll(golden + "/merged/merged.csv"));
-  EXPECT_EQ(ReadAll(tmp.path() + "/fleet/summary.md"),
-            ReadAll(golden + "/merged/summary.md"));
+  EXPECT_EQ(BrowserReadAll(tmp.path() + "/fleet/merged.csv"),
+            BrowserReadAll(golden + "/merged/merged.csv"));
+  EXPECT_EQ(BrowserReadAll(tmp.path() + "/fleet/summary.md"),
+            BrowserReadAll(golden + "/merged/summary.md"));
   EXPECT_TRUE(std::filesystem::exists(
       tmp.path() + "/fleet/charts/merged-iops-randwrite-4k.svg"));
   out = Report(runs + " --out " + tmp.path() + "/fleet", &rc);
@@ -216,7 +216,7 @@ TEST(ReportBrowserTest, ChromiumRendersTheReport) {
                &log),
       0)
       << log;
-  const Image img = DecodePng(ReadAll(png));
+  const Image img = DecodePng(BrowserReadAll(png));
   ASSERT_EQ(img.error, "");
   EXPECT_EQ(img.width, uint32_t(kWidth));
   EXPECT_EQ(img.height, uint32_t(kHeight));

@@ -23,7 +23,7 @@ using testing::LoopDevice;
 using testing::RunShell;
 using testing::TempDir;
 
-constexpr uint64_t kDeviceBytes = 64ull << 20;
+constexpr uint64_t kRunLoopDeviceBytes = 64ull << 20;
 
 RunResult RunText(const std::string& text, bool destructive) {
   Workload w = ParseJobText(text, "<test>", JobOverrides{});
@@ -42,7 +42,7 @@ std::string Job(const std::string& dev, const std::string& rw,
 
 TEST(RunLoopTest, LibaioPatternsOnALoopDevice) {
   TIERBENCH_REQUIRE_ROOT();
-  LoopDevice loop(kDeviceBytes);
+  LoopDevice loop(kRunLoopDeviceBytes);
   ASSERT_TRUE(loop.ok()) << loop.error();
   struct Case {
     const char* rw;
@@ -67,7 +67,7 @@ TEST(RunLoopTest, LibaioPatternsOnALoopDevice) {
 
 TEST(RunLoopTest, WrittenDataIsReadable) {
   TIERBENCH_REQUIRE_ROOT();
-  LoopDevice loop(kDeviceBytes);
+  LoopDevice loop(kRunLoopDeviceBytes);
   ASSERT_TRUE(loop.ok()) << loop.error();
   // The image starts as zeros; a sequential write covers the first 8 MiB.
   RunText(Job(loop.device(), "write"), true);
@@ -106,7 +106,7 @@ int ExitCodeOf(const std::string& text, bool destructive, std::string* what) {
 TEST(RunLoopTest, RefusesUnsafeWrites) {
   TIERBENCH_REQUIRE_ROOT();
   TIERBENCH_REQUIRE_TOOL("mkfs.ext4", "e2fsprogs");
-  LoopDevice loop(kDeviceBytes);
+  LoopDevice loop(kRunLoopDeviceBytes);
   ASSERT_TRUE(loop.ok()) << loop.error();
   std::string what;
   // Blank device without --destructive.
@@ -134,7 +134,7 @@ TEST(RunLoopTest, RefusesUnsafeWrites) {
 TEST(RunLoopTest, AllowMountedWriteAsFio) {
   TIERBENCH_REQUIRE_ROOT();
   TIERBENCH_REQUIRE_TOOL("mkfs.ext4", "e2fsprogs");
-  LoopDevice loop(kDeviceBytes);
+  LoopDevice loop(kRunLoopDeviceBytes);
   ASSERT_TRUE(loop.ok()) << loop.error();
   ASSERT_EQ(RunShell("mkfs.ext4 -q -F " + loop.device()), 0);
   std::string what;
@@ -160,7 +160,7 @@ TEST(RunLoopTest, AllowMountedWriteAsFio) {
 
 TEST(RunLoopTest, BinaryEndToEndJson) {
   TIERBENCH_REQUIRE_ROOT();
-  LoopDevice loop(kDeviceBytes);
+  LoopDevice loop(kRunLoopDeviceBytes);
   ASSERT_TRUE(loop.ok()) << loop.error();
   TempDir dir;
   const std::string job = dir.path() + "/mixed.fio";

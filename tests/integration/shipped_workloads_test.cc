@@ -24,12 +24,12 @@ namespace {
 namespace fs = std::filesystem;
 
 // Sparse; large enough for workloads/example-trace.iolog (256 MiB extent).
-constexpr uint64_t kDeviceBytes = 272ull << 20;
+constexpr uint64_t kShippedDeviceBytes = 272ull << 20;
 const std::string kWorkloads = std::string(TIERBENCH_SOURCE_DIR) + "/workloads";
 const std::string kGolden =
     std::string(TIERBENCH_SOURCE_DIR) + "/tests/golden/seed000";
 
-std::string ReadAll(const std::string& path) {
+std::string ShippedReadAll(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -52,7 +52,7 @@ std::vector<fs::path> JobFiles(const fs::path& dir) {
 // *report and the console output (notices, errors) in *console.
 int RunShort(const fs::path& job, const std::string& runtime,
              std::string* report, std::string* console) {
-  LoopDevice loop(kDeviceBytes);
+  LoopDevice loop(kShippedDeviceBytes);
   if (!loop.ok()) {
     *console = loop.error();
     return -1;
@@ -67,7 +67,7 @@ int RunShort(const fs::path& job, const std::string& runtime,
                               loop.device() + " --runtime " + runtime +
                               " --size 8M --output " + out + " " + job.string(),
                           console);
-  *report = ReadAll(out);
+  *report = ShippedReadAll(out);
   return rc;
 }
 
@@ -220,7 +220,7 @@ TEST(ShippedWorkloadsTest, Seed000CasesPrintTheSeedsFields) {
     const std::string name = f.filename().string();
     ASSERT_EQ(name.rfind("case", 0), 0u) << "name seed000 files caseNN-...";
     const std::string golden = kGolden + "/" + name.substr(0, 6) + ".txt";
-    const std::set<std::string> seed = LineKinds(ReadAll(golden));
+    const std::set<std::string> seed = LineKinds(ShippedReadAll(golden));
     ASSERT_TRUE(seed.count("Run status group")) << golden;
     // 2 s: the per-second bw/iops lines need one complete second.
     std::string report, console;

@@ -19,7 +19,7 @@ namespace {
 
 using testing::LoopDevice;
 
-constexpr uint64_t kDeviceBytes = 64ull << 20;
+constexpr uint64_t kUringDeviceBytes = 64ull << 20;
 
 RunResult RunText(const std::string& text) {
   Workload w = ParseJobText(text, "<uring>", JobOverrides{});
@@ -45,7 +45,7 @@ class UringLoopTest : public ::testing::Test {
 };
 
 TEST_F(UringLoopTest, EveryOptionSetMatchesLibaioAndVerifies) {
-  LoopDevice loop(kDeviceBytes);
+  LoopDevice loop(kUringDeviceBytes);
   ASSERT_TRUE(loop.ok()) << loop.error();
   // A mixed job does libaio's IO count, both directions, no errors.
   RunResult ref = RunText(Job(loop.device(), "libaio", "randrw", ""));
@@ -76,7 +76,7 @@ TEST_F(UringLoopTest, EveryOptionSetMatchesLibaioAndVerifies) {
 }
 
 TEST_F(UringLoopTest, Qd1LatencyIsMeasuredAsFio) {
-  LoopDevice loop(kDeviceBytes);
+  LoopDevice loop(kUringDeviceBytes);
   ASSERT_TRUE(loop.ok()) << loop.error();
   RunResult r = RunText(Job(loop.device(), "io_uring", "randread",
                             "iodepth=1\nruntime=1\ntime_based=1\nsize=32m\n"));

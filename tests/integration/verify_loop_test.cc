@@ -19,11 +19,11 @@
 namespace tierbench::testing {
 namespace {
 
-constexpr uint64_t kDeviceBytes = 64ull << 20;
+constexpr uint64_t kVerifyDeviceBytes = 64ull << 20;
 constexpr const char* kJobSize = "16M";
 constexpr uint64_t kBlocks = (16ull << 20) / 4096;
 
-std::string ReadAll(const std::string& path) {
+std::string VerifyReadAll(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -35,7 +35,7 @@ class VerifyLoopTest : public ::testing::Test {
   void SetUp() override {
     TIERBENCH_REQUIRE_ROOT();
     TIERBENCH_REQUIRE_TOOL("fio", "fio");
-    loop_ = std::make_unique<LoopDevice>(kDeviceBytes);
+    loop_ = std::make_unique<LoopDevice>(kVerifyDeviceBytes);
     ASSERT_TRUE(loop_->ok()) << loop_->error();
   }
 
@@ -60,7 +60,7 @@ class VerifyLoopTest : public ::testing::Test {
                                 "json --output " +
                                 out + " " + file + " 2>&1",
                             console);
-    const std::string text = ReadAll(out);
+    const std::string text = VerifyReadAll(out);
     *json = text.empty() ? nlohmann::json()
                          : nlohmann::json::parse(text)["jobs"][0];
     return rc;

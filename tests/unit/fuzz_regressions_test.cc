@@ -32,7 +32,7 @@ std::vector<fs::path> InputsOf(const std::string& target) {
   return files;
 }
 
-std::string ReadAll(const fs::path& path) {
+std::string FuzzReadAll(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
@@ -42,7 +42,7 @@ std::string ReadAll(const fs::path& path) {
 TEST(FuzzRegressionsTest, EveryCommittedInputIsHandled) {
   for (const FuzzEntry& entry : FuzzEntries()) {
     for (const fs::path& file : InputsOf(entry.name)) {
-      const std::string data = ReadAll(file);
+      const std::string data = FuzzReadAll(file);
       try {
         entry.run(data);
       } catch (const std::exception& e) {

@@ -15,11 +15,11 @@
 #include <vector>
 
 #include "cache/dm/dm_cache_layer.h"
-#include "support/fake_dm_tree.h"
-#include "support/compare_scratch.h"
 #include "orchestrate/cell_runner.h"
 #include "orchestrate/compare_runner.h"
 #include "report/reporters.h"
+#include "support/compare_scratch.h"
+#include "support/fake_dm_tree.h"
 #include "util/csv_reader.h"
 #include "util/interrupt.h"
 #include "workload/runner.h"
@@ -29,7 +29,7 @@ namespace {
 
 constexpr uint64_t kRegion = 256 * 1024;
 
-std::string ReadAll(const std::string& path) {
+std::string DmWarmReadAll(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -136,7 +136,7 @@ WarmOutcome RunWarm(const std::vector<PassCounts>& passes) {
       CompareRunner(o, host, hooks).Run(MakeCompareReporters(console));
   EXPECT_EQ(summary.failed_cells, 0u) << console.str();
   const CsvDocument runs = CsvDocument::Parse(
-      ReadAll(scratch.dir() + "/results/warm/runs.csv"), "runs.csv");
+      DmWarmReadAll(scratch.dir() + "/results/warm/runs.csv"), "runs.csv");
   size_t rows = 0;
   for (size_t r = 0; r < runs.row_count(); ++r) {
     if (runs.Get(r, "mode") != "dmc-wb") continue;

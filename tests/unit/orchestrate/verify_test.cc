@@ -30,7 +30,7 @@ namespace tierbench {
 namespace {
 namespace fs = std::filesystem;
 
-std::string ReadAll(const std::string& path) {
+std::string VerifyReadAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -118,7 +118,7 @@ TEST_F(VerifyTest, GoodDataPassesEveryStepInEveryMode) {
   // Emptied before the writes and for the cold step.
   EXPECT_EQ(fake_.WriteCount("sys/block/bcache0/bcache/detach"), 2);
   // The data is fio's verify=crc32c layout: magic 0xacca, type 5.
-  const std::string data = ReadAll(device_);
+  const std::string data = VerifyReadAll(device_);
   EXPECT_EQ(static_cast<uint8_t>(data[0]), 0xca);
   EXPECT_EQ(static_cast<uint8_t>(data[1]), 0xac);
   EXPECT_EQ(static_cast<uint8_t>(data[2]), 5);
@@ -152,7 +152,7 @@ TEST_F(VerifyTest, ABlockChangedBehindTheCacheBetweenSwitchesIsFound) {
 
 TEST_F(VerifyTest, ValidDataOfAnEarlierRunDoesNotPass) {
   ASSERT_TRUE(VerifyRunner(Options(1)).Run(*layer_, device_).verified());
-  const std::string earlier = ReadAll(device_);
+  const std::string earlier = VerifyReadAll(device_);
   VerifyRunOptions opts = Options(2);
   opts.after_step = [&](const std::string& step) {
     // The stack "loses" this run's writes and shows the earlier run's.
@@ -199,8 +199,8 @@ class VerifyCompareTest : public FakeBcacheDeviceTest {
     return h;
   }
   nlohmann::json Manifest(const std::string& run_id) {
-    return nlohmann::json::parse(
-        ReadAll(scratch_.dir() + "/results/" + run_id + "/manifest.json"));
+    return nlohmann::json::parse(VerifyReadAll(scratch_.dir() + "/results/" +
+                                               run_id + "/manifest.json"));
   }
 
   CompareScratch scratch_{fake_.root()};
@@ -226,7 +226,7 @@ TEST_F(VerifyCompareTest, VerifiedRunRecordsTheCheckAndRestoresTheMode) {
       << out.str();
 
   const CsvDocument runs = CsvDocument::Parse(
-      ReadAll(scratch_.dir() + "/results/v/runs.csv"), "runs.csv");
+      VerifyReadAll(scratch_.dir() + "/results/v/runs.csv"), "runs.csv");
   ASSERT_GT(runs.row_count(), 0u);
   for (size_t r = 0; r < runs.row_count(); ++r) {
     const bool raw = runs.Get(r, "layer") == "raw";

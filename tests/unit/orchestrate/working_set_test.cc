@@ -172,7 +172,7 @@ TEST(SteadyStateTest, LaggingCountersMayMissOneChunk) {
   EXPECT_FALSE(u.Steady());
 }
 
-std::string ReadAll(const std::string& path) {
+std::string WorkingSetReadAll(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -280,7 +280,7 @@ TEST_F(WarmSteadyCompareTest, WorkingSetsSizeTheRegionAndChunksWarmToSteady) {
     expected.push_back("bcache0 262144 tb 2 s" + std::to_string(i));
   expected.push_back("bcache0 262144 0 s0");
   EXPECT_EQ(runs, expected);
-  const std::string csv = ReadAll(dir_ + "/results/t/runs.csv");
+  const std::string csv = WorkingSetReadAll(dir_ + "/results/t/runs.csv");
   EXPECT_NE(csv.find("r@1%,1%,838860,"), std::string::npos) << csv;
   EXPECT_NE(csv.find("r@256k,256k,262144,"), std::string::npos) << csv;
   EXPECT_NE(csv.find("warm_s,warm_hit_ratio_pct,warm_steady"),
@@ -311,7 +311,7 @@ TEST_F(WarmSteadyCompareTest, NotSteadyByWarmMaxIsAWarning) {
   };
   std::ostringstream out;
   CompareRunner(o, host, hooks).Run(MakeCompareReporters(out));
-  const std::string csv = ReadAll(dir_ + "/results/t/runs.csv");
+  const std::string csv = WorkingSetReadAll(dir_ + "/results/t/runs.csv");
   EXPECT_NE(csv.find("not steady after"), std::string::npos) << csv;
   EXPECT_NE(csv.find("fix: a larger --warm-max"), std::string::npos);
 }

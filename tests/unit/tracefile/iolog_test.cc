@@ -24,7 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ErrorOf(const std::string& text) {
+std::string IologErrorOf(const std::string& text) {
   try {
     ParseIoLog(text, "t.iolog");
   } catch (const ConfigError& e) {
@@ -33,7 +33,7 @@ std::string ErrorOf(const std::string& text) {
   return "";
 }
 
-std::string ReadAll(const fs::path& p) {
+std::string IologReadAll(const fs::path& p) {
   std::ifstream in(p);
   std::stringstream s;
   s << in.rdbuf();
@@ -123,7 +123,7 @@ TEST(IoLogTest, MalformedLinesNameFileAndLine) {
       {v3 + "5 /f open\n", "t.iolog: the iolog has no read or write"},
   };
   for (const Case& c : cases) {
-    const std::string error = ErrorOf(c.text);
+    const std::string error = IologErrorOf(c.text);
     EXPECT_EQ(error.rfind(c.message, 0), 0u) << c.text << "\n-> " << error;
     EXPECT_NE(error.find("Fix: "), std::string::npos) << error;
     EXPECT_EQ(error.find('\n'), std::string::npos) << error;
@@ -142,7 +142,7 @@ TEST(IologWriterTest, WritesFioVersion3LinesExactly) {
     ASSERT_TRUE(w.Close(t0 + 3'000'123).ok());
     EXPECT_TRUE(w.Close(t0 + 4'000'000).ok());  // once only
   }
-  EXPECT_EQ(ReadAll(path),
+  EXPECT_EQ(IologReadAll(path),
             "fio version 3 iolog\n"
             "0 /dev/loop7 add\n"
             "152 /dev/loop7 open\n"

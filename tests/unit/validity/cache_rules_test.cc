@@ -2,6 +2,8 @@
 // cache/bcache/bcache_diagnosis.h), table-driven: each case builds an
 // observation and names a fragment every expected finding's text must contain
 // (or none at all). The measurement's no-io rule is checked at the end.
+#include "validity/cache_rules.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -10,13 +12,12 @@
 
 #include "cache/bcache/bcache_diagnosis.h"
 #include "cache/block_stat.h"
-#include "validity/cache_rules.h"
 #include "validity/measurement_rules.h"
 
 namespace tierbench {
 namespace {
 
-constexpr uint64_t kMiB = 1 << 20;
+constexpr uint64_t kCrMiB = 1 << 20;
 
 JobSpec Job(RwPattern rw, uint64_t bs = 4096) {
   JobSpec j;
@@ -34,14 +35,14 @@ CellObservation Base(const std::string& mode) {
   o.cache_mode = mode;
   o.state_before = "clean";
   o.cache_state = "cold";
-  o.settings["sequential_cutoff"] = std::to_string(4 * kMiB);
+  o.settings["sequential_cutoff"] = std::to_string(4 * kCrMiB);
   o.settings["congested_read_threshold_us"] = std::to_string(0);
   o.settings["congested_write_threshold_us"] = std::to_string(0);
   o.delta.extra["cache_available_percent"] = 90;
   o.cache_block_bytes = 4096;
-  o.read_bytes = 100 * kMiB;
-  o.write_bytes = 100 * kMiB;
-  o.delta.dirty_after_bytes = mode == "writeback" ? 100 * kMiB : 0;
+  o.read_bytes = 100 * kCrMiB;
+  o.write_bytes = 100 * kCrMiB;
+  o.delta.dirty_after_bytes = mode == "writeback" ? 100 * kCrMiB : 0;
   o.jobs = {Job(RwPattern::kRandReadWrite)};
   return o;
 }
@@ -63,7 +64,7 @@ TEST(DiagnosisTest, Rules) {
       {"raw layer: no counter rules",
        [](CellObservation* o) {
          o->layer = "raw";
-         o->delta.common.bypassed_bytes = 200 * kMiB;
+         o->delta.common.bypassed_bytes = 200 * kCrMiB;
          o->state_before = "no cache";
        },
        "",
@@ -71,7 +72,7 @@ TEST(DiagnosisTest, Rules) {
       {"no cache attached",
        [](CellObservation* o) {
          o->state_before = "no cache";
-         o->delta.common.bypassed_bytes = 200 * kMiB;
+         o->delta.common.bypassed_bytes = 200 * kCrMiB;
        },
        "writeback",
        {"no cache attached"}},
@@ -79,7 +80,7 @@ TEST(DiagnosisTest, Rules) {
        [](CellObservation* o) {
          o->jobs = {Job(RwPattern::kRead)};
          o->write_bytes = 0;
-         o->delta.common.bypassed_bytes = 100 * kMiB;
+         o->delta.common.bypassed_bytes = 100 * kCrMiB;
        },
        "writethrough",
        {"100% of IO bypassed the cache (sequential_cutoff = 4.0M): this cell "
@@ -87,26 +88,30 @@ TEST(DiagnosisTest, Rules) {
       {"small cutoff bypass: part measured the HDD",
        [](CellObservation* o) {
          o->jobs = {Job(RwPattern::kReadWrite)};
-         o->delta.common.bypassed_bytes = 20 * kMiB;
+         o->delta.common.bypassed_bytes = 20 * kCrMiB;
        },
        "writethrough",
        {"10% of IO bypassed the cache (sequential_cutoff = 4.0M): that part"}},
       {"bypass below the threshold: silent",
-       [](CellObservation* o) { o->delta.common.bypassed_bytes = 4 * kMiB; },
+       [](CellObservation* o) { o->delta.common.bypassed_bytes = 4 * kCrMiB; },
        "writethrough",
        {}},
       {"none bypasses by design: silent",
-       [](CellObservation* o) { o->delta.common.bypassed_bytes = 200 * kMiB; },
+       [](CellObservation* o) {
+         o->delta.common.bypassed_bytes = 200 * kCrMiB;
+       },
        "none",
        {}},
       {"writearound bypasses writes by design: silent",
-       [](CellObservation* o) { o->delta.common.bypassed_bytes = 100 * kMiB; },
+       [](CellObservation* o) {
+         o->delta.common.bypassed_bytes = 100 * kCrMiB;
+       },
        "writearound",
        {}},
       {"writearound reads bypassed too: cutoff",
        [](CellObservation* o) {
          o->jobs = {Job(RwPattern::kReadWrite)};
-         o->delta.common.bypassed_bytes = 200 * kMiB;
+         o->delta.common.bypassed_bytes = 200 * kCrMiB;
        },
        "writearound",
        {"50% of IO bypassed the cache (sequential_cutoff"}},
@@ -114,7 +119,7 @@ TEST(DiagnosisTest, Rules) {
        [](CellObservation* o) {
          o->settings["congested_read_threshold_us"] = std::to_string(2000);
          o->settings["congested_write_threshold_us"] = std::to_string(20000);
-         o->delta.common.bypassed_bytes = 50 * kMiB;
+         o->delta.common.bypassed_bytes = 50 * kCrMiB;
        },
        "writethrough",
        {"by congestion (congested_read_threshold_us = 2000"}},
@@ -123,14 +128,14 @@ TEST(DiagnosisTest, Rules) {
          o->settings["sequential_cutoff"] = std::to_string(0);
          o->jobs = {Job(RwPattern::kRead)};
          o->settings["congested_read_threshold_us"] = std::to_string(2000);
-         o->delta.common.bypassed_bytes = 50 * kMiB;
+         o->delta.common.bypassed_bytes = 50 * kCrMiB;
        },
        "writethrough",
        {"by congestion"}},
       {"cutoff 0, congestion off: other cause",
        [](CellObservation* o) {
          o->settings["sequential_cutoff"] = std::to_string(0);
-         o->delta.common.bypassed_bytes = 50 * kMiB;
+         o->delta.common.bypassed_bytes = 50 * kCrMiB;
        },
        "writethrough",
        {"with sequential_cutoff and congestion bypass off"}},
@@ -144,7 +149,7 @@ TEST(DiagnosisTest, Rules) {
        [](CellObservation* o) {
          o->cache_state = "as-is";
          o->delta.extra["bypass_hits"] = 1000;
-         o->delta.common.bypassed_bytes = 200 * kMiB;
+         o->delta.common.bypassed_bytes = 200 * kCrMiB;
        },
        "none",
        {"reads hit the cache left warm by earlier cells (1000 hits in mode "
@@ -178,8 +183,8 @@ TEST(DiagnosisTest, Rules) {
         "(cache_available_percent = 30): writes were not cached dirty"}},
       {"writeback overwrote dirty data: silent",
        [](CellObservation* o) {
-         o->delta.dirty_before_bytes = 100 * kMiB;
-         o->delta.dirty_after_bytes = 100 * kMiB;
+         o->delta.dirty_before_bytes = 100 * kCrMiB;
+         o->delta.dirty_after_bytes = 100 * kCrMiB;
        },
        "writeback",
        {}},
@@ -223,9 +228,9 @@ TEST(DiagnosisTest, Rules) {
       {"dirty data left before and after",
        [](CellObservation* o) {
          o->drain_before_timed_out = true;
-         o->delta.dirty_before_bytes = 8 * kMiB;
+         o->delta.dirty_before_bytes = 8 * kCrMiB;
          o->drain_after_timed_out = true;
-         o->dirty_left_after_drain = 2 * kMiB;
+         o->dirty_left_after_drain = 2 * kCrMiB;
        },
        "writeback",
        {"dirty data left before the cell (8MiB when the drain timed out)",
@@ -351,7 +356,7 @@ TEST(DiagnosisTest, FormatBcacheSizeLikeTheKernel) {
                {1023, "1023"},
                {1024, "1.0k"},
                {1250, "1.2k"},
-               {4 * kMiB, "4.0M"},
+               {4 * kCrMiB, "4.0M"},
                {53896806, "51.3M"},
                {3ull << 30, "3.0G"}};
   for (const auto& c : cases) {

@@ -23,7 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr uint64_t kLabSizeBytes = 4ull << 20;  // the lab's --size 4M
+constexpr uint64_t kCompareLabSizeBytes = 4ull << 20;  // the lab's --size 4M
 
 }  // namespace
 
@@ -83,7 +83,7 @@ CompareOptions ReplayOptions(const std::string& stack, const std::string& dir,
   o.drain_timeout_s = 5;
   SizeSpec size;
   size.set = true;
-  size.bytes = kLabSizeBytes;
+  size.bytes = kCompareLabSizeBytes;
   o.overrides.size = size;
   o.overrides.runtime_ns = 5 * kSecNs;
   o.overrides.ramp_time_ns = 0;

@@ -86,15 +86,15 @@ DbEvidence RecordedDbEvidence(const DbWorkload& w, const RecordedDbCell& c,
 // The one row of a replayed compare's runs.csv: its finding_rules' rule
 // ids, its validity and its warnings cell. The texts are not zipped with
 // the rules (FindingsOfRow): the drift warning holds a ';' itself.
-struct ReplayedRow {
+struct DbReplayedRow {
   std::set<std::string> rules;
   std::string valid;
   std::string warnings;
 };
 
-ReplayedRow RowOfReplay(const pitfalls::ReplayedCompare& r) {
+DbReplayedRow RowOfReplay(const pitfalls::ReplayedCompare& r) {
   const CsvDocument runs = CsvDocument::Parse(r.runs_csv, "replayed runs.csv");
-  ReplayedRow out;
+  DbReplayedRow out;
   EXPECT_EQ(runs.row_count(), 1u);
   if (runs.row_count() != 1) return out;
   for (const std::string& item : SplitWarnings(runs.Get(0, "finding_rules"))) {
@@ -180,7 +180,7 @@ TEST(ValidityPitfallsTest, Row20PgbenchContentionAndRestart) {
     EXPECT_FALSE(Fires(f, "db-scale")) << ValidityReasons(f);
   }
   const nlohmann::json none = LabCell(kPg, "none", kWorkload);
-  ReplayedRow row = RowOfReplay(
+  DbReplayedRow row = RowOfReplay(
       ReplayDbCell("none.json", text, none, RecordedDbCellOf("none")));
   EXPECT_EQ(row.rules.count("db-restart"), 0u) << row.warnings;
   EXPECT_EQ(row.rules.count("db-scale"), 0u) << row.warnings;
@@ -261,7 +261,7 @@ TEST(ValidityPitfallsTest, RowX5DatabaseInBuffersOrRam) {
   EXPECT_NE(TextOf(f, "db-buffers").find("fits in shared_buffers (128MiB)"),
             std::string::npos)
       << TextOf(f, "db-buffers");
-  ReplayedRow row =
+  DbReplayedRow row =
       RowOfReplay(ReplayDbCell("none.json", WorkloadText(), none, big));
   EXPECT_EQ(row.rules.count("db-buffers"), 1u) << row.warnings;
   EXPECT_EQ(row.valid, "no");

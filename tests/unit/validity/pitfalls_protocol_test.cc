@@ -231,10 +231,10 @@ TEST(ValidityPitfallsTest, Row16SsdState) {
 
 // The findings of runs.csv text's first row: its finding_rules, warnings
 // and warm_steady.
-struct ReplayedRow {
+struct ProtocolReplayedRow {
   std::string rules, warnings, warm_steady;
 };
-ReplayedRow FirstRow(const ReplayedCompare& run) {
+ProtocolReplayedRow FirstRow(const ReplayedCompare& run) {
   const CsvDocument doc = CsvDocument::Parse(run.runs_csv, "runs.csv");
   EXPECT_GE(doc.row_count(), 1u);
   if (doc.row_count() == 0) return {};
@@ -278,12 +278,12 @@ TEST(ValidityPitfallsTest, Row19ShortRunsAndNoWarmUp) {
   r.jobs[0].dir[1].ios = 0;
   EXPECT_TRUE(Fires(MeasurementFindings(r, {}, HostEvidence{}), "no-io"));
 
-  const ReplayedRow steady = FirstRow(pitfalls::ReplayWarmUntilSteady(
+  const ProtocolReplayedRow steady = FirstRow(pitfalls::ReplayWarmUntilSteady(
       "writeback.json", "randwrite-4k.fio",
       LoggedWarmChunks("writeback/randwrite-4k"), 24102));
   EXPECT_EQ(steady.warm_steady, "1");
   EXPECT_EQ(steady.rules.find("not-steady"), std::string::npos) << steady.rules;
-  const ReplayedRow warming = FirstRow(pitfalls::ReplayWarmUntilSteady(
+  const ProtocolReplayedRow warming = FirstRow(pitfalls::ReplayWarmUntilSteady(
       "writeback.json", "randread-zipf.fio",
       LoggedWarmChunks("writeback/randread-zipf"), 14837));
   EXPECT_EQ(warming.warm_steady, "0");
@@ -533,10 +533,11 @@ TEST(ValidityPitfallsTest, Row28DmCachePromotesGradually) {
     logged.push_back(c.served_pct);
   }
   ASSERT_GE(logged.size(), 5u);
-  const ReplayedRow settled = FirstRow(pitfalls::ReplayDmCacheWarm(logged));
+  const ProtocolReplayedRow settled =
+      FirstRow(pitfalls::ReplayDmCacheWarm(logged));
   EXPECT_EQ(settled.rules.find("warm-promoting"), std::string::npos)
       << settled.rules;
-  const ReplayedRow promoting =
+  const ProtocolReplayedRow promoting =
       FirstRow(pitfalls::ReplayDmCacheWarm({logged[0]}));
   EXPECT_NE(promoting.rules.find("warm-promoting:caution"), std::string::npos)
       << promoting.rules;

@@ -74,13 +74,13 @@ std::vector<std::string> RecordedCommand(const std::string& text,
 }
 
 // A scratch directory, removed at the end.
-class ScratchDir {
+class SuperblockScratchDir {
  public:
-  ScratchDir() {
+  SuperblockScratchDir() {
     char tmpl[] = "/tmp/tierbench-pitfall-sb-XXXXXX";
     dir_ = ::mkdtemp(tmpl);
   }
-  ~ScratchDir() { fs::remove_all(dir_); }
+  ~SuperblockScratchDir() { fs::remove_all(dir_); }
   // A file of `bytes` zeros (sparse), replacing any earlier one.
   std::string Zeroed(const std::string& name, uint64_t bytes) const {
     const std::string path = dir_ + "/" + name;
@@ -179,7 +179,7 @@ TEST(ValidityPitfallsTest, Row23MakeBcacheMinimumsAndLeftoverSuperblocks) {
   }
   const std::vector<std::string> lab_cmd =
       RecordedCommand(LabText("pgbench-stack.txt"), "make-bcache");
-  ScratchDir dir;
+  SuperblockScratchDir dir;
   const std::string backing = dir.Zeroed("vda1", 64u << 20);
   const std::string cache = dir.Zeroed("vdb1", min_cache);
   std::string sig = "unset";

@@ -30,7 +30,7 @@ std::vector<Finding> Of(const std::vector<Finding>& all,
 
 // A sampled window of a cell on vda4 with `busy`% CPU and `other` IOs of
 // another partition of vda.
-HostEvidence Host(double busy, uint64_t other = 0) {
+HostEvidence RulesHost(double busy, uint64_t other = 0) {
   HostEvidence h;
   h.window_s = 10;
   h.cpus = 2;
@@ -81,13 +81,13 @@ TEST(ValidityRulesTest, CpuBoundFromProcStatText) {
   // On the raw HDD the cell measured the CPU: invalid. On a cache cell
   // the storage stopped being the limit: a caution (a floor).
   const auto bound =
-      Of(MeasurementFindings(OneJob(5000), {}, Host(use.busy_pct),
+      Of(MeasurementFindings(OneJob(5000), {}, RulesHost(use.busy_pct),
                              CellRole::kRawHdd),
          "cpu-bound");
   ASSERT_EQ(bound.size(), 1u);
   EXPECT_EQ(bound[0].severity, Severity::kInvalid);
   const auto floor =
-      Of(MeasurementFindings(OneJob(5000), {}, Host(use.busy_pct),
+      Of(MeasurementFindings(OneJob(5000), {}, RulesHost(use.busy_pct),
                              CellRole::kCache),
          "cpu-bound");
   ASSERT_EQ(floor.size(), 1u);
@@ -95,9 +95,9 @@ TEST(ValidityRulesTest, CpuBoundFromProcStatText) {
   EXPECT_NE(floor[0].text.find("a floor of what it allows"), std::string::npos);
   ASSERT_TRUE(DiffCpuTimes(b, idle, &use));
   EXPECT_LT(use.busy_pct, 10);
-  EXPECT_TRUE(
-      Of(MeasurementFindings(OneJob(5000), {}, Host(use.busy_pct)), "cpu-bound")
-          .empty());
+  EXPECT_TRUE(Of(MeasurementFindings(OneJob(5000), {}, RulesHost(use.busy_pct)),
+                 "cpu-bound")
+                  .empty());
   // A reading that went backwards is no window.
   EXPECT_FALSE(DiffCpuTimes(busy, b, &use));
   EXPECT_FALSE(ParseCpuTimes("intr 1 2 3\n", &b).ok());
@@ -109,7 +109,7 @@ TEST(ValidityRulesTest, CpuBoundFromProcStatText) {
 // device-bound run measured 2x). The same CPU share with the device busy
 // is a device-bound cell.
 TEST(ValidityRulesTest, CpuLimitedWhileTheTargetIdledIsCpuBound) {
-  HostEvidence waiting = Host(86.3);
+  HostEvidence waiting = RulesHost(86.3);
   waiting.target_busy_pct = 39.1;
   const auto f =
       Of(MeasurementFindings(OneJob(5000), {}, waiting, CellRole::kCache),
@@ -118,13 +118,13 @@ TEST(ValidityRulesTest, CpuLimitedWhileTheTargetIdledIsCpuBound) {
   EXPECT_NE(f[0].text.find("86% busy while vda4 was busy 39%"),
             std::string::npos)
       << f[0].text;
-  HostEvidence busy_disk = Host(86.3);
+  HostEvidence busy_disk = RulesHost(86.3);
   busy_disk.target_busy_pct = 92;
   EXPECT_TRUE(
       Of(MeasurementFindings(OneJob(5000), {}, busy_disk, CellRole::kCache),
          "cpu-bound")
           .empty());
-  HostEvidence light = Host(60);
+  HostEvidence light = RulesHost(60);
   light.target_busy_pct = 39.1;
   EXPECT_TRUE(Of(MeasurementFindings(OneJob(5000), {}, light, CellRole::kCache),
                  "cpu-bound")
@@ -133,34 +133,34 @@ TEST(ValidityRulesTest, CpuLimitedWhileTheTargetIdledIsCpuBound) {
 
 TEST(ValidityRulesTest, OneJobThreadSaturatedIsCpuBound) {
   // 9.6 CPU-seconds in 10 s on one thread.
-  const auto f =
-      Of(MeasurementFindings(OneJob(5000, 9.6), {}, Host(50)), "cpu-bound");
+  const auto f = Of(MeasurementFindings(OneJob(5000, 9.6), {}, RulesHost(50)),
+                    "cpu-bound");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_NE(f[0].text.find("threads each used 96% of a CPU"), std::string::npos)
       << f[0].text;
 }
 
 TEST(ValidityRulesTest, UnsampledCpuIsUnknownNeverValid) {
-  HostEvidence h = Host(10);
+  HostEvidence h = RulesHost(10);
   h.cpu_busy_pct = -1;
   h.cpu_unknown_why = "proc/stat unreadable";
   const auto all = MeasurementFindings(OneJob(5000), {}, h);
   ASSERT_EQ(Of(all, "cpu").size(), 1u);
   EXPECT_EQ(ValidityOf(all), Validity::kUnknown);
-  EXPECT_EQ(ValidityOf(MeasurementFindings(OneJob(5000), {}, Host(10))),
+  EXPECT_EQ(ValidityOf(MeasurementFindings(OneJob(5000), {}, RulesHost(10))),
             Validity::kValid);
 }
 
 TEST(ValidityRulesTest, OtherIoOnTheDisk) {
   EXPECT_TRUE(
-      Of(MeasurementFindings(OneJob(5000), {}, Host(10, 20)), "other-io")
+      Of(MeasurementFindings(OneJob(5000), {}, RulesHost(10, 20)), "other-io")
           .empty());  // within the slack
   const auto f =
-      Of(MeasurementFindings(OneJob(5000), {}, Host(10, 400)), "other-io");
+      Of(MeasurementFindings(OneJob(5000), {}, RulesHost(10, 400)), "other-io");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].severity, Severity::kInvalid);
   EXPECT_NE(f[0].text.find("vda did 400 IOs"), std::string::npos) << f[0].text;
-  HostEvidence h = Host(10);
+  HostEvidence h = RulesHost(10);
   h.target_in_flight_before = 3;
   EXPECT_EQ(Of(MeasurementFindings(OneJob(5000), {}, h), "in-flight").size(),
             1u);
@@ -170,15 +170,16 @@ TEST(ValidityRulesTest, BufferedIoAndFewIos) {
   JobSpec direct, buffered;
   direct.name = buffered.name = "j";
   direct.direct = true;
-  EXPECT_TRUE(
-      Of(MeasurementFindings(OneJob(5000), {direct}, Host(10)), "buffered-io")
-          .empty());
-  EXPECT_EQ(
-      Of(MeasurementFindings(OneJob(5000), {buffered}, Host(10)), "buffered-io")
-          .size(),
-      1u);
-  EXPECT_EQ(Of(MeasurementFindings(OneJob(99), {}, Host(10)), "few-ios").size(),
+  EXPECT_TRUE(Of(MeasurementFindings(OneJob(5000), {direct}, RulesHost(10)),
+                 "buffered-io")
+                  .empty());
+  EXPECT_EQ(Of(MeasurementFindings(OneJob(5000), {buffered}, RulesHost(10)),
+               "buffered-io")
+                .size(),
             1u);
+  EXPECT_EQ(
+      Of(MeasurementFindings(OneJob(99), {}, RulesHost(10)), "few-ios").size(),
+      1u);
 }
 
 TEST(ValidityRulesTest, DriftBetweenTheThirds) {
@@ -280,7 +281,7 @@ TEST(ValidityRulesTest, EveryRuleIsInThePitfallTable) {
   // Findings of every rule family in their flagging cases.
   std::vector<Finding> all;
   for (const Finding& f :
-       MeasurementFindings(OneJob(99, 9.9), {JobSpec{}}, Host(99, 900))) {
+       MeasurementFindings(OneJob(99, 9.9), {JobSpec{}}, RulesHost(99, 900))) {
     all.push_back(f);
   }
   DbEvidence db;

@@ -23,9 +23,9 @@
 namespace tierbench {
 namespace {
 
-constexpr uint64_t kKiB = 1024;
-constexpr uint64_t kMiB = 1024 * kKiB;
-constexpr uint64_t kGiB = 1024 * kMiB;
+constexpr uint64_t kDistKiB = 1024;
+constexpr uint64_t kDistMiB = 1024 * kDistKiB;
+constexpr uint64_t kGiB = 1024 * kDistMiB;
 
 DistributionSpec Dist(const std::string& text) {
   DistributionSpec d;
@@ -365,7 +365,7 @@ std::vector<uint64_t> Offsets(IoPattern& p, size_t count) {
 }
 
 TEST(IoPatternDistributionTest, SameHotBlocksOnEveryTargetOfTheSameSize) {
-  const JobSpec spec = ZipfJob("zipf:1.2", 256 * kMiB);
+  const JobSpec spec = ZipfJob("zipf:1.2", 256 * kDistMiB);
   IoPattern small_target(spec, kGiB, 0);
   IoPattern large_target(spec, 4 * kGiB, 0);
   const std::vector<uint64_t> a = Offsets(small_target, 5000);
@@ -418,7 +418,7 @@ TEST(IoPatternDistributionTest, UniformKeepsTheRandomMapOthersRepeat) {
 TEST(IoPatternDistributionTest, ZonedAbsPastTheRegionNamesTheJob) {
   std::string msg;
   try {
-    IoPattern p(ZipfJob("zoned_abs:50/8m:50/8m", 8 * kMiB), kGiB, 0);
+    IoPattern p(ZipfJob("zoned_abs:50/8m:50/8m", 8 * kDistMiB), kGiB, 0);
   } catch (const ConfigError& e) {
     msg = e.what();
   }

@@ -2,6 +2,8 @@
 // BlockPermutation / RandomBlockPicker and IoPattern (fio's offset, size and
 // direction semantics). Statistical checks use fixed seeds and tolerances
 // far wider than the expected deviation, so they are deterministic.
+#include "workload/io_pattern.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,14 +16,13 @@
 #include "util/rng.h"
 #include "workload/block_size_picker.h"
 #include "workload/distribution_spec.h"
-#include "workload/io_pattern.h"
 #include "workload/offset_generator.h"
 
 namespace tierbench {
 namespace {
 
-constexpr uint64_t kKiB = 1024;
-constexpr uint64_t kMiB = 1024 * kKiB;
+constexpr uint64_t kIopKiB = 1024;
+constexpr uint64_t kIopMiB = 1024 * kIopKiB;
 
 struct Io {
   IoDir dir;
@@ -38,7 +39,7 @@ std::vector<Io> Drain(IoPattern& p, size_t max_ios) {
   return ios;
 }
 
-JobSpec Spec(RwPattern rw, uint64_t bs = 4 * kKiB) {
+JobSpec Spec(RwPattern rw, uint64_t bs = 4 * kIopKiB) {
   JobSpec s;
   s.name = "t";
   s.origin = "t.fio:1";
@@ -71,11 +72,13 @@ TEST(RngTest, SameSeedSameSequenceAndUniformInRange) {
 
 TEST(BlockSizePickerTest, SplitDrawsMatchWeights) {
   BlockSizeSpec spec;
-  spec.split = {
-      {4 * kKiB, 28}, {16 * kKiB, 10}, {32 * kKiB, 10}, {64 * kKiB, 52}};
+  spec.split = {{4 * kIopKiB, 28},
+                {16 * kIopKiB, 10},
+                {32 * kIopKiB, 10},
+                {64 * kIopKiB, 52}};
   const BlockSizePicker picker(spec);
-  EXPECT_EQ(picker.min(), 4 * kKiB);
-  EXPECT_EQ(picker.max(), 64 * kKiB);
+  EXPECT_EQ(picker.min(), 4 * kIopKiB);
+  EXPECT_EQ(picker.max(), 64 * kIopKiB);
   Rng rng(1);
   std::map<uint32_t, int> counts;
   constexpr int kDraws = 100000;
@@ -90,15 +93,15 @@ TEST(BlockSizePickerTest, SplitDrawsMatchWeights) {
 
 TEST(BlockSizePickerTest, RangeIsUniformOverMultiplesOfMin) {
   BlockSizeSpec spec;
-  spec.min = 32 * kKiB;
-  spec.max = 256 * kKiB;
+  spec.min = 32 * kIopKiB;
+  spec.max = 256 * kIopKiB;
   const BlockSizePicker picker(spec);
   Rng rng(2);
   std::map<uint32_t, int> counts;
   for (int i = 0; i < 80000; ++i) ++counts[picker.Pick(rng)];
   ASSERT_EQ(counts.size(), 8u);  // 32k, 64k, ..., 256k
   for (const auto& [size, n] : counts) {
-    EXPECT_EQ(size % (32 * kKiB), 0u);
+    EXPECT_EQ(size % (32 * kIopKiB), 0u);
     EXPECT_NEAR(n, 10000, 600) << size;
   }
 }
@@ -111,10 +114,10 @@ TEST(BlockSizePickerTest, FittingShrinksOrReportsNoRoom) {
     bool zero;         // nothing fits
   };
   const Case cases[] = {
-      {64 * kKiB, 4096 * kKiB, 100 * kKiB, 64 * kKiB, false},
-      {64 * kKiB, 4096 * kKiB, 1 * kMiB, 1 * kMiB, false},
-      {4 * kKiB, 4 * kKiB, 3 * kKiB, 0, true},
-      {4 * kKiB, 4 * kKiB, 4 * kKiB, 4 * kKiB, false},
+      {64 * kIopKiB, 4096 * kIopKiB, 100 * kIopKiB, 64 * kIopKiB, false},
+      {64 * kIopKiB, 4096 * kIopKiB, 1 * kIopMiB, 1 * kIopMiB, false},
+      {4 * kIopKiB, 4 * kIopKiB, 3 * kIopKiB, 0, true},
+      {4 * kIopKiB, 4 * kIopKiB, 4 * kIopKiB, 4 * kIopKiB, false},
   };
   for (const Case& c : cases) {
     BlockSizeSpec spec;
@@ -176,17 +179,17 @@ TEST(RandomBlockPickerTest, NorandommapRepeatsBlocks) {
 }
 
 TEST(IoPatternTest, SequentialStreamsWalkAndWrap) {
-  JobSpec s = Spec(RwPattern::kRead, 4 * kKiB);
-  s.offset = SizeSpec{true, false, 8 * kKiB, 0};
-  s.size = SizeSpec{true, false, 16 * kKiB, 0};
-  IoPattern p(s, kMiB, 0);
-  EXPECT_EQ(p.region_start(), 8 * kKiB);
-  EXPECT_EQ(p.region_length(), 16 * kKiB);
-  EXPECT_EQ(p.io_budget(), 16 * kKiB);
+  JobSpec s = Spec(RwPattern::kRead, 4 * kIopKiB);
+  s.offset = SizeSpec{true, false, 8 * kIopKiB, 0};
+  s.size = SizeSpec{true, false, 16 * kIopKiB, 0};
+  IoPattern p(s, kIopMiB, 0);
+  EXPECT_EQ(p.region_start(), 8 * kIopKiB);
+  EXPECT_EQ(p.region_length(), 16 * kIopKiB);
+  EXPECT_EQ(p.io_budget(), 16 * kIopKiB);
   std::vector<uint64_t> offsets;
   for (const Io& io : Drain(p, 100)) offsets.push_back(io.offset);
-  EXPECT_EQ(offsets,
-            (std::vector<uint64_t>{8 * kKiB, 12 * kKiB, 16 * kKiB, 20 * kKiB}));
+  EXPECT_EQ(offsets, (std::vector<uint64_t>{8 * kIopKiB, 12 * kIopKiB,
+                                            16 * kIopKiB, 20 * kIopKiB}));
   // Budget exhausted; a time_based caller rewinds and starts over.
   IoDir d;
   uint64_t off;
@@ -194,12 +197,12 @@ TEST(IoPatternTest, SequentialStreamsWalkAndWrap) {
   EXPECT_FALSE(p.Next(&d, &off, &len));
   p.Rewind();
   ASSERT_TRUE(p.Next(&d, &off, &len));
-  EXPECT_EQ(off, 8 * kKiB);
+  EXPECT_EQ(off, 8 * kIopKiB);
 
   // Mixed sequential: one position per direction; each wraps at the end.
-  JobSpec mixed = Spec(RwPattern::kReadWrite, 4 * kKiB);
-  mixed.size = SizeSpec{true, false, 12 * kKiB, 0};
-  IoPattern m(mixed, kMiB, 0);
+  JobSpec mixed = Spec(RwPattern::kReadWrite, 4 * kIopKiB);
+  mixed.size = SizeSpec{true, false, 12 * kIopKiB, 0};
+  IoPattern m(mixed, kIopMiB, 0);
   uint64_t next[kNumDirs] = {0, 0};
   for (int i = 0; i < 200; ++i) {
     if (i % 3 == 0) m.Rewind();  // budget is only 3 IOs per pass
@@ -207,23 +210,23 @@ TEST(IoPatternTest, SequentialStreamsWalkAndWrap) {
     ASSERT_TRUE(m.Next(&d, &off, &len));
     const int di = static_cast<int>(d);
     ASSERT_EQ(off, next[di]);
-    next[di] = (off + len) % (12 * kKiB);
+    next[di] = (off + len) % (12 * kIopKiB);
   }
 }
 
 TEST(IoPatternTest, VariableSizesStayInsideTheRegion) {
   JobSpec s = Spec(RwPattern::kReadWrite);
   for (BlockSizeSpec& b : s.bs) {
-    b.min = 64 * kKiB;
-    b.max = 4096 * kKiB;
+    b.min = 64 * kIopKiB;
+    b.max = 4096 * kIopKiB;
   }
-  s.size = SizeSpec{true, false, 5 * kMiB, 0};
-  IoPattern p(s, 64 * kMiB, 0);
+  s.size = SizeSpec{true, false, 5 * kIopMiB, 0};
+  IoPattern p(s, 64 * kIopMiB, 0);
   for (int pass = 0; pass < 20; ++pass) {
     for (const Io& io : Drain(p, 10000)) {
-      ASSERT_GE(io.length, 64 * kKiB);
-      ASSERT_EQ(io.length % (64 * kKiB), 0u);
-      ASSERT_LE(io.offset + io.length, 5 * kMiB);
+      ASSERT_GE(io.length, 64 * kIopKiB);
+      ASSERT_EQ(io.length % (64 * kIopKiB), 0u);
+      ASSERT_LE(io.offset + io.length, 5 * kIopMiB);
     }
     p.Rewind();
   }
@@ -240,10 +243,12 @@ struct RandomCase {
 
 TEST(IoPatternTest, RandomOffsetsAlignedAndInRange) {
   const RandomCase cases[] = {
-      {RwPattern::kRandRead, 4 * kKiB, 0, 0, kMiB, false},
-      {RwPattern::kRandWrite, 16 * kKiB, 4 * kKiB, 64 * kKiB, kMiB + 512, true},
-      {RwPattern::kRandReadWrite, 8 * kKiB, 0, 1 * kMiB, 3 * kMiB, false},
-      {RwPattern::kRandReadWrite, 4 * kKiB, 0, 0, 10 * kKiB,
+      {RwPattern::kRandRead, 4 * kIopKiB, 0, 0, kIopMiB, false},
+      {RwPattern::kRandWrite, 16 * kIopKiB, 4 * kIopKiB, 64 * kIopKiB,
+       kIopMiB + 512, true},
+      {RwPattern::kRandReadWrite, 8 * kIopKiB, 0, 1 * kIopMiB, 3 * kIopMiB,
+       false},
+      {RwPattern::kRandReadWrite, 4 * kIopKiB, 0, 0, 10 * kIopKiB,
        false},  // not a multiple
   };
   for (const RandomCase& c : cases) {
@@ -253,7 +258,7 @@ TEST(IoPatternTest, RandomOffsetsAlignedAndInRange) {
     s.offset = SizeSpec{true, false, c.offset, 0};
     s.size = SizeSpec{true, false, c.size, 0};
     s.norandommap = c.norandommap;
-    IoPattern p(s, 16 * kMiB, 0);
+    IoPattern p(s, 16 * kIopMiB, 0);
     const uint64_t align = c.align != 0 ? c.align : c.bs;
     for (const Io& io : Drain(p, 100000)) {
       ASSERT_EQ((io.offset - c.offset) % align, 0u);
@@ -266,9 +271,9 @@ TEST(IoPatternTest, RandomOffsetsAlignedAndInRange) {
 
 TEST(IoPatternTest, WithoutNorandommapEveryBlockOncePerPass) {
   for (RwPattern rw : {RwPattern::kRandRead, RwPattern::kRandReadWrite}) {
-    JobSpec s = Spec(rw, 4 * kKiB);
-    s.size = SizeSpec{true, false, 4 * kMiB, 0};  // 1024 blocks
-    IoPattern p(s, 8 * kMiB, 0);
+    JobSpec s = Spec(rw, 4 * kIopKiB);
+    s.size = SizeSpec{true, false, 4 * kIopMiB, 0};  // 1024 blocks
+    IoPattern p(s, 8 * kIopMiB, 0);
     for (int pass = 0; pass < 3; ++pass) {
       std::map<uint64_t, int> hits;
       const std::vector<Io> ios = Drain(p, 1000000);
@@ -281,17 +286,18 @@ TEST(IoPatternTest, WithoutNorandommapEveryBlockOncePerPass) {
 }
 
 TEST(IoPatternTest, RepeatableWithRandrepeatAndClonesDiffer) {
-  JobSpec s = Spec(RwPattern::kRandReadWrite, 4 * kKiB);
+  JobSpec s = Spec(RwPattern::kRandReadWrite, 4 * kIopKiB);
   s.norandommap = true;
-  s.size = SizeSpec{true, false, 64 * kMiB, 0};
-  IoPattern a(s, 64 * kMiB, 0), b(s, 64 * kMiB, 0), clone(s, 64 * kMiB, 1);
+  s.size = SizeSpec{true, false, 64 * kIopMiB, 0};
+  IoPattern a(s, 64 * kIopMiB, 0), b(s, 64 * kIopMiB, 0),
+      clone(s, 64 * kIopMiB, 1);
   const std::vector<Io> first = Drain(a, 5000);
   EXPECT_EQ(first, Drain(b, 5000));
   EXPECT_NE(first, Drain(clone, 5000));
   // randseed selects another repeatable sequence.
   s.randseed_set = true;
   s.randseed = 1234;
-  IoPattern c(s, 64 * kMiB, 0), d(s, 64 * kMiB, 0);
+  IoPattern c(s, 64 * kIopMiB, 0), d(s, 64 * kIopMiB, 0);
   const std::vector<Io> seeded = Drain(c, 5000);
   EXPECT_EQ(seeded, Drain(d, 5000));
   EXPECT_NE(seeded, first);
@@ -302,8 +308,8 @@ TEST(IoPatternTest, RepeatableWithRandrepeatAndClonesDiffer) {
 // comes from the seed, so the hottest blocks stay where they were, while the
 // sequences share almost nothing position by position.
 TEST(IoPatternTest, DrawStreamsDrawAnewOverTheSameHotBlocks) {
-  JobSpec s = Spec(RwPattern::kRandRead, 4 * kKiB);
-  s.size = SizeSpec{true, false, 64 * kMiB, 0};
+  JobSpec s = Spec(RwPattern::kRandRead, 4 * kIopKiB);
+  s.size = SizeSpec{true, false, 64 * kIopMiB, 0};
   std::string why, fix;
   ASSERT_TRUE(
       ParseDistributionSpec("zipf:1.2", &s.random_distribution, &why, &fix))
@@ -319,13 +325,13 @@ TEST(IoPatternTest, DrawStreamsDrawAnewOverTheSameHotBlocks) {
     }
     return best;
   };
-  IoPattern base(s, 64 * kMiB, 0);
+  IoPattern base(s, 64 * kIopMiB, 0);
   const std::vector<Io> stream0 = Drain(base, 20000);
   s.draw_stream = 1;
-  IoPattern one(s, 64 * kMiB, 0), again(s, 64 * kMiB, 0);
+  IoPattern one(s, 64 * kIopMiB, 0), again(s, 64 * kIopMiB, 0);
   const std::vector<Io> stream1 = Drain(one, 20000);
   s.draw_stream = 2;
-  IoPattern two(s, 64 * kMiB, 0);
+  IoPattern two(s, 64 * kIopMiB, 0);
   const std::vector<Io> stream2 = Drain(two, 20000);
   EXPECT_EQ(stream1, Drain(again, 20000));  // repeatable
   EXPECT_EQ(hottest(stream0), hottest(stream1));
@@ -340,11 +346,11 @@ TEST(IoPatternTest, DrawStreamsDrawAnewOverTheSameHotBlocks) {
   EXPECT_LT(same01, stream0.size() * 9 / 10);
   EXPECT_LT(same12, stream0.size() * 9 / 10);
   // Uniform draws (with the random map) get a new order too.
-  JobSpec u = Spec(RwPattern::kRandRead, 4 * kKiB);
-  u.size = SizeSpec{true, false, 4 * kMiB, 0};
-  IoPattern u0(u, 4 * kMiB, 0);
+  JobSpec u = Spec(RwPattern::kRandRead, 4 * kIopKiB);
+  u.size = SizeSpec{true, false, 4 * kIopMiB, 0};
+  IoPattern u0(u, 4 * kIopMiB, 0);
   u.draw_stream = 3;
-  IoPattern u3(u, 4 * kMiB, 0);
+  IoPattern u3(u, 4 * kIopMiB, 0);
   const std::vector<Io> a = Drain(u0, 1024), b = Drain(u3, 1024);
   EXPECT_NE(a, b);
   std::set<uint64_t> blocks_a, blocks_b;
@@ -361,12 +367,12 @@ TEST(IoPatternTest, RwmixreadAndPercentageRandomRatios) {
   for (const Case c :
        {Case{60, 100}, Case{30, 58}, Case{100, 0}, Case{0, 50}}) {
     SCOPED_TRACE(c.rwmixread);
-    JobSpec s = Spec(RwPattern::kRandReadWrite, 4 * kKiB);
+    JobSpec s = Spec(RwPattern::kRandReadWrite, 4 * kIopKiB);
     s.rwmixread = c.rwmixread;
     s.percentage_random = c.percentage_random;
     s.norandommap = true;
-    s.size = SizeSpec{true, false, 1024 * kMiB, 0};
-    IoPattern p(s, 1024 * kMiB, 0);
+    s.size = SizeSpec{true, false, 1024 * kIopMiB, 0};
+    IoPattern p(s, 1024 * kIopMiB, 0);
     const std::vector<Io> ios = Drain(p, 100000);
     ASSERT_EQ(ios.size(), 100000u);
     int reads = 0, sequential = 0;
@@ -392,19 +398,19 @@ TEST(IoPatternTest, RwmixreadAndPercentageRandomRatios) {
 }
 
 TEST(IoPatternTest, PercentOffsetAndSizeResolveAgainstTheTarget) {
-  JobSpec s = Spec(RwPattern::kRandRead, 4 * kKiB);
+  JobSpec s = Spec(RwPattern::kRandRead, 4 * kIopKiB);
   s.offset = SizeSpec{true, true, 0, 30};
   s.size = SizeSpec{true, true, 0, 50};
-  IoPattern p(s, 10 * kMiB + 100, 0);
-  EXPECT_EQ(p.region_start() % (4 * kKiB),
+  IoPattern p(s, 10 * kIopMiB + 100, 0);
+  EXPECT_EQ(p.region_start() % (4 * kIopKiB),
             0u);  // rounded down to the alignment
-  EXPECT_LE(p.region_start(), 3 * kMiB + 30);
-  EXPECT_GT(p.region_start(), 3 * kMiB - 4 * kKiB);
-  EXPECT_EQ(p.region_length(), (10 * kMiB + 100) / 2);
+  EXPECT_LE(p.region_start(), 3 * kIopMiB + 30);
+  EXPECT_GT(p.region_start(), 3 * kIopMiB - 4 * kIopKiB);
+  EXPECT_EQ(p.region_length(), (10 * kIopMiB + 100) / 2);
   // No size: from offset to the end of the target.
   JobSpec whole = Spec(RwPattern::kRead);
-  whole.offset = SizeSpec{true, false, kMiB, 0};
-  EXPECT_EQ(IoPattern(whole, 5 * kMiB, 0).region_length(), 4 * kMiB);
+  whole.offset = SizeSpec{true, false, kIopMiB, 0};
+  EXPECT_EQ(IoPattern(whole, 5 * kIopMiB, 0).region_length(), 4 * kIopMiB);
 }
 
 TEST(IoPatternTest, BadRegionsAreConfigErrors) {
@@ -415,13 +421,13 @@ TEST(IoPatternTest, BadRegionsAreConfigErrors) {
     const char* fragment;
   };
   const Case cases[] = {
-      {kMiB, 0, kMiB, "at or past the end"},
-      {0, 2 * kMiB, kMiB, "runs past the end"},
-      {512 * kKiB, 768 * kKiB, kMiB, "runs past the end"},
-      {0, 2 * kKiB, kMiB, "smaller than the minimum read block size"},
+      {kIopMiB, 0, kIopMiB, "at or past the end"},
+      {0, 2 * kIopMiB, kIopMiB, "runs past the end"},
+      {512 * kIopKiB, 768 * kIopKiB, kIopMiB, "runs past the end"},
+      {0, 2 * kIopKiB, kIopMiB, "smaller than the minimum read block size"},
   };
   for (const Case& c : cases) {
-    JobSpec s = Spec(RwPattern::kRandRead, 4 * kKiB);
+    JobSpec s = Spec(RwPattern::kRandRead, 4 * kIopKiB);
     s.offset = SizeSpec{true, false, c.offset, 0};
     if (c.size != 0) s.size = SizeSpec{true, false, c.size, 0};
     try {

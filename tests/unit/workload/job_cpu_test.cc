@@ -24,8 +24,8 @@ JobSpec Apply(const std::string& name, const std::string& value,
   return draft.spec;
 }
 
-std::string ErrorOf(const std::string& name, const std::string& value,
-                    long cpus = 16) {
+std::string CpuErrorOf(const std::string& name, const std::string& value,
+                       long cpus = 16) {
   try {
     Apply(name, value, cpus);
   } catch (const ConfigError& e) {
@@ -48,21 +48,21 @@ TEST(JobCpuOptionsTest, CpumaskIsABitMask) {
 }
 
 TEST(JobCpuOptionsTest, RefusalsNameTheLineOptionAndFix) {
-  EXPECT_EQ(ErrorOf("cpus_allowed", "2", 2),
+  EXPECT_EQ(CpuErrorOf("cpus_allowed", "2", 2),
             "job.fio:7: option 'cpus_allowed': CPU 2 too large (max=1). Fix: "
             "use CPUs from 0 to 1 (this machine)");
-  EXPECT_NE(ErrorOf("cpus_allowed", "1-x").find("'x' is not a CPU number"),
+  EXPECT_NE(CpuErrorOf("cpus_allowed", "1-x").find("'x' is not a CPU number"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("cpus_allowed", "5-3").find("runs backwards"),
+  EXPECT_NE(CpuErrorOf("cpus_allowed", "5-3").find("runs backwards"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("cpus_allowed", "1,,2").find("an empty item"),
+  EXPECT_NE(CpuErrorOf("cpus_allowed", "1,,2").find("an empty item"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("cpumask", "0").find("'0' is not a CPU mask"),
+  EXPECT_NE(CpuErrorOf("cpumask", "0").find("'0' is not a CPU mask"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("cpumask", "8", 2).find("CPU 3 too large"),
+  EXPECT_NE(CpuErrorOf("cpumask", "8", 2).find("CPU 3 too large"),
             std::string::npos);
   EXPECT_NE(
-      ErrorOf("cpus_allowed_policy", "spread").find("use shared or split"),
+      CpuErrorOf("cpus_allowed_policy", "spread").find("use shared or split"),
       std::string::npos);
 }
 

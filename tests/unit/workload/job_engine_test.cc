@@ -11,8 +11,8 @@
 #include <string>
 
 #include "io/io_uring_engine.h"
-#include "support/job_text.h"
 #include "report/manifest_builder.h"
+#include "support/job_text.h"
 #include "util/errors.h"
 #include "workload/job_file.h"
 #include "workload/runner.h"
@@ -20,25 +20,26 @@
 namespace tierbench {
 namespace {
 
-Workload Parse(const std::string& text) { return ParseJobTextForTest(text); }
-std::string ErrorOf(const std::string& text) { return JobTextError(text); }
+Workload JeParse(const std::string& text) { return ParseJobTextForTest(text); }
+std::string JeErrorOf(const std::string& text) { return JobTextError(text); }
 
 const char* kJob = "[j]\nfilename=/dev/null\nsize=1m\n";
 
 TEST(JobEngineOptionsTest, IoUringIsAnEngineAndLibaioStaysUnchanged) {
-  Workload w = Parse(std::string(kJob) + "ioengine=io_uring\n");
+  Workload w = JeParse(std::string(kJob) + "ioengine=io_uring\n");
   ASSERT_EQ(w.jobs.size(), 1u);
   EXPECT_EQ(w.jobs[0].ioengine, "io_uring");
   EXPECT_EQ(w.jobs[0].uring, IoUringOptions{});  // fio's defaults
   EXPECT_EQ(w.jobs[0].uring.nonvectored, -1);
-  EXPECT_EQ(Parse(kJob).jobs[0].ioengine, "psync");  // fio's default
+  EXPECT_EQ(JeParse(kJob).jobs[0].ioengine, "psync");  // fio's default
 }
 
 TEST(JobEngineOptionsTest, FioFormsOfEachOption) {
-  Workload w = Parse(std::string(kJob) +
-                     "ioengine=io_uring\ndirect=1\nfixedbufs\n"
-                     "registerfiles=1\nsqthread_poll=yes\nsqthread_poll_cpu=1\n"
-                     "hipri=on\nnonvectored=0\n");
+  Workload w =
+      JeParse(std::string(kJob) +
+              "ioengine=io_uring\ndirect=1\nfixedbufs\n"
+              "registerfiles=1\nsqthread_poll=yes\nsqthread_poll_cpu=1\n"
+              "hipri=on\nnonvectored=0\n");
   const IoUringOptions& o = w.jobs[0].uring;
   EXPECT_TRUE(o.fixedbufs);
   EXPECT_TRUE(o.registerfiles);
@@ -47,16 +48,16 @@ TEST(JobEngineOptionsTest, FioFormsOfEachOption) {
   EXPECT_TRUE(o.hipri);
   EXPECT_EQ(o.nonvectored, 0);
   // fio: nonvectored is an int; any non-zero but -1 means non-vectored.
-  EXPECT_EQ(Parse(std::string(kJob) + "ioengine=io_uring\nnonvectored=2\n")
+  EXPECT_EQ(JeParse(std::string(kJob) + "ioengine=io_uring\nnonvectored=2\n")
                 .jobs[0]
                 .uring.nonvectored,
             1);
-  EXPECT_EQ(Parse(std::string(kJob) + "ioengine=io_uring\nnonvectored=-1\n")
+  EXPECT_EQ(JeParse(std::string(kJob) + "ioengine=io_uring\nnonvectored=-1\n")
                 .jobs[0]
                 .uring.nonvectored,
             -1);
   // =0 unsets a flag set earlier (e.g. in [global]).
-  Workload g = Parse(
+  Workload g = JeParse(
       "[global]\nioengine=io_uring\nfixedbufs\nregisterfiles\n"
       "[a]\nfilename=/dev/null\nsize=1m\n"
       "[b]\nfilename=/dev/null\nsize=1m\nfixedbufs=0\n");
@@ -70,8 +71,8 @@ TEST(JobEngineOptionsTest, FioFormsOfEachOption) {
 TEST(JobEngineOptionsTest, OptionsOfAnotherEngineAreRefused) {
   for (const char* opt : {"fixedbufs", "registerfiles", "sqthread_poll",
                           "hipri", "nonvectored=1", "sqthread_poll_cpu=0"}) {
-    const std::string e =
-        ErrorOf(std::string(kJob) + "ioengine=libaio\ndirect=1\n" + opt + "\n");
+    const std::string e = JeErrorOf(std::string(kJob) +
+                                    "ioengine=libaio\ndirect=1\n" + opt + "\n");
     const std::string name =
         std::string(opt).substr(0, std::string(opt).find('='));
     EXPECT_NE(e.find("t.fio:"), std::string::npos) << e;
@@ -83,24 +84,24 @@ TEST(JobEngineOptionsTest, OptionsOfAnotherEngineAreRefused) {
 
 TEST(JobEngineOptionsTest, BadValuesAndRulesNameTheOption) {
   const std::string base = std::string(kJob) + "ioengine=io_uring\n";
-  std::string e = ErrorOf(base + "fixedbufs=maybe\n");
+  std::string e = JeErrorOf(base + "fixedbufs=maybe\n");
   EXPECT_NE(e.find("t.fio:5: option 'fixedbufs': 'maybe' is not a number"),
             std::string::npos)
       << e;
-  e = ErrorOf(base + "sqthread_poll_cpu=-3\n");
+  e = JeErrorOf(base + "sqthread_poll_cpu=-3\n");
   EXPECT_NE(e.find("option 'sqthread_poll_cpu'"), std::string::npos) << e;
-  e = ErrorOf(base + "nonvectored=x\n");
+  e = JeErrorOf(base + "nonvectored=x\n");
   EXPECT_NE(e.find("option 'nonvectored'"), std::string::npos) << e;
-  e = ErrorOf(base + "hipri\n");
+  e = JeErrorOf(base + "hipri\n");
   EXPECT_NE(e.find("option 'hipri'"), std::string::npos) << e;
   EXPECT_NE(e.find("Fix: add direct=1"), std::string::npos) << e;
-  EXPECT_EQ(ErrorOf(base + "hipri\ndirect=1\n"), "");
-  Workload w = Parse(base + "sqthread_poll_cpu=0\n");
+  EXPECT_EQ(JeErrorOf(base + "hipri\ndirect=1\n"), "");
+  Workload w = JeParse(base + "sqthread_poll_cpu=0\n");
   bool noticed = false;
   for (const std::string& n : w.notices)
     noticed = noticed || n.find("sqthread_poll_cpu") != std::string::npos;
   EXPECT_TRUE(noticed);
-  e = ErrorOf(std::string(kJob) + "ioengine=uring\n");
+  e = JeErrorOf(std::string(kJob) + "ioengine=uring\n");
   EXPECT_NE(e.find("use ioengine=libaio, io_uring, psync or null"),
             std::string::npos)
       << e;
@@ -120,10 +121,10 @@ TEST(JobEngineOptionsTest, RunsAndVerifiesWithFixedBuffersAndFiles) {
       std::filesystem::temp_directory_path() /
       ("tb-uring-run-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  Workload w = Parse("[j]\ndirectory=" + dir.string() +
-                     "\nioengine=io_uring\nfixedbufs\nregisterfiles\n"
-                     "nrfiles=2\nsize=2m\nbs=4k\nrw=randwrite\niodepth=8\n"
-                     "verify=crc32c\n");
+  Workload w = JeParse("[j]\ndirectory=" + dir.string() +
+                       "\nioengine=io_uring\nfixedbufs\nregisterfiles\n"
+                       "nrfiles=2\nsize=2m\nbs=4k\nrw=randwrite\niodepth=8\n"
+                       "verify=crc32c\n");
   RunOptions options;
   options.progress = false;
   RunResult r = RunWorkload(w, options);
@@ -138,9 +139,9 @@ TEST(JobEngineOptionsTest, RunsAndVerifiesWithFixedBuffersAndFiles) {
 
 TEST(JobEngineOptionsTest, ManifestRecordsTheIoUringOptions) {
   PreparedWorkload w;
-  w.io = Parse(std::string(kJob) +
-               "ioengine=io_uring\nfixedbufs\nsqthread_poll=1\n"
-               "sqthread_poll_cpu=1\nnonvectored=0\n");
+  w.io = JeParse(std::string(kJob) +
+                 "ioengine=io_uring\nfixedbufs\nsqthread_poll=1\n"
+                 "sqthread_poll_cpu=1\nnonvectored=0\n");
   const nlohmann::json o = WorkloadToJson(w)["jobs"][0]["engine_options"];
   EXPECT_EQ(o["fixedbufs"], true);
   EXPECT_EQ(o["registerfiles"], false);
@@ -149,13 +150,13 @@ TEST(JobEngineOptionsTest, ManifestRecordsTheIoUringOptions) {
   EXPECT_EQ(o["hipri"], false);
   EXPECT_EQ(o["nonvectored"], false);
   // Unset: nonvectored is probed, no poll CPU; libaio has no such options.
-  w.io = Parse(std::string(kJob) + "ioengine=io_uring\n");
+  w.io = JeParse(std::string(kJob) + "ioengine=io_uring\n");
   EXPECT_EQ(WorkloadToJson(w)["jobs"][0]["engine_options"]["nonvectored"],
             "probe");
   EXPECT_TRUE(
       WorkloadToJson(w)["jobs"][0]["engine_options"]["sqthread_poll_cpu"]
           .is_null());
-  w.io = Parse(kJob);
+  w.io = JeParse(kJob);
   EXPECT_TRUE(WorkloadToJson(w)["jobs"][0]["engine_options"].is_null());
 }
 

@@ -1,6 +1,8 @@
 // Tests of the fio job-file parser (workload/job_file.h): the shipped
 // workloads, fio's syntax and scoping, errors with file:line and option
 // name, notices for ignored options, and command-line overrides.
+#include "workload/job_file.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -8,24 +10,23 @@
 
 #include "util/errors.h"
 #include "util/units.h"
-#include "workload/job_file.h"
 #include "workload/job_files.h"
 
 namespace tierbench {
 namespace {
 
-constexpr uint64_t kKiB = 1024;
-constexpr uint64_t kMiB = 1024 * kKiB;
-constexpr uint64_t kGiB = 1024 * kMiB;
+constexpr uint64_t kJfKiB = 1024;
+constexpr uint64_t kJfMiB = 1024 * kJfKiB;
+constexpr uint64_t kGiB = 1024 * kJfMiB;
 
-Workload Parse(const std::string& text, const JobOverrides& o = {}) {
+Workload JfParse(const std::string& text, const JobOverrides& o = {}) {
   return ParseJobText(text, "t.fio", o);
 }
 
 // The message of the ConfigError that parsing `text` throws ("" if none).
-std::string ErrorOf(const std::string& text, const JobOverrides& o = {}) {
+std::string JfErrorOf(const std::string& text, const JobOverrides& o = {}) {
   try {
-    Parse(text, o);
+    JfParse(text, o);
   } catch (const ConfigError& e) {
     return e.what();
   }
@@ -53,32 +54,32 @@ struct ShippedCase {
 
 TEST(JobFileTest, ShippedWorkloadsParseWithTheSeedsValues) {
   const ShippedCase cases[] = {
-      {"anandtech-mix.fio", 5, RwPattern::kReadWrite, 16 * kKiB, 16 * kKiB, 2,
-       1, kGiB, 0, false, true, "sequential-16k"},
-      {"wiki-4k-qd32.fio", 1, RwPattern::kRead, 4 * kKiB, 4 * kKiB, 32, 1,
+      {"anandtech-mix.fio", 5, RwPattern::kReadWrite, 16 * kJfKiB, 16 * kJfKiB,
+       2, 1, kGiB, 0, false, true, "sequential-16k"},
+      {"wiki-4k-qd32.fio", 1, RwPattern::kRead, 4 * kJfKiB, 4 * kJfKiB, 32, 1,
        8 * kGiB, 0, false, true, "test"},
-      {"seq-read-256k.fio", 1, RwPattern::kRead, 256 * kKiB, 256 * kKiB, 64, 4,
-       kGiB, 120, true, false, "job1"},
-      {"seq-read-1m.fio", 1, RwPattern::kRead, kMiB, kMiB, 64, 4, kGiB, 120,
-       true, false, "job1"},
-      {"rand-read-4k-latency.fio", 1, RwPattern::kRandRead, 4 * kKiB, 4 * kKiB,
-       1, 1, 0, 120, true, false, "job1"},
-      {"rand-read-256k.fio", 1, RwPattern::kRandRead, 256 * kKiB, 256 * kKiB,
-       64, 4, 0, 120, true, false, "job1"},
-      {"rand-rw-256k.fio", 1, RwPattern::kRandReadWrite, 256 * kKiB, 256 * kKiB,
-       64, 4, kGiB, 120, true, false, "job1"},
-      {"rand-rw-4k-latency.fio", 1, RwPattern::kRandReadWrite, 4 * kKiB,
-       4 * kKiB, 1, 1, 0, 120, true, false, "job1"},
-      {"seq-write-256k.fio", 1, RwPattern::kWrite, 256 * kKiB, 256 * kKiB, 64,
+      {"seq-read-256k.fio", 1, RwPattern::kRead, 256 * kJfKiB, 256 * kJfKiB, 64,
        4, kGiB, 120, true, false, "job1"},
-      {"randread-4k.fio", 1, RwPattern::kRandRead, 4 * kKiB, 4 * kKiB, 4, 1, 0,
-       30, true, false, "randread-4k"},
-      {"randwrite-4k.fio", 1, RwPattern::kRandWrite, 4 * kKiB, 4 * kKiB, 4, 1,
-       0, 30, true, false, "randwrite-4k"},
-      {"randread-zipf.fio", 1, RwPattern::kRandRead, 4 * kKiB, 4 * kKiB, 32, 1,
-       0, 30, true, false, "randread-zipf"},
-      {"randwrite-zipf.fio", 1, RwPattern::kRandWrite, 4 * kKiB, 4 * kKiB, 32,
-       1, 0, 30, true, false, "randwrite-zipf"},
+      {"seq-read-1m.fio", 1, RwPattern::kRead, kJfMiB, kJfMiB, 64, 4, kGiB, 120,
+       true, false, "job1"},
+      {"rand-read-4k-latency.fio", 1, RwPattern::kRandRead, 4 * kJfKiB,
+       4 * kJfKiB, 1, 1, 0, 120, true, false, "job1"},
+      {"rand-read-256k.fio", 1, RwPattern::kRandRead, 256 * kJfKiB,
+       256 * kJfKiB, 64, 4, 0, 120, true, false, "job1"},
+      {"rand-rw-256k.fio", 1, RwPattern::kRandReadWrite, 256 * kJfKiB,
+       256 * kJfKiB, 64, 4, kGiB, 120, true, false, "job1"},
+      {"rand-rw-4k-latency.fio", 1, RwPattern::kRandReadWrite, 4 * kJfKiB,
+       4 * kJfKiB, 1, 1, 0, 120, true, false, "job1"},
+      {"seq-write-256k.fio", 1, RwPattern::kWrite, 256 * kJfKiB, 256 * kJfKiB,
+       64, 4, kGiB, 120, true, false, "job1"},
+      {"randread-4k.fio", 1, RwPattern::kRandRead, 4 * kJfKiB, 4 * kJfKiB, 4, 1,
+       0, 30, true, false, "randread-4k"},
+      {"randwrite-4k.fio", 1, RwPattern::kRandWrite, 4 * kJfKiB, 4 * kJfKiB, 4,
+       1, 0, 30, true, false, "randwrite-4k"},
+      {"randread-zipf.fio", 1, RwPattern::kRandRead, 4 * kJfKiB, 4 * kJfKiB, 32,
+       1, 0, 30, true, false, "randread-zipf"},
+      {"randwrite-zipf.fio", 1, RwPattern::kRandWrite, 4 * kJfKiB, 4 * kJfKiB,
+       32, 1, 0, 30, true, false, "randwrite-zipf"},
   };
   for (const ShippedCase& c : cases) {
     SCOPED_TRACE(c.file);
@@ -105,12 +106,12 @@ TEST(JobFileTest, ShippedWorkloadsParseWithTheSeedsValues) {
     // Shipped files must run short in CI.
     JobOverrides o;
     o.runtime_ns = kNsPerSec;
-    o.size = SizeSpec{true, false, 8 * kMiB, 0};
+    o.size = SizeSpec{true, false, 8 * kJfMiB, 0};
     o.filename = "/tmp/x";
     const Workload shortened = ParseJobFiles({Workloads(c.file)}, o);
     for (const JobSpec& s : shortened.jobs) {
       EXPECT_EQ(s.filename, "/tmp/x");
-      EXPECT_EQ(s.size.bytes, 8 * kMiB);
+      EXPECT_EQ(s.size.bytes, 8 * kJfMiB);
       EXPECT_EQ(s.runtime_ns, kNsPerSec);
     }
   }
@@ -126,12 +127,14 @@ TEST(JobFileTest, AnandtechMixHasTheSeedsJobs) {
     uint64_t size;
   };
   const Expect expect[] = {
-      {"sequential-16k", RwPattern::kReadWrite, 16 * kKiB, 16 * kKiB, 1, kGiB},
-      {"sequential-32k", RwPattern::kReadWrite, 32 * kKiB, 32 * kKiB, 1, kGiB},
-      {"sequential-randk", RwPattern::kReadWrite, 64 * kKiB, 4096 * kKiB, 1,
+      {"sequential-16k", RwPattern::kReadWrite, 16 * kJfKiB, 16 * kJfKiB, 1,
        kGiB},
-      {"random-4k", RwPattern::kRandReadWrite, 4 * kKiB, 4 * kKiB, 3, kGiB},
-      {"random-randk", RwPattern::kRandReadWrite, 32 * kKiB, 256 * kKiB, 2,
+      {"sequential-32k", RwPattern::kReadWrite, 32 * kJfKiB, 32 * kJfKiB, 1,
+       kGiB},
+      {"sequential-randk", RwPattern::kReadWrite, 64 * kJfKiB, 4096 * kJfKiB, 1,
+       kGiB},
+      {"random-4k", RwPattern::kRandReadWrite, 4 * kJfKiB, 4 * kJfKiB, 3, kGiB},
+      {"random-randk", RwPattern::kRandReadWrite, 32 * kJfKiB, 256 * kJfKiB, 2,
        2 * kGiB},
   };
   ASSERT_EQ(w.jobs.size(), std::size(expect));
@@ -146,7 +149,7 @@ TEST(JobFileTest, AnandtechMixHasTheSeedsJobs) {
     EXPECT_EQ(j.size.bytes, expect[i].size);
     EXPECT_EQ(j.rwmixread, 60u);
     EXPECT_EQ(j.iodepth, 2u);
-    EXPECT_EQ(j.blockalign[0], 4 * kKiB);
+    EXPECT_EQ(j.blockalign[0], 4 * kJfKiB);
     EXPECT_TRUE(j.group_reporting);
     EXPECT_EQ(j.group_id, 0);
   }
@@ -159,7 +162,7 @@ TEST(JobFileTest, AnandtechMixHasTheSeedsJobs) {
 }
 
 TEST(JobFileTest, FioDefaults) {
-  const Workload w = Parse("[j]\nfilename=/dev/x\n");
+  const Workload w = JfParse("[j]\nfilename=/dev/x\n");
   ASSERT_EQ(w.jobs.size(), 1u);
   const JobSpec& j = w.jobs[0];
   EXPECT_EQ(j.rw, RwPattern::kRead);
@@ -178,7 +181,7 @@ TEST(JobFileTest, FioDefaults) {
 }
 
 TEST(JobFileTest, GlobalScopingAndNames) {
-  const Workload w = Parse(
+  const Workload w = JfParse(
       "; comment\n"
       "[global]\n"
       "name=ignored-by-sections\n"
@@ -194,18 +197,18 @@ TEST(JobFileTest, GlobalScopingAndNames) {
   ASSERT_EQ(w.jobs.size(), 2u);
   EXPECT_EQ(w.jobs[0].name,
             "one");  // fio: the section name wins over [global] name=
-  EXPECT_EQ(w.jobs[0].bs[0].min, 16 * kKiB);
+  EXPECT_EQ(w.jobs[0].bs[0].min, 16 * kJfKiB);
   EXPECT_EQ(w.jobs[0].iodepth, 1u);  // the later [global] does not reach back
   EXPECT_EQ(w.jobs[0].filename, "/dev/a");
   EXPECT_EQ(w.jobs[1].name, "renamed");
-  EXPECT_EQ(w.jobs[1].bs[0].min, 8 * kKiB);
+  EXPECT_EQ(w.jobs[1].bs[0].min, 8 * kJfKiB);
   EXPECT_EQ(w.jobs[1].iodepth, 8u);
   EXPECT_EQ(w.jobs[1].filename, "/dev/b");
   EXPECT_EQ(w.jobs[1].origin, "t.fio:10");
 }
 
 TEST(JobFileTest, OptionValues) {
-  const Workload w = Parse(
+  const Workload w = JfParse(
       "[j]\n"
       "filename=/dev/x\n"
       "readwrite=randrw\n"
@@ -233,17 +236,17 @@ TEST(JobFileTest, OptionValues) {
   EXPECT_EQ(j.rw, RwPattern::kRandReadWrite);
   EXPECT_EQ(j.rwmixread, 70u);
   EXPECT_EQ(j.percentage_random, 58u);
-  EXPECT_EQ(j.bs[0].min, 4 * kKiB);
-  EXPECT_EQ(j.bs[1].min, 16 * kKiB);
-  EXPECT_EQ(j.blockalign[0], 8 * kKiB);
-  EXPECT_EQ(j.blockalign[1], 8 * kKiB);
+  EXPECT_EQ(j.bs[0].min, 4 * kJfKiB);
+  EXPECT_EQ(j.bs[1].min, 16 * kJfKiB);
+  EXPECT_EQ(j.blockalign[0], 8 * kJfKiB);
+  EXPECT_EQ(j.blockalign[1], 8 * kJfKiB);
   EXPECT_EQ(j.iodepth_batch_submit, 16u);  // 0 means iodepth
   EXPECT_EQ(j.iodepth_batch_complete_min, 2u);
   EXPECT_EQ(j.iodepth_batch_complete_max, 8u);
   EXPECT_EQ(j.ioengine, "null");
   EXPECT_TRUE(j.size.is_percent);
   EXPECT_DOUBLE_EQ(j.size.percent, 25.0);
-  EXPECT_EQ(j.offset.bytes, kMiB);
+  EXPECT_EQ(j.offset.bytes, kJfMiB);
   EXPECT_EQ(j.runtime_ns, 120 * kNsPerSec);
   EXPECT_TRUE(j.time_based);
   EXPECT_EQ(j.ramp_time_ns, 500 * kNsPerMs);
@@ -264,50 +267,62 @@ TEST(JobFileTest, BlockSizeForms) {
     std::vector<std::pair<uint64_t, uint32_t>> rsplit, wsplit;
   };
   const Case cases[] = {
-      {"bs=64k", 64 * kKiB, 64 * kKiB, 64 * kKiB, 64 * kKiB, {}, {}},
-      {"bs=,8k", 4 * kKiB, 4 * kKiB, 8 * kKiB, 8 * kKiB, {}, {}},
-      {"bsrange=4k-64k", 4 * kKiB, 64 * kKiB, 4 * kKiB, 64 * kKiB, {}, {}},
+      {"bs=64k", 64 * kJfKiB, 64 * kJfKiB, 64 * kJfKiB, 64 * kJfKiB, {}, {}},
+      {"bs=,8k", 4 * kJfKiB, 4 * kJfKiB, 8 * kJfKiB, 8 * kJfKiB, {}, {}},
+      {"bsrange=4k-64k",
+       4 * kJfKiB,
+       64 * kJfKiB,
+       4 * kJfKiB,
+       64 * kJfKiB,
+       {},
+       {}},
       {"blocksize_range=1k-4k,2k-8k",
-       kKiB,
-       4 * kKiB,
-       2 * kKiB,
-       8 * kKiB,
+       kJfKiB,
+       4 * kJfKiB,
+       2 * kJfKiB,
+       8 * kJfKiB,
        {},
        {}},
       {"bssplit=4k/28:16k/10:32k/10:64k/52",
-       4 * kKiB,
-       64 * kKiB,
-       4 * kKiB,
-       64 * kKiB,
-       {{4 * kKiB, 28}, {16 * kKiB, 10}, {32 * kKiB, 10}, {64 * kKiB, 52}},
-       {{4 * kKiB, 28}, {16 * kKiB, 10}, {32 * kKiB, 10}, {64 * kKiB, 52}}},
+       4 * kJfKiB,
+       64 * kJfKiB,
+       4 * kJfKiB,
+       64 * kJfKiB,
+       {{4 * kJfKiB, 28},
+        {16 * kJfKiB, 10},
+        {32 * kJfKiB, 10},
+        {64 * kJfKiB, 52}},
+       {{4 * kJfKiB, 28},
+        {16 * kJfKiB, 10},
+        {32 * kJfKiB, 10},
+        {64 * kJfKiB, 52}}},
       // Blank weights share the remainder (34 + 33 + 33).
       {"bssplit=4k/:8k/:16k/",
-       4 * kKiB,
-       16 * kKiB,
-       4 * kKiB,
-       16 * kKiB,
-       {{4 * kKiB, 34}, {8 * kKiB, 33}, {16 * kKiB, 33}},
-       {{4 * kKiB, 34}, {8 * kKiB, 33}, {16 * kKiB, 33}}},
+       4 * kJfKiB,
+       16 * kJfKiB,
+       4 * kJfKiB,
+       16 * kJfKiB,
+       {{4 * kJfKiB, 34}, {8 * kJfKiB, 33}, {16 * kJfKiB, 33}},
+       {{4 * kJfKiB, 34}, {8 * kJfKiB, 33}, {16 * kJfKiB, 33}}},
       {"bssplit=2k/50:4k/50,4k/90:8k",
-       2 * kKiB,
-       4 * kKiB,
-       4 * kKiB,
-       8 * kKiB,
-       {{2 * kKiB, 50}, {4 * kKiB, 50}},
-       {{4 * kKiB, 90}, {8 * kKiB, 10}}},
+       2 * kJfKiB,
+       4 * kJfKiB,
+       4 * kJfKiB,
+       8 * kJfKiB,
+       {{2 * kJfKiB, 50}, {4 * kJfKiB, 50}},
+       {{4 * kJfKiB, 90}, {8 * kJfKiB, 10}}},
       {"bssplit=128k",
-       128 * kKiB,
-       128 * kKiB,
-       128 * kKiB,
-       128 * kKiB,
-       {{128 * kKiB, 100}},
-       {{128 * kKiB, 100}}},
+       128 * kJfKiB,
+       128 * kJfKiB,
+       128 * kJfKiB,
+       128 * kJfKiB,
+       {{128 * kJfKiB, 100}},
+       {{128 * kJfKiB, 100}}},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.option);
     const JobSpec j =
-        Parse(std::string("[j]\nfilename=f\n") + c.option + "\n").jobs.at(0);
+        JfParse(std::string("[j]\nfilename=f\n") + c.option + "\n").jobs.at(0);
     EXPECT_EQ(j.bs[0].min, c.rmin);
     EXPECT_EQ(j.bs[0].max, c.rmax);
     EXPECT_EQ(j.bs[1].min, c.wmin);
@@ -318,7 +333,7 @@ TEST(JobFileTest, BlockSizeForms) {
 }
 
 TEST(JobFileTest, CommentsAndBareBooleans) {
-  const Workload w = Parse(
+  const Workload w = JfParse(
       "# leading comment\n"
       "[global]\n"
       "  ; indented comment\n"
@@ -344,7 +359,7 @@ TEST(JobFileTest, CommentsAndBareBooleans) {
 }
 
 TEST(JobFileTest, StonewallAndFilesCountGroups) {
-  const Workload w = Parse(
+  const Workload w = JfParse(
       "[global]\nfilename=f\n"
       "[a]\nstonewall\n"  // first job: no earlier job to wait for, group 0
       "[b]\n"
@@ -373,7 +388,7 @@ TEST(JobFileTest, StonewallAndFilesCountGroups) {
 }
 
 TEST(JobFileTest, DirectoryGivesFiosFileName) {
-  const Workload w = Parse(
+  const Workload w = JfParse(
       "[global]\ndirectory=/var/lib/pg\nsize=1M\n"
       "[seq]\n"
       "[rand]\nnumjobs=3\n"
@@ -388,7 +403,7 @@ TEST(JobFileTest, DirectoryGivesFiosFileName) {
 }
 
 TEST(JobFileTest, NoticesForIgnoredOptions) {
-  const Workload w = Parse(
+  const Workload w = JfParse(
       "[global]\ngtod_reduce=1\nwrite_bw_log=x\n"
       "[j]\nfilename=f\nioengine=sync\nthread\ninvalidate=1\nclat_percentiles="
       "0\n");
@@ -413,18 +428,18 @@ TEST(JobFileTest, OverridesReplaceFileValues) {
   JobOverrides o;
   o.runtime_ns = 3 * kNsPerSec;
   o.ramp_time_ns = kNsPerSec;
-  o.size = SizeSpec{true, false, 64 * kMiB, 0};
+  o.size = SizeSpec{true, false, 64 * kJfMiB, 0};
   o.offset = SizeSpec{true, true, 0, 10};
   o.filename = "/dev/loop7";
   o.randseed = 42;
-  const JobSpec j = Parse(
+  const JobSpec j = JfParse(
                         "[global]\ndirectory=/d\n"
                         "[j]\nruntime=60\nsize=1G\noffset=4k\nramp_time=5\n",
                         o)
                         .jobs.at(0);
   EXPECT_EQ(j.runtime_ns, 3 * kNsPerSec);
   EXPECT_EQ(j.ramp_time_ns, kNsPerSec);
-  EXPECT_EQ(j.size.bytes, 64 * kMiB);
+  EXPECT_EQ(j.size.bytes, 64 * kJfMiB);
   EXPECT_TRUE(j.offset.is_percent);
   EXPECT_DOUBLE_EQ(j.offset.percent, 10.0);
   EXPECT_EQ(j.filename, "/dev/loop7");  // --filename beats directory=
@@ -434,20 +449,20 @@ TEST(JobFileTest, OverridesReplaceFileValues) {
   // An override can also satisfy a rule: time_based needs a runtime.
   JobOverrides runtime;
   runtime.runtime_ns = kNsPerSec;
-  EXPECT_EQ(ErrorOf("[j]\nfilename=f\ntime_based\n", runtime), "");
+  EXPECT_EQ(JfErrorOf("[j]\nfilename=f\ntime_based\n", runtime), "");
   // --time-based makes a size-bound job run for its runtime.
   JobOverrides timed;
   timed.runtime_ns = 5 * kNsPerSec;
   timed.time_based = true;
-  const JobSpec sized = Parse("[j]\nfilename=f\nsize=4m\n", timed).jobs.at(0);
+  const JobSpec sized = JfParse("[j]\nfilename=f\nsize=4m\n", timed).jobs.at(0);
   EXPECT_TRUE(sized.time_based);
   EXPECT_EQ(sized.runtime_ns, 5 * kNsPerSec);
   EXPECT_FALSE(
-      Parse("[j]\nfilename=f\nsize=4m\n", runtime).jobs.at(0).time_based);
+      JfParse("[j]\nfilename=f\nsize=4m\n", runtime).jobs.at(0).time_based);
   // And --filename gives a target to jobs without one.
   JobOverrides file;
   file.filename = "/dev/sdz";
-  EXPECT_EQ(Parse("[j]\n", file).jobs.at(0).filename, "/dev/sdz");
+  EXPECT_EQ(JfParse("[j]\n", file).jobs.at(0).filename, "/dev/sdz");
 }
 
 struct ErrorCase {
@@ -520,7 +535,7 @@ TEST(JobFileTest, ErrorsNameFileLineAndOption) {
   };
   for (const ErrorCase& c : cases) {
     SCOPED_TRACE(c.text);
-    const std::string msg = ErrorOf(c.text);
+    const std::string msg = JfErrorOf(c.text);
     ASSERT_FALSE(msg.empty()) << "no error";
     EXPECT_EQ(msg.rfind(std::string(c.where) + ":", 0), 0u) << msg;
     EXPECT_NE(msg.find(c.option), std::string::npos) << msg;
@@ -533,7 +548,7 @@ TEST(JobFileTest, ErrorsNameFileLineAndOption) {
 TEST(JobFileTest, OverrideErrorsNameTheCommandLine) {
   JobOverrides o;
   o.size = SizeSpec{true, false, 0, 0};
-  const std::string msg = ErrorOf("[j]\nfilename=f\n", o);
+  const std::string msg = JfErrorOf("[j]\nfilename=f\n", o);
   EXPECT_NE(msg.find("command line (--size): option 'size'"), std::string::npos)
       << msg;
 }

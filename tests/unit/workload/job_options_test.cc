@@ -23,14 +23,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr uint64_t kKiB = 1024;
-constexpr uint64_t kMiB = 1024 * kKiB;
+constexpr uint64_t kJoKiB = 1024;
+constexpr uint64_t kJoMiB = 1024 * kJoKiB;
 
-Workload Parse(const std::string& text) { return ParseJobTextForTest(text); }
-std::string ErrorOf(const std::string& text) { return JobTextError(text); }
+Workload JoParse(const std::string& text) { return ParseJobTextForTest(text); }
+std::string JoErrorOf(const std::string& text) { return JobTextError(text); }
 
 TEST(JobOptionsTest, DefaultFilesPerCloneAndFileNumber) {
-  const Workload w = Parse("[test]\nsize=8M\nnrfiles=4\nnumjobs=2\n");
+  const Workload w = JoParse("[test]\nsize=8M\nnrfiles=4\nnumjobs=2\n");
   const JobSpec& j = w.jobs.at(0);
   EXPECT_EQ(j.filename, "");
   EXPECT_EQ(j.nrfiles, 4u);
@@ -40,8 +40,8 @@ TEST(JobOptionsTest, DefaultFilesPerCloneAndFileNumber) {
   EXPECT_EQ(c1[3].path, "test.1.3");
   for (const JobFilePlan& p : c1) {
     EXPECT_TRUE(p.default_name);
-    EXPECT_EQ(p.file_bytes, 2 * kMiB);  // size / nrfiles
-    EXPECT_EQ(p.pattern_spec.size.bytes, 2 * kMiB);
+    EXPECT_EQ(p.file_bytes, 2 * kJoMiB);  // size / nrfiles
+    EXPECT_EQ(p.pattern_spec.size.bytes, 2 * kJoMiB);
   }
   EXPECT_EQ(ParseJobText("[a]\nnr_files=3\nsize=3M\n", "t", {}).jobs[0].nrfiles,
             3u);
@@ -49,37 +49,37 @@ TEST(JobOptionsTest, DefaultFilesPerCloneAndFileNumber) {
 
 TEST(JobOptionsTest, FilesizeRangeAndOffset) {
   const Workload w =
-      Parse("[t]\nnrfiles=8\nfilesize=1M-4M\noffset=64k\nbs=4k\n");
+      JoParse("[t]\nnrfiles=8\nfilesize=1M-4M\noffset=64k\nbs=4k\n");
   const std::vector<JobFilePlan> plans = PlanJobFiles(w.jobs[0], 0);
   ASSERT_EQ(plans.size(), 8u);
   bool differ = false;
   for (const JobFilePlan& p : plans) {
     const uint64_t bytes = p.pattern_spec.size.bytes;
-    EXPECT_GE(bytes, kMiB);
-    EXPECT_LE(bytes, 4 * kMiB);
-    EXPECT_EQ(bytes % (4 * kKiB), 0u);
-    EXPECT_EQ(p.file_bytes, 64 * kKiB + bytes);  // laid out to offset + size
+    EXPECT_GE(bytes, kJoMiB);
+    EXPECT_LE(bytes, 4 * kJoMiB);
+    EXPECT_EQ(bytes % (4 * kJoKiB), 0u);
+    EXPECT_EQ(p.file_bytes, 64 * kJoKiB + bytes);  // laid out to offset + size
     differ = differ || bytes != plans[0].pattern_spec.size.bytes;
   }
   EXPECT_TRUE(differ);
   // The same draw every time (the clone's seed).
   EXPECT_EQ(PlanJobFiles(w.jobs[0], 0)[5].file_bytes, plans[5].file_bytes);
-  const JobSpec fixed = Parse("[t]\nfilesize=3M\nnrfiles=2\n").jobs[0];
-  EXPECT_EQ(PlanJobFiles(fixed, 0)[1].file_bytes, 3 * kMiB);
+  const JobSpec fixed = JoParse("[t]\nfilesize=3M\nnrfiles=2\n").jobs[0];
+  EXPECT_EQ(PlanJobFiles(fixed, 0)[1].file_bytes, 3 * kJoMiB);
 }
 
 TEST(JobOptionsTest, NullEngineNeedsOnlyASize) {
-  const Workload w = Parse("[n]\nioengine=null\nsize=1G\n");
+  const Workload w = JoParse("[n]\nioengine=null\nsize=1G\n");
   const std::vector<JobFilePlan> plans = PlanJobFiles(w.jobs[0], 0);
   ASSERT_EQ(plans.size(), 1u);
   EXPECT_EQ(plans[0].path, "");
-  EXPECT_EQ(plans[0].file_bytes, 1024 * kMiB);
-  const std::string msg = ErrorOf("[n]\nioengine=null\n");
+  EXPECT_EQ(plans[0].file_bytes, 1024 * kJoMiB);
+  const std::string msg = JoErrorOf("[n]\nioengine=null\n");
   EXPECT_NE(msg.find("t.fio:1: option 'size': job 'n' has no filename=, so "
                      "ioengine=null need"),
             std::string::npos)
       << msg;
-  EXPECT_NE(ErrorOf("[n]\nsize=50%\n").find("a percentage of nothing"),
+  EXPECT_NE(JoErrorOf("[n]\nsize=50%\n").find("a percentage of nothing"),
             std::string::npos);
 }
 
@@ -96,18 +96,18 @@ TEST(JobOptionsTest, FileServiceTypes) {
                         {"roundrobin:3", FileService::kRoundRobin, 3}};
   for (const Case& c : cases) {
     SCOPED_TRACE(c.value);
-    const JobSpec j =
-        Parse(std::string("[t]\nsize=1M\nfile_service_type=") + c.value + "\n")
-            .jobs[0];
+    const JobSpec j = JoParse(std::string("[t]\nsize=1M\nfile_service_type=") +
+                              c.value + "\n")
+                          .jobs[0];
     EXPECT_EQ(j.file_service, c.service);
     EXPECT_EQ(j.file_service_nr, c.nr);
   }
-  EXPECT_EQ(Parse("[t]\nsize=1M\n").jobs[0].file_service,
+  EXPECT_EQ(JoParse("[t]\nsize=1M\n").jobs[0].file_service,
             FileService::kRoundRobin);  // fio's default
 }
 
 TEST(JobOptionsTest, RunControlValues) {
-  const JobSpec j = Parse(
+  const JobSpec j = JoParse(
                         "[t]\nfilename=f\nloops=3\nstartdelay=2\n"
                         "io_size=64M\nnumber_ios=1000\nfsync=32\n"
                         "fdatasync=8\nend_fsync=1\nallow_mounted_write=1\n"
@@ -116,18 +116,18 @@ TEST(JobOptionsTest, RunControlValues) {
   EXPECT_EQ(j.loops, 3u);
   EXPECT_EQ(j.startdelay_ns, 2 * kNsPerSec);  // seconds by default
   EXPECT_EQ(j.startdelay_max_ns, 0u);
-  EXPECT_EQ(j.io_size, 64 * kMiB);
+  EXPECT_EQ(j.io_size, 64 * kJoMiB);
   EXPECT_EQ(j.number_ios, 1000u);
   EXPECT_EQ(j.fsync_blocks, 32u);
   EXPECT_EQ(j.fdatasync_blocks, 8u);
   EXPECT_TRUE(j.end_fsync);
   EXPECT_TRUE(j.allow_mounted_write);
-  const JobSpec r = Parse("[t]\nfilename=f\nstartdelay=500ms-3s\n").jobs[0];
+  const JobSpec r = JoParse("[t]\nfilename=f\nstartdelay=500ms-3s\n").jobs[0];
   EXPECT_EQ(r.startdelay_ns, 500 * kNsPerMs);
   EXPECT_EQ(r.startdelay_max_ns, 3 * kNsPerSec);
-  EXPECT_EQ(Parse("[t]\nfilename=f\nio_limit=1G\n").jobs[0].io_size,
-            1024 * kMiB);
-  const JobSpec d = Parse("[t]\nfilename=f\n").jobs[0];  // fio's defaults
+  EXPECT_EQ(JoParse("[t]\nfilename=f\nio_limit=1G\n").jobs[0].io_size,
+            1024 * kJoMiB);
+  const JobSpec d = JoParse("[t]\nfilename=f\n").jobs[0];  // fio's defaults
   EXPECT_EQ(d.loops, 1u);
   EXPECT_EQ(d.kb_base, 1024u);
   EXPECT_EQ(d.io_size, 0u);
@@ -136,11 +136,12 @@ TEST(JobOptionsTest, RunControlValues) {
 }
 
 TEST(JobOptionsTest, KbBaseSwapsThePrefixes) {
-  const JobSpec def = Parse("[t]\nfilename=f\nsize=1k\noffset=1KiB\n").jobs[0];
+  const JobSpec def =
+      JoParse("[t]\nfilename=f\nsize=1k\noffset=1KiB\n").jobs[0];
   EXPECT_EQ(def.size.bytes, 1024u);
   EXPECT_EQ(def.offset.bytes, 1000u);
   const JobSpec si =
-      Parse(
+      JoParse(
           "[global]\nkb_base=1000\n[t]\nfilename=f\nsize=1k\noffset=1KiB\n"
           "bs=4KiB\n")
           .jobs[0];
@@ -187,7 +188,7 @@ TEST(JobOptionsTest, BadValuesNameFileLineAndOption) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.text);
-    const std::string msg = ErrorOf(c.text);
+    const std::string msg = JoErrorOf(c.text);
     EXPECT_EQ(msg.rfind(c.expect, 0), 0u) << msg;
     EXPECT_NE(msg.find("Fix: "), std::string::npos) << msg;
     EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
@@ -199,9 +200,9 @@ TEST(JobOptionsTest, BadValuesNameFileLineAndOption) {
 // a bad value fails with the same message whichever parses it.
 TEST(JobOptionsTest, BooleanWordsAreTheSameForEveryOption) {
   const auto parse = [](const std::string& v) {
-    return Parse("[t]\nfilename=f\nioengine=io_uring\nend_fsync=" + v +
-                 "\nrate_ignore_thinktime=" + v + "\nverify_fatal=" + v +
-                 "\nfixedbufs=" + v + "\n")
+    return JoParse("[t]\nfilename=f\nioengine=io_uring\nend_fsync=" + v +
+                   "\nrate_ignore_thinktime=" + v + "\nverify_fatal=" + v +
+                   "\nfixedbufs=" + v + "\n")
         .jobs.at(0);
   };
   for (const char* word : {"1", "true", "Yes", "ON"}) {
@@ -223,7 +224,7 @@ TEST(JobOptionsTest, BooleanWordsAreTheSameForEveryOption) {
   for (const char* name : {"end_fsync", "rate_ignore_thinktime", "do_verify"}) {
     SCOPED_TRACE(name);
     const std::string n(name);
-    EXPECT_EQ(ErrorOf("[t]\nfilename=f\n" + n + "=Maybe\n"),
+    EXPECT_EQ(JoErrorOf("[t]\nfilename=f\n" + n + "=Maybe\n"),
               "t.fio:3: option '" + n + "': 'maybe' is not a boolean. Fix: " +
                   "write " + n + "=1 or " + n + "=0");
   }
@@ -261,8 +262,8 @@ TEST_F(JobIncludeTest, IncludeIsRelativeToTheIncludingFile) {
   const Workload w = ParseJobFiles({main}, {});
   ASSERT_EQ(w.jobs.size(), 2u);
   // [global]'s include applies to every job; [a]'s only to [a].
-  EXPECT_EQ(w.jobs[0].bs[0].min, 16 * kKiB);
-  EXPECT_EQ(w.jobs[1].bs[0].min, 16 * kKiB);
+  EXPECT_EQ(w.jobs[0].bs[0].min, 16 * kJoKiB);
+  EXPECT_EQ(w.jobs[1].bs[0].min, 16 * kJoKiB);
   EXPECT_EQ(w.jobs[1].iodepth, 8u);  // nested include
   EXPECT_EQ(w.jobs[0].ioengine, "null");
   EXPECT_EQ(w.jobs[1].ioengine, "psync");
@@ -304,26 +305,27 @@ TEST_F(JobIncludeTest, EnvironmentVariablesExpandAsFio) {
   setenv("TB_TEST_SIZE", "64m", 1);
   setenv("TB_TEST_EMPTY", "", 1);
   const JobSpec j =
-      Parse(
+      JoParse(
           "[t]\nfilename=/tmp/${TB_TEST_SIZE}.dat\nsize=${TB_TEST_SIZE}\n"
           "bs=$pagesize\nname=$TB_TEST_SIZE\n")
           .jobs[0];
-  EXPECT_EQ(j.size.bytes, 64 * kMiB);
+  EXPECT_EQ(j.size.bytes, 64 * kJoMiB);
   EXPECT_EQ(j.filename, "/tmp/64m.dat");
   EXPECT_EQ(j.bs[0].min, static_cast<uint64_t>(sysconf(_SC_PAGESIZE)));
   EXPECT_EQ(j.name, "$TB_TEST_SIZE");  // only ${...} is expanded, as fio
   // An unset or empty variable becomes "", and the error says so.
-  const std::string unset = ErrorOf("[t]\nfilename=f\nsize=${TB_TEST_NOPE}\n");
+  const std::string unset =
+      JoErrorOf("[t]\nfilename=f\nsize=${TB_TEST_NOPE}\n");
   EXPECT_EQ(unset.rfind("t.fio:3: option 'size': ", 0), 0u) << unset;
   EXPECT_NE(unset.find("${TB_TEST_NOPE} is unset"), std::string::npos) << unset;
   const std::string unset_bool =
-      ErrorOf("[t]\nfilename=f\nend_fsync=${TB_TEST_NOPE}\n");
+      JoErrorOf("[t]\nfilename=f\nend_fsync=${TB_TEST_NOPE}\n");
   EXPECT_EQ(unset_bool,
             "t.fio:3: option 'end_fsync': '' is not a boolean "
             "(${TB_TEST_NOPE} is unset). Fix: write end_fsync=1 or "
             "end_fsync=0");
   const std::string empty =
-      ErrorOf("[t]\nfilename=f\niodepth=${TB_TEST_EMPTY}\n");
+      JoErrorOf("[t]\nfilename=f\niodepth=${TB_TEST_EMPTY}\n");
   EXPECT_NE(empty.find("${TB_TEST_EMPTY} is empty"), std::string::npos)
       << empty;
 }

@@ -111,16 +111,18 @@ TEST(RatePacerTest, SkipIdleShiftsTheSchedule) {
   EXPECT_EQ(p.due_ns(), 55 * kNsPerMs);
 }
 
-Workload Parse(const std::string& text) { return ParseJobTextForTest(text); }
-std::string ErrorOf(const std::string& text) { return JobTextError(text); }
+Workload RateParse(const std::string& text) {
+  return ParseJobTextForTest(text);
+}
+std::string RateErrorOf(const std::string& text) { return JobTextError(text); }
 
 const char* kHead = "[j]\nfilename=/dev/null\nioengine=null\n";
 
 TEST(RateOptionsTest, ParsesFioSpellings) {
-  Workload w = Parse(std::string(kHead) +
-                     "rw=randrw\nrate=1m,500k\nrate_min=512k,100k\n"
-                     "rate_process=poisson\nratecycle=500\n"
-                     "rate_ignore_thinktime=1\n");
+  Workload w = RateParse(std::string(kHead) +
+                         "rw=randrw\nrate=1m,500k\nrate_min=512k,100k\n"
+                         "rate_process=poisson\nratecycle=500\n"
+                         "rate_ignore_thinktime=1\n");
   const JobSpec& s = w.jobs[0];
   EXPECT_EQ(s.rate[0], 1048576u);
   EXPECT_EQ(s.rate[1], 512000u);
@@ -130,14 +132,15 @@ TEST(RateOptionsTest, ParsesFioSpellings) {
   EXPECT_EQ(s.rate_cycle_ns, 500 * kNsPerMs);
   EXPECT_TRUE(s.rate_ignore_thinktime);
 
-  const JobSpec w_only = Parse(std::string(kHead) + "rate=,500k\n").jobs[0];
+  const JobSpec w_only = RateParse(std::string(kHead) + "rate=,500k\n").jobs[0];
   EXPECT_EQ(w_only.rate[0], 0u);
   EXPECT_EQ(w_only.rate[1], 512000u);
-  const JobSpec r_only = Parse(std::string(kHead) + "rate=500k,\n").jobs[0];
+  const JobSpec r_only = RateParse(std::string(kHead) + "rate=500k,\n").jobs[0];
   EXPECT_EQ(r_only.rate[0], 512000u);
   EXPECT_EQ(r_only.rate[1], 0u);
   const JobSpec iops =
-      Parse(std::string(kHead) + "rate_iops=200\nrate_iops_min=150\n").jobs[0];
+      RateParse(std::string(kHead) + "rate_iops=200\nrate_iops_min=150\n")
+          .jobs[0];
   EXPECT_EQ(iops.rate_iops_min[0], 150u);
   EXPECT_EQ(iops.rate_iops_min[1], 150u);
 }
@@ -166,7 +169,7 @@ TEST(RateOptionsTest, RefusesWhatFioRefuses) {
       {"steadystate=iops_slope:1%\nss_dur=1\n", "at least 2 one-second"},
   };
   for (const Case& c : cases) {
-    const std::string err = ErrorOf(std::string(kHead) + c.lines);
+    const std::string err = RateErrorOf(std::string(kHead) + c.lines);
     EXPECT_NE(err.find(c.want), std::string::npos) << c.lines << " -> " << err;
     EXPECT_NE(err.find("Fix: "), std::string::npos) << err;
   }
@@ -174,7 +177,7 @@ TEST(RateOptionsTest, RefusesWhatFioRefuses) {
 
 TEST(RateOptionsTest, SteadyStateSpellings) {
   const JobSpec a =
-      Parse(
+      RateParse(
           std::string(kHead) +
           "time_based\nruntime=60\nss=iops_slope:0.1%\nss_dur=10\nss_ramp=5\n")
           .jobs[0];
@@ -186,20 +189,20 @@ TEST(RateOptionsTest, SteadyStateSpellings) {
   EXPECT_EQ(a.steadystate.intervals(), 10u);
   EXPECT_EQ(a.steadystate.ramp_ns, 5 * kNsPerSec);
 
-  const JobSpec b =
-      Parse(std::string(kHead) + "steadystate=bw:10m\nsteadystate_duration=3\n")
-          .jobs[0];
+  const JobSpec b = RateParse(std::string(kHead) +
+                              "steadystate=bw:10m\nsteadystate_duration=3\n")
+                        .jobs[0];
   EXPECT_EQ(b.steadystate.metric, SteadyStateMetric::kBw);
   EXPECT_FALSE(b.steadystate.slope);
   EXPECT_FALSE(b.steadystate.percent);
   EXPECT_DOUBLE_EQ(b.steadystate.limit, 10.0 * 1048576);
 
   // ss_dur alone: fio's default criterion iops_slope:0.01%.
-  const JobSpec c = Parse(std::string(kHead) + "ss_dur=4\n").jobs[0];
+  const JobSpec c = RateParse(std::string(kHead) + "ss_dur=4\n").jobs[0];
   EXPECT_EQ(c.steadystate.Describe(), "iops_slope:0.010000%");
 
   // steadystate without ss_dur does nothing, as in fio, and says so.
-  Workload d = Parse(std::string(kHead) + "steadystate=iops:2\n");
+  Workload d = RateParse(std::string(kHead) + "steadystate=iops:2\n");
   EXPECT_FALSE(d.jobs[0].steadystate.enabled());
   ASSERT_EQ(d.notices.size(), 1u);
   EXPECT_NE(d.notices[0].find("t.fio:4: option 'steadystate' has no effect"),
@@ -210,11 +213,12 @@ TEST(RateOptionsTest, SteadyStateMustAgreeWithinAGroup) {
   const std::string two = std::string(kHead) +
                           "ss=iops:2%\nss_dur=3\n[k]\nfilename=/dev/null\n"
                           "ioengine=null\n";
-  EXPECT_NE(ErrorOf(two).find("steadystate options must be consistent within "
-                              "reporting groups"),
-            std::string::npos);
-  EXPECT_EQ(ErrorOf(two + "ss=iops:2%\nss_dur=3\n"), "");
-  EXPECT_EQ(ErrorOf(two + "stonewall\n"), "");  // a new group
+  EXPECT_NE(
+      RateErrorOf(two).find("steadystate options must be consistent within "
+                            "reporting groups"),
+      std::string::npos);
+  EXPECT_EQ(RateErrorOf(two + "ss=iops:2%\nss_dur=3\n"), "");
+  EXPECT_EQ(RateErrorOf(two + "stonewall\n"), "");  // a new group
 }
 
 }  // namespace

@@ -20,8 +20,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr uint64_t kKiB = 1024;
-constexpr uint64_t kMiB = 1024 * kKiB;
+constexpr uint64_t kShippedKiB = 1024;
+constexpr uint64_t kShippedMiB = 1024 * kShippedKiB;
 const std::string kSource = TIERBENCH_SOURCE_DIR;
 
 Workload ParseShipped(const std::string& path) {
@@ -30,7 +30,7 @@ Workload ParseShipped(const std::string& path) {
   return ParseJobFiles({kSource + "/workloads/" + path}, o);
 }
 
-std::string ReadAll(const std::string& path) {
+std::string ShippedReadAll(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -40,7 +40,7 @@ std::string ReadAll(const std::string& path) {
 // fio prints block sizes as "4096B", "256KiB", "1024KiB" (powers of 1024).
 uint64_t FioBytes(const std::string& number, const std::string& unit) {
   static const std::map<std::string, uint64_t> kUnits = {
-      {"B", 1}, {"KiB", kKiB}, {"MiB", kMiB}};
+      {"B", 1}, {"KiB", kShippedKiB}, {"MiB", kShippedMiB}};
   return std::stoull(number) * kUnits.at(unit);
 }
 
@@ -59,8 +59,8 @@ TEST(ShippedWorkloadFilesTest, Seed000CasesMatchTheJobLinesFioPrinted) {
     const std::string prefix = std::string(i + 1 < 10 ? "case0" : "case") +
                                std::to_string(i + 1) + "-";
     ASSERT_EQ(name.rfind(prefix, 0), 0u) << "expected " << prefix << "...";
-    const std::string golden = ReadAll(kSource + "/tests/golden/seed000/" +
-                                       name.substr(0, 6) + ".txt");
+    const std::string golden = ShippedReadAll(
+        kSource + "/tests/golden/seed000/" + name.substr(0, 6) + ".txt");
     std::smatch job, group;
     ASSERT_TRUE(std::regex_search(golden, job, job_line));
     ASSERT_TRUE(std::regex_search(golden, group, group_line));
@@ -91,14 +91,15 @@ TEST(ShippedWorkloadFilesTest, Seed000CasesMatchTheJobLinesFioPrinted) {
 TEST(ShippedWorkloadFilesTest, AnandtechHeavyEncodesThePublishedNumbers) {
   const Workload w = ParseShipped("anandtech-heavy.fio");
   ASSERT_EQ(w.jobs.size(), 3u);
-  const std::vector<std::pair<uint64_t, uint32_t>> split = {{4 * kKiB, 28},
-                                                            {16 * kKiB, 10},
-                                                            {32 * kKiB, 10},
-                                                            {64 * kKiB, 4},
-                                                            {128 * kKiB, 48}};
+  const std::vector<std::pair<uint64_t, uint32_t>> split = {
+      {4 * kShippedKiB, 28},
+      {16 * kShippedKiB, 10},
+      {32 * kShippedKiB, 10},
+      {64 * kShippedKiB, 4},
+      {128 * kShippedKiB, 48}};
   double ios = 0, ios_at_qd1 = 0, depth_sum = 0, mean_kib = 0;
   for (const auto& [size, weight] : split)
-    mean_kib += static_cast<double>(size) / kKiB * weight / 100.0;
+    mean_kib += static_cast<double>(size) / kShippedKiB * weight / 100.0;
   for (size_t i = 0; i < w.jobs.size(); ++i) {
     const JobSpec& j = w.jobs[i];
     SCOPED_TRACE(j.name);
@@ -107,7 +108,7 @@ TEST(ShippedWorkloadFilesTest, AnandtechHeavyEncodesThePublishedNumbers) {
     EXPECT_EQ(j.rwmixread, 60u);
     EXPECT_EQ(j.percentage_random, 58u);  // 42% sequential
     for (int d = 0; d < kNumDirs; ++d) EXPECT_EQ(j.bs[d].split, split);
-    EXPECT_EQ(j.blockalign[0], 4 * kKiB);
+    EXPECT_EQ(j.blockalign[0], 4 * kShippedKiB);
     EXPECT_TRUE(j.norandommap);
     EXPECT_TRUE(j.direct);
     EXPECT_EQ(j.ioengine, "libaio");
@@ -116,7 +117,7 @@ TEST(ShippedWorkloadFilesTest, AnandtechHeavyEncodesThePublishedNumbers) {
     ASSERT_TRUE(j.size.set);
     ASSERT_FALSE(j.size.is_percent);
     // IOs of the phase: its bytes over the mean IO of the bssplit.
-    const double n = static_cast<double>(j.size.bytes) / kKiB / mean_kib;
+    const double n = static_cast<double>(j.size.bytes) / kShippedKiB / mean_kib;
     ios += n;
     if (j.iodepth == 1) ios_at_qd1 += n;
     depth_sum += n * j.iodepth;
@@ -125,7 +126,7 @@ TEST(ShippedWorkloadFilesTest, AnandtechHeavyEncodesThePublishedNumbers) {
   EXPECT_NEAR(ios_at_qd1 / ios, 0.59, 1e-12);
   EXPECT_NEAR(depth_sum / ios, 4.625, 1e-12);
   EXPECT_EQ(w.jobs[0].size.bytes + w.jobs[1].size.bytes + w.jobs[2].size.bytes,
-            1600 * kMiB);
+            1600 * kShippedMiB);
 }
 
 TEST(ShippedWorkloadFilesTest, Oltp8kIsTheClassicDatabasePattern) {
@@ -134,8 +135,8 @@ TEST(ShippedWorkloadFilesTest, Oltp8kIsTheClassicDatabasePattern) {
   const JobSpec& j = w.jobs[0];
   EXPECT_EQ(j.rw, RwPattern::kRandReadWrite);
   EXPECT_EQ(j.rwmixread, 70u);
-  EXPECT_EQ(j.bs[0].min, 8 * kKiB);
-  EXPECT_EQ(j.bs[1].max, 8 * kKiB);
+  EXPECT_EQ(j.bs[0].min, 8 * kShippedKiB);
+  EXPECT_EQ(j.bs[1].max, 8 * kShippedKiB);
   EXPECT_EQ(j.iodepth, 16u);
   EXPECT_EQ(j.numjobs, 4u);
   EXPECT_TRUE(j.direct);

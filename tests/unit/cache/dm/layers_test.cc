@@ -33,12 +33,12 @@ namespace tierbench {
 namespace {
 namespace fs = std::filesystem;
 
-void Write(const fs::path& p, const std::string& text) {
+void LayersWrite(const fs::path& p, const std::string& text) {
   fs::create_directories(p.parent_path());
   std::ofstream(p) << text;
 }
 
-std::string ReadAll(const std::string& path) {
+std::string LayersReadAll(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -63,7 +63,8 @@ TEST(DmLayersTest, DetectsEachLayerFromTheLiveTable) {
   // A linear device is no cache stack.
   tree.dm()->AddDevice("tb-lin", 252, 0, DmTarget{0, 2048, "linear", "8:0 0"},
                        "");
-  Write(tree.root() + "/sys/devices/virtual/block/dm-0/dm/name", "tb-lin");
+  LayersWrite(tree.root() + "/sys/devices/virtual/block/dm-0/dm/name",
+              "tb-lin");
   try {
     OpenCacheStack(env, tree.Dev("tb-lin"));
     FAIL() << "linear accepted";
@@ -72,7 +73,8 @@ TEST(DmLayersTest, DetectsEachLayerFromTheLiveTable) {
         << e.what();
   }
   // An LVM cached volume is lvmcache (its table is LVM's to change).
-  Write(tree.root() + "/sys/devices/virtual/block/dm-5/dm/uuid", "LVM-abc");
+  LayersWrite(tree.root() + "/sys/devices/virtual/block/dm-5/dm/uuid",
+              "LVM-abc");
   EXPECT_EQ(OpenCacheStack(env, tree.Dev("tb-dmcache"))->layer(), "lvmcache");
 }
 
@@ -406,7 +408,7 @@ TEST(DmLayersTest, CompareRunsBothLayersAndRestoresTheirTables) {
   EXPECT_TRUE(summary.restore_ok);
   EXPECT_EQ(tree.LiveParams("tb-dmcache"), kFakeCacheTableParams);
   EXPECT_EQ(tree.LiveParams("tb-wc"), kFakeWritecacheTableParams);
-  const std::string runs = ReadAll(dir + "/results/dm/runs.csv");
+  const std::string runs = LayersReadAll(dir + "/results/dm/runs.csv");
   EXPECT_NE(runs.find(",dmc-wb,dm-cache,writeback,"), std::string::npos)
       << runs;
   EXPECT_NE(runs.find(",dmc-pt,dm-cache,passthrough,"), std::string::npos);
@@ -414,7 +416,7 @@ TEST(DmLayersTest, CompareRunsBothLayersAndRestoresTheirTables) {
   // Both stacks report 256 MiB / 255 MiB of cache: within 5%, no warning.
   EXPECT_EQ(runs.find("cache capacities differ"), std::string::npos);
   const auto m =
-      nlohmann::json::parse(ReadAll(dir + "/results/dm/manifest.json"));
+      nlohmann::json::parse(LayersReadAll(dir + "/results/dm/manifest.json"));
   EXPECT_EQ(m["devices"]["stacks"].size(), 2u);
   EXPECT_EQ(m["restore"]["ok"], true);
   // The console table groups rows by layer.
@@ -471,7 +473,7 @@ TEST(DmLayersTest, TimeToCleanFromTheIoStopWithoutWaitingTheLag) {
   std::ostringstream out;
   CompareRunner(o, host, hooks).Run(MakeCompareReporters(out));
   const CsvDocument runs = CsvDocument::Parse(
-      ReadAll(scratch.dir() + "/results/dmdrain/runs.csv"), "runs.csv");
+      LayersReadAll(scratch.dir() + "/results/dmdrain/runs.csv"), "runs.csv");
   // The cell: its waits before the IO, 10 s of IO, the 4 s drain.
   const double wall = slept_before_io - slept_before_cell + 10 + 4;
   bool seen = false;

@@ -18,10 +18,10 @@
 #include "cache/mode_spec.h"
 #include "cache/registry/layer_kinds.h"
 #include "cache/registry/layer_registry.h"
-#include "support/fake_dm.h"
-#include "support/compare_scratch.h"
 #include "orchestrate/compare_runner.h"
 #include "report/reporters.h"
+#include "support/compare_scratch.h"
+#include "support/fake_dm.h"
 #include "util/errors.h"
 #include "util/interrupt.h"
 
@@ -29,7 +29,7 @@ namespace tierbench {
 namespace {
 namespace fs = std::filesystem;
 
-void Write(const fs::path& p, const std::string& text) {
+void LvmWrite(const fs::path& p, const std::string& text) {
   fs::create_directories(p.parent_path());
   std::ofstream(p) << text;
 }
@@ -138,7 +138,7 @@ class FakeLvmTree {
     for (int n : {0, 1, 2, 7}) {
       const std::string name = "dm-" + std::to_string(n);
       const std::string dir = "sys/devices/virtual/block/" + name;
-      Write(root_ + "/" + dir + "/stat", kStat);
+      LvmWrite(root_ + "/" + dir + "/stat", kStat);
       fs::create_directories(root_ + "/" + dir + "/slaves");
       fs::create_directories(root_ + "/sys/block");
       fs::create_symlink("../../" + dir, root_ + "/sys/block/" + name);
@@ -152,10 +152,11 @@ class FakeLvmTree {
       fs::create_symlink(std::string("../../") + s,
                          root_ + "/sys/devices/virtual/block/dm-7/slaves/" + s);
     }
-    Write(root_ + "/sys/devices/virtual/block/dm-7/dm/name", kLv);
-    Write(root_ + "/sys/devices/virtual/block/dm-7/dm/uuid",
-          "LVM-Xz1cgVG2KPl4sCqSVddYwaW9kYsXWc0Hk2BU7E1vtRXJ3rEXOh6ArAQ2GT4k");
-    Write(root_ + "/dev/mapper/tbvg-main", "");
+    LvmWrite(root_ + "/sys/devices/virtual/block/dm-7/dm/name", kLv);
+    LvmWrite(
+        root_ + "/sys/devices/virtual/block/dm-7/dm/uuid",
+        "LVM-Xz1cgVG2KPl4sCqSVddYwaW9kYsXWc0Hk2BU7E1vtRXJ3rEXOh6ArAQ2GT4k");
+    LvmWrite(root_ + "/dev/mapper/tbvg-main", "");
     dm_ = std::make_shared<FakeDmControl>();
     dm_->AddDevice(kLv, 252, 7, DmTarget{0, 1044480, "cache", kLvmTable},
                    kLvmStatus);
@@ -248,7 +249,7 @@ TEST(LvmcacheTest, DetectsAnLvmCachedVolume) {
   EXPECT_EQ(info.cache_bytes, 4096LL * 64 * 1024);  // 256 MiB
   EXPECT_EQ(layer->CheckUsable({}, false), "");
   // The same target without an LVM uuid is plain dm-cache.
-  Write(tree.root() + "/sys/devices/virtual/block/dm-7/dm/uuid", "");
+  LvmWrite(tree.root() + "/sys/devices/virtual/block/dm-7/dm/uuid", "");
   EXPECT_EQ(OpenCacheStack(tree.Env(), tree.Dev())->layer(), "dm-cache");
   ASSERT_NE(FindLayerKind("lvmcache"), nullptr);
   EXPECT_EQ(FindLayerKind("lvmcache")->modes, FindLayerKind("dm-cache")->modes);
@@ -394,7 +395,7 @@ TEST(LvmcacheTest, CompareRunsLvmcacheModesAndRestoresTheLv) {
   ResetInterruptForTest();
   FakeLvmTree tree;
   fs::resize_file(tree.Dev(), 1 << 20);
-  Write(tree.root() + "/proc/sys/vm/drop_caches", "");
+  LvmWrite(tree.root() + "/proc/sys/vm/drop_caches", "");
   const CompareScratch scratch(tree.root());
   const std::string dir = scratch.dir();
   CompareOptions o = scratch.Options(
