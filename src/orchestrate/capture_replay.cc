@@ -12,6 +12,7 @@
 #include "orchestrate/stream_curves.h"
 #include "util/errors.h"
 #include "util/log.h"
+#include "workload/replay_source.h"
 
 namespace tierbench {
 namespace {
@@ -85,21 +86,17 @@ std::string ReplayMisfit(const IoLog& capture,
   }
   if (largest == nullptr || largest->logical_block_size <= 1) return "";
   const uint64_t block = largest->logical_block_size;
-  for (const IoLogEntry& e : capture.entries) {
-    if (e.action != IoLogAction::kRead && e.action != IoLogAction::kWrite)
-      continue;
-    if (e.offset % block == 0 && e.length % block == 0) continue;
-    return capture.Where(e.line) + ": offset " + std::to_string(e.offset) +
-           " / length " + std::to_string(e.length) +
-           " is not a multiple of the logical block size of " + largest->path +
-           " (" + std::to_string(block) +
-           "), which the replay's O_DIRECT requests must be; no mode "
-           "replays the capture, so that the modes are compared on the "
-           "same IO or not at all (fix: replay it with `tierbench run` and "
-           "replay_align=" +
-           std::to_string(block) + " on each target)";
-  }
-  return "";
+  const IoLogEntry* e = FirstMisaligned(capture, block);
+  if (e == nullptr) return "";
+  return capture.Where(e->line) + ": offset " + std::to_string(e->offset) +
+         " / length " + std::to_string(e->length) +
+         " is not a multiple of the logical block size of " + largest->path +
+         " (" + std::to_string(block) +
+         "), which the replay's O_DIRECT requests must be; no mode "
+         "replays the capture, so that the modes are compared on the "
+         "same IO or not at all (fix: replay it with `tierbench run` and "
+         "replay_align=" +
+         std::to_string(block) + " on each target)";
 }
 
 void AddCaptureReplays(const CompareOptions& o, CompareSetup* setup) {

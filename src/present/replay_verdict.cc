@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "present/report_format.h"
+#include "stats/aggregate.h"
 #include "util/csv_reader.h"
 
 namespace tierbench {
@@ -91,9 +92,7 @@ std::optional<double> HddShareOf(const RunFolder& run, const ReportFigure& f) {
     if (h && st && *st > 0) shares.push_back(*h / *st);
   }
   if (shares.empty()) return std::nullopt;
-  std::sort(shares.begin(), shares.end());
-  const size_t n = shares.size();
-  return n % 2 == 1 ? shares[n / 2] : (shares[n / 2 - 1] + shares[n / 2]) / 2;
+  return Median(shares);
 }
 
 // In a lab run, the cache figures whose IO went to the HDD (at least half

@@ -233,6 +233,15 @@ std::shared_ptr<const IoLog> WrapReplay(const IoLog& log, const JobSpec& spec,
   return out;
 }
 
+const IoLogEntry* FirstMisaligned(const IoLog& log, uint64_t block) {
+  for (const IoLogEntry& e : log.entries) {
+    if (e.action != IoLogAction::kRead && e.action != IoLogAction::kWrite)
+      continue;
+    if (e.offset % block != 0 || e.length % block != 0) return &e;
+  }
+  return nullptr;
+}
+
 void CheckReplayFits(const IoLog& log, const JobSpec& spec,
                      uint64_t target_bytes, uint64_t logical_block_size) {
   if (log.extent > target_bytes) {
@@ -247,12 +256,8 @@ void CheckReplayFits(const IoLog& log, const JobSpec& spec,
         "replay_scale=N)");
   }
   if (!spec.direct || logical_block_size <= 1) return;
-  for (const IoLogEntry& e : log.entries) {
-    if (e.action != IoLogAction::kRead && e.action != IoLogAction::kWrite)
-      continue;
-    if (e.offset % logical_block_size == 0 &&
-        e.length % logical_block_size == 0)
-      continue;
+  if (const IoLogEntry* bad = FirstMisaligned(log, logical_block_size)) {
+    const IoLogEntry& e = *bad;
     throw ConfigError(
         log.Where(e.line) + ": offset " + std::to_string(e.offset) +
         " / length " + std::to_string(e.length) +

@@ -115,6 +115,10 @@ std::shared_ptr<const IoLog> WrapReplay(const IoLog& log, const JobSpec& spec,
                                         uint64_t target_bytes,
                                         uint64_t logical_block_size);
 
+// The first read or write of `log` whose offset or length is not a
+// multiple of `block`, or null.
+const IoLogEntry* FirstMisaligned(const IoLog& log, uint64_t block);
+
 // Refuses a replay whose IO ends past the target (`target_bytes`), and with
 // direct=1 one whose offsets or lengths are not multiples of
 // `logical_block_size`. Throws ConfigError naming the first such trace line.

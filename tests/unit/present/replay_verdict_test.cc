@@ -46,6 +46,10 @@ class ReplayVerdictTest : public ::testing::Test {
     m["labels"]["lab.hdd_iops"] = std::to_string(iops);
     std::ofstream(dir_ + "/manifest.json") << m.dump(2);
   }
+  // randread-4k's latency line as the run folder reads now.
+  std::optional<VerdictLine> LineNow() const {
+    return ReplayLatencyLine(RunFolder::Read(dir_), "randread-4k");
+  }
   // Sets runs.csv's read byte counters of `mode`'s cells so that `share`
   // of the bytes it read went to the HDD.
   void SetHddReadShare(const std::string& mode, double share) {
@@ -169,9 +173,7 @@ TEST_F(ReplayVerdictTest, ALabReplayThatLeftTheHddBelowItsLimitIsNotRanked) {
   EXPECT_TRUE(line->quoted_modes.empty());
   // At half the median the HDD was at its limit: ranked.
   SetLabHddIops(1e6 / (hdd_p50 / 2));
-  const RunFolder at_limit = RunFolder::Read(dir_);
-  const std::optional<VerdictLine> loaded =
-      ReplayLatencyLine(at_limit, "randread-4k");
+  const std::optional<VerdictLine> loaded = LineNow();
   ASSERT_TRUE(loaded.has_value());
   EXPECT_NE(loaded->text.find("by median latency: reads: "), std::string::npos)
       << loaded->text;
@@ -204,9 +206,7 @@ TEST_F(ReplayVerdictTest, ALabCacheFigureTheIdleHddAnsweredIsLeftOut) {
       "which the cache left below its IOPS limit, where it answers in the "
       "host's time with no seek";
   {
-    const RunFolder run = RunFolder::Read(dir_);
-    const std::optional<VerdictLine> line =
-        ReplayLatencyLine(run, "randread-4k");
+    const std::optional<VerdictLine> line = LineNow();
     ASSERT_TRUE(line.has_value());
     EXPECT_NE(line->text.find("by median latency: reads: "), std::string::npos)
         << line->text;
@@ -224,8 +224,7 @@ TEST_F(ReplayVerdictTest, ALabCacheFigureTheIdleHddAnsweredIsLeftOut) {
   }
   // The cache served its reads: ranked.
   SetHddReadShare("dm-cache-writeback", 0.1);
-  const RunFolder run = RunFolder::Read(dir_);
-  const std::optional<VerdictLine> line = ReplayLatencyLine(run, "randread-4k");
+  const std::optional<VerdictLine> line = LineNow();
   ASSERT_TRUE(line.has_value());
   EXPECT_EQ(line->text.find("left out"), std::string::npos) << line->text;
   EXPECT_NE(line->text.find("dm-cache-writeback " +
